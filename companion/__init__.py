@@ -1,0 +1,1 @@
+"""Table Companion: the companion app serious board gamers keep open beside the board."""

@@ -1,0 +1,101 @@
+"""What a game plugs into the app: its rules functions, its table events, its box profile.
+
+A game is a package under `companion/games/` whose `__init__.py` defines `GAME`, an
+instance of a `Game` subclass. Nothing here imports Flask: the web pages, the CLI and
+the HTTP API all call these same methods (CONTRACT.md).
+
+A table's state is derived by folding its events in force, oldest first:
+
+    state = game.initial_state(names, options, profile)
+    for each event: state = game.apply(state, type, data, ctx)
+
+`apply` never mutates the state it is given and raises RulesError (with a field under
+`data`) for an invalid event, so that nothing is stored.
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import random
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from .validation import RulesError, obj
+
+
+@dataclass(frozen=True)
+class RulesFunction:
+    """One JSON rules function: `run(document) -> result`, raising RulesError on bad input."""
+
+    name: str
+    summary: str
+    run: Callable[[Any], Any]
+
+
+@dataclass(frozen=True)
+class Context:
+    """What an event may read besides the state: the table's current names, options and seed."""
+
+    names: tuple[str, ...]
+    options: dict = field(default_factory=dict)
+    profile: dict = field(default_factory=dict)
+    seed: int = 0
+
+    def rng(self, *keys: Any) -> random.Random:
+        """Return a random generator fixed by the table's seed and the given keys.
+
+        Derive the keys from the state (round, action, a draw counter kept in the state),
+        never from the clock: an undone draw redone then draws the same card.
+        """
+        digest = hashlib.sha256(repr((self.seed,) + keys).encode()).digest()
+        return random.Random(int.from_bytes(digest[:8], "big"))
+
+
+class Game:
+    """Base class for a game; each game overrides what it needs."""
+
+    key: str = ""
+    title: str = ""
+    min_players: int = 1
+    max_players: int = 4
+    #: name -> RulesFunction, reachable as `companion rules KEY NAME` and POST /api/v1/KEY/NAME
+    functions: dict[str, RulesFunction] = {}
+    #: event type -> one-line description with its data shape (README, help)
+    events: dict[str, str] = {}
+    #: setup option -> one-line description (table creation, README)
+    options_doc: dict[str, str] = {}
+
+    # --- tables -------------------------------------------------------------------------
+    def validate_options(self, options: dict, player_count: int) -> dict:
+        """Check a table's setup options (the create request minus game, players, profile)."""
+        obj(options, "$", optional=())
+        return {}
+
+    def initial_state(self, names: list[str], options: dict, profile: dict) -> dict:
+        """Return the state of a new table (JSON-serialisable; players referred to by index)."""
+        return {}
+
+    def apply(self, state: dict, type_: str, data: Any, ctx: Context) -> dict:
+        """Return the state after one event; raise RulesError for an invalid one."""
+        raise RulesError("type", f"unknown event type for {self.title}: {type_!r}")
+
+    def describe(self, type_: str, data: Any, names: list[str]) -> str:
+        """Say in plain words what an event did ("Anna: +3 fame"), for the history panel."""
+        return type_.replace("_", " ")
+
+    # --- web ----------------------------------------------------------------------------
+    def view(self, state: dict, names: list[str], options: dict, profile: dict, seat: int | None, screen: str | None) -> dict:
+        """Return what templates/KEY/panel.html needs beyond the state (computed with the rules)."""
+        return {}
+
+    # --- box profiles -------------------------------------------------------------------
+    def validate_profile(self, data: Any) -> dict:
+        """Check a box profile document (paths from `$`) and return it clean."""
+        obj(data, "$", optional=())
+        return {}
+
+
+def clone(state: dict) -> dict:
+    """Return a deep copy of a state, for apply() to change."""
+    return copy.deepcopy(state)
