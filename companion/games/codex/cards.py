@@ -91,4 +91,18 @@ def objective_text(c: dict) -> str:
             (thing, n), = counts.items()
             return f"{pts} per pair of {thing}s" if n == 2 else f"{pts} per {n} {thing}s"
         return f"{pts} per set of quill + inkwell + manuscript"
-    return f"{pts} per pattern: {obj['description'].split(':')[0]}"
+    return f"{pts} per pattern: {pattern_text(obj)}"
+
+
+def pattern_text(spec: dict) -> str:
+    """Say a pattern in a few words, from its cells ("3 fungi on a rising diagonal")."""
+    cells = spec["cells"]
+    kingdom = cells[0]["kingdom"]
+    if spec["shape"].startswith("diagonal"):
+        return f"3 {kingdom} on a {'rising' if cells[1]['y'] > 0 else 'falling'} diagonal"
+    third = cells[2]
+    # the odd card touches a corner of the upper (y 0) or the lower (y -2) card of the column
+    base = cells[0] if third["y"] > 0 else cells[1]
+    dx, dy = third["x"] - base["x"], third["y"] - base["y"]
+    corner = next(name for name, off in CORNERS.items() if off == (dx, dy)).replace("_", "-")
+    return f"2 {kingdom} stacked, {third['kingdom']} at the {'upper' if base is cells[0] else 'lower'} one's {corner} corner"

@@ -365,7 +365,8 @@ def final_score(state: dict, names: list[str]) -> dict:
             spec = rules.objective_from_card(oid)
             items.append({"card": oid, "count": counts[oid]} if spec["kind"] == "pattern" else {"card": oid})
         players.append({"name": name, "placement_points": state["scores"][seat], "visible": visible, "objectives": items})
-        detail.append({"source": source, "visible": visible, "objectives": objectives, "counts": counts})
+        detail.append({"source": source, "visible": visible, "visible_text": rules.symbols_text(visible) or "nothing",
+                       "objectives": objectives, "counts": counts})
     result = api.score({"players": players})
     for r, d in zip(result["players"], detail):
         r.update(d)
@@ -486,12 +487,16 @@ def picker(state: dict, seat: int) -> list[dict]:
 def manuscript_view(state: dict, seat: int) -> dict:
     """Return a seat's manuscript for its screen: the cards, the free places, the picker."""
     layout = layout_of(state, seat)
-    cards = [(p.x, p.y, {"face": card_face(p.id, p.side), "points": p.points, "index": i})
-             for i, p in enumerate(layout.placed)]
+    cards = []
+    for i, p in enumerate(layout.placed):
+        face = card_face(p.id, p.side)
+        face["covered"] = [corner for corner in face["corners"] if (i, corner) in layout.covered]
+        cards.append((p.x, p.y, {"face": face, "points": p.points, "index": i}))
     free = [(x, y, None) for x, y in layout.free_cells()] if layout.placed else [(0, 0, None)]
     grid = brick(cards + free)
     visible = dict(layout.visible)
     return {"seat": seat, "grid": grid, "count": len(layout.placed), "visible": visible,
+            "visible_text": rules.symbols_text(visible) or "nothing yet",
             "points": sum(layout.points), "picker": picker(state, seat),
             "objects": OBJECTS, "kingdoms": KINGDOMS}
 
