@@ -127,6 +127,9 @@ def page_points(page: dict, markers: dict[str, int], spaces: dict[int, int]) -> 
     A Recipes page scores the better of its two types unless `chosen` overrides it
     (VOY-A15: the app picks the higher result; the player may override).
     """
+    if page["multiplier"] == 0:
+        # [V91] the starting phase gives no points, whichever type it would have scored
+        return (page.get("chosen") or (page.get("choices") or [page["section"]])[0]), 0
     if page["section"] == "recipes":
         options = page["choices"]
         if page.get("chosen"):
