@@ -216,6 +216,8 @@ class VoynichGame(Game):
     def validate_options(self, options: dict, player_count: int) -> dict:
         obj(options, "$", optional=("solo_tie",))
         clean = {}
+        if options.get("solo_tie") in ("", None):
+            options = {k: v for k, v in options.items() if k != "solo_tie"}  # the form's "default" choice
         if "solo_tie" in options:
             if player_count != 1:
                 raise RulesError("solo_tie", "applies to a solo game (one player against Voynich) only")
@@ -374,7 +376,10 @@ class VoynichGame(Game):
         if "choices" in data:
             if section != "recipes":
                 raise RulesError("data.choices", "only a Recipes page shows two knowledge types")
-            page["choices"] = rules.recipe_choices(data["choices"], "data.choices")
+            if data["choices"] == []:
+                page.pop("choices", None)  # both type selects left empty: no types entered
+            else:
+                page["choices"] = rules.recipe_choices(data["choices"], "data.choices")
         if "chosen" in data:
             if section != "recipes":
                 raise RulesError("data.chosen", "only a Recipes page lets you choose the type it scores")
