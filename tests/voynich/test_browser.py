@@ -1,0 +1,70 @@
+"""Three solo turns against Voynich on a phone-sized screen, through a real server and chromium."""
+
+import json
+import re
+import urllib.request
+
+import pytest
+expect = pytest.importorskip("playwright.sync_api").expect
+
+CARDS = {"botany": [3, 8], "astrology": [12, 15], "baths": [21, 24], "writings": [30, 33], "recipes": [36, 39]}
+
+
+def api(server, path, doc=None, token=None):
+    request = urllib.request.Request(server.url + path, data=None if doc is None else json.dumps(doc).encode(),
+                                     headers={"Content-Type": "application/json", **({"X-Table-Token": token} if token else {})})
+    with urllib.request.urlopen(request, timeout=10) as response:
+        return json.loads(response.read())
+
+
+@pytest.mark.browser
+def test_three_solo_turns_on_a_phone(server, phone, shot):
+    t = api(server, "/api/v1/tables", {"game": "voynich", "players": ["Ana"]})
+    join = t["join_url"].split("/join/", 1)[1]
+    phone.goto(f"{server.url}/join/{join}")
+    phone.get_by_role("button", name="Just watch").first.click()
+    # Voynich's book in book order, then the difficulty
+    inputs = phone.locator("#voynich-setup input[type=number]")
+    numbers = [n for s in CARDS for n in CARDS[s]]
+    for i, n in enumerate(numbers):
+        inputs.nth(i).fill(str(n))
+    phone.select_option("#voynich-setup select", "very_hard")
+    shot(phone, "voynich_solo_setup")
+    phone.get_by_role("button", name="Shuffle his deck and start").click()
+    phone.wait_for_selector("#voynich-turn")
+    assert "rotate or flip these 4 cards" in phone.inner_text("#voynich-turn")
+
+    seen = []
+    for turn in range(3):
+        # Ana gains 1 Botany, then ends her turn
+        phone.locator("#player-0 li.botany button[aria-label='Botany plus 1']").click()
+        expect(phone.locator("#player-0 li.botany .num")).to_have_text(re.compile(rf"\D{turn + 1}\s*$"))
+        phone.locator(".voy-turn").get_by_role("button", name="End turn ▸").click()
+        phone.get_by_role("button", name="Flip Voynich's card").click()
+        phone.wait_for_selector(".voy-card-number")
+        card = int(phone.inner_text(".voy-card-number"))
+        page_side = phone.inner_text(".voy-page")
+        assert page_side == ("left page" if card % 2 else "right page")
+        seen.append(card)
+        if turn == 0:
+            phone.get_by_role("button", name="Research action: +1 GK").click()
+            expect(phone.locator("#player-1 li.gk .num")).to_have_text(re.compile(r"\D1\s*$"))
+            shot(phone, "voynich_solo_turn")
+        phone.locator(".voy-turn").get_by_role("button", name="End turn ▸").click()
+        expect(phone.locator(".voy-current")).to_have_text("Ana")
+    state = api(server, f"/api/v1/tables/{t['table']}", token=t["token"])["state"]
+    assert state["voynich"]["flips"] == 3
+    assert state["players"][0]["markers"]["botany"] == 3
+    assert state["players"][1]["markers"]["gk"] == 1
+    assert len(set(seen)) == 3
+    # the page fits a 360 px phone: nothing wider than the viewport
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 360
+    # undo takes back Voynich's end of turn; a reload shows the same state
+    phone.get_by_role("button", name="↶ Undo").click()
+    phone.wait_for_selector(".voy-card-number")
+    phone.reload()
+    assert int(phone.inner_text(".voy-card-number")) == seen[-1]
+    shot(phone, "voynich_solo_after_undo")
+    phone.goto(f"{server.url}/t/{t['table']}?screen=end")
+    shot(phone, "voynich_end_screen")
+    assert "Final scoring" in phone.inner_text("#result")
