@@ -185,7 +185,8 @@ def test_solo_setup_form_then_voynichs_turn(client, api):
     page = client.get(f"/t/{t['table']}").get_data(as_text=True)
     assert f'<span class="big voy-card-number">{card}</span>' in page
     assert "Astrology: sectors" in page  # the scan order from the profile
-    assert ("left option" in page) == (card % 2 == 1)
+    side = "left" if card % 2 else "right"  # [V403] the slash option follows the page
+    assert f"take the <strong>{side}</strong> option" in page
 
 
 def test_profile_form_saves_and_refuses_bad_values(client, app):
