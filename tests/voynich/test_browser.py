@@ -68,3 +68,29 @@ def test_three_solo_turns_on_a_phone(server, phone, shot):
     phone.goto(f"{server.url}/t/{t['table']}?screen=end")
     shot(phone, "voynich_end_screen")
     assert "Final scoring" in phone.inner_text("#result")
+
+
+@pytest.mark.browser
+def test_end_triggered_and_exchange_tokens_on_a_phone(server, phone, shot):
+    t = api(server, "/api/v1/tables", {"game": "voynich", "players": ["Ana", "Bea", "Cy"]})
+    for event in ({"type": "track", "data": {"scoring_spaces": {"10": 3, "20": 6}, "insights": [2, 9]}},
+                  {"type": "move", "data": {"player": 1, "marker": "gk", "delta": 52}}):
+        version = api(server, f"/api/v1/tables/{t['table']}", token=t["token"])["version"]
+        api(server, f"/api/v1/tables/{t['table']}/events", dict(event, expected_version=version), token=t["token"])
+    phone.goto(f"{server.url}/join/{t['join_url'].split('/join/', 1)[1]}")
+    phone.get_by_role("button", name="Ana").first.click()
+    expect(phone.locator(".voy-remaining")).to_have_text("Bea, Cy, Ana, Bea, Cy")
+    botany_plus = phone.locator("#player-0 li.botany button[aria-label='Botany plus 1']")
+    botany_plus.click()
+    expect(phone.locator("#player-0 li.botany .num")).to_have_text(re.compile(r"\D1\s*$"))
+    botany_plus.click()  # reaches the insight symbol on 2
+    expect(phone.locator("#player-0 .voy-exchange")).to_contain_text("1 Botany")
+    phone.locator(".voy-turn").get_by_role("button", name="End turn ▸").click()
+    expect(phone.locator(".error").first).to_contain_text("puzzle pieces")
+    shot(phone, "voynich_exchange_due")
+    phone.get_by_role("button", name="Botany piece placed").click()
+    expect(phone.locator("#player-0 .voy-exchange")).to_have_count(0)
+    phone.locator(".voy-turn").get_by_role("button", name="End turn ▸").click()
+    expect(phone.locator(".voy-current")).to_have_text("Bea")
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 360
+    shot(phone, "voynich_end_triggered")

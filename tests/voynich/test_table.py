@@ -403,3 +403,8 @@ def test_describe_names_voynich():
 def test_unknown_event_is_refused():
     t = Table(["Ana", "Bea"])
     t.refused("teleport", "type")
+
+
+def test_history_lines_for_pages():
+    assert GAME.describe("page", {"player": 0, "page": 9, "phase": 3, "multiplier": 2}, ["Ana", "Bea"]) == "Ana: Recipes right phase 3, ×2"
+    assert GAME.describe("study", {"player": 1, "page": 0}, ["Ana", "Bea"]) == "Bea: studied Botany left"

@@ -200,3 +200,20 @@ def test_profile_form_saves_and_refuses_bad_values(client, app):
     assert 'data-field="grid[0][1]"' in response.get_data(as_text=True)
     page = client.get(f"/profiles/{pid}").get_data(as_text=True)
     assert "[4, 9, 15]" in page
+
+
+def test_card_numbers_form_with_the_catalogue(client, api):
+    form = dict(PROFILE_FORM, **{"cards:json": '{"12": {"section": "astrology", "multipliers": [1, 2, 4]}}'})
+    pid = make_profile(client, form)
+    t = api.create("voynich", ["Ana", "Bea"], profile=pid)
+    join(client, t)
+    assert "Save card numbers" in client.get(f"/t/{t['table']}").get_data(as_text=True)
+    fields = [(f"data.cards.{s}[]:int", str(n)) for s in CARDS for n in CARDS[s]] + [("data.player:int", "1")]
+    assert post(client, t, "book", fields).status_code == 200
+    assert post(client, t, "study", [("data.player:int", "1"), ("data.page:int", "2")]).status_code == 200
+    html = client.get(f"/t/{t['table']}?screen=end").get_data(as_text=True)
+    # card 12 is Bea's Astrology left page, now in phase 2: the catalogue says x1, no multiplier to pick
+    assert not re.search(r'aria-label="Astrology left multiplier"', html.split('id="score-1"', 1)[1])
+    fields[0] = ("data.cards.botany[]:int", "8")
+    response = post(client, t, "book", fields)
+    assert response.status_code == 400 and 'data.cards.botany[1]' in response.get_data(as_text=True)

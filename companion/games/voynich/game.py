@@ -545,7 +545,11 @@ class VoynichGame(Game):
         if type_ == "study":
             return f"{who()}: studied {PAGE_NAMES[d['page']] if isinstance(d.get('page'), int) and 0 <= d['page'] < 10 else 'a page'}"
         if type_ == "page":
-            return f"{who()}: page {d.get('page', 0) + 1 if isinstance(d.get('page'), int) else '?'} set"
+            page = d.get("page")
+            name = PAGE_NAMES[page] if isinstance(page, int) and 0 <= page < len(PAGE_NAMES) else "a page"
+            parts = [f"phase {d['phase']}" if "phase" in d else "", f"×{d['multiplier']}" if "multiplier" in d else "",
+                     f"scores {d['chosen']}" if d.get("chosen") else ""]
+            return f"{who()}: {name} " + (", ".join(p for p in parts if p) or "set")
         if type_ == "book":
             return f"{who()}: card numbers entered"
         if type_ == "research":

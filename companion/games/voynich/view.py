@@ -42,7 +42,7 @@ def build_view(state: dict, everyone: list[str], options: dict, profile: dict, s
         "players": players,
         "turn": state["turn"], "turn_name": everyone[state["turn"]], "round": state["round"],
         "track": track, "has_spaces": bool(spaces), "has_insights": "insights" in track,
-        "end_gk": end_gk(track), "grid": profile.get("grid"),
+        "end_gk": end_gk(track), "grid": profile.get("grid"), "has_catalogue": bool(catalogue),
         "result": result,
         "knowledge": KNOWLEDGE, "sections": SECTIONS, "difficulties": rules.DIFFICULTIES,
         "difficulty_labels": DIFFICULTY_LABELS, "marker_labels": MARKER_LABELS,
