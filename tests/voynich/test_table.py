@@ -408,3 +408,11 @@ def test_unknown_event_is_refused():
 def test_history_lines_for_pages():
     assert GAME.describe("page", {"player": 0, "page": 9, "phase": 3, "multiplier": 2}, ["Ana", "Bea"]) == "Ana: Recipes right phase 3, ×2"
     assert GAME.describe("study", {"player": 1, "page": 0}, ["Ana", "Bea"]) == "Bea: studied Botany left"
+
+
+def test_solo_turns_wait_for_voynichs_setup():
+    t = Table(["Ana"])
+    t.refused("end_turn", "data")
+    t.do("solo_setup", cards=CARDS, difficulty="easy")
+    t.do("end_turn")
+    assert t.view()["turn_name"] == "Voynich"

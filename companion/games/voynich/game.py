@@ -321,6 +321,8 @@ class VoynichGame(Game):
         obj(data, "data")
         if s["over"]:
             raise RulesError("data", "the game is over: see the end scoring")
+        if s["solo"] and s["voynich"] is None:
+            raise RulesError("data", f"set up {AUTOMA}'s book and deck first")
         current = s["players"][s["turn"]]
         if any(current["exchange"].values()):
             # [V121] [V325] exchange tokens must be used in the turn
