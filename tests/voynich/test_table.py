@@ -348,7 +348,11 @@ def test_voynich_scan_orders_from_the_profile():
     t.do("end_turn")
     t.do("voynich_flip")
     p = t.state["voynich"]["turn"]["priority"]
-    scans = {s["part"]: s["order"] for s in t.view()["voynich"]["scans"]}
+    listed = t.view()["voynich"]["scans"]
+    spread = t.state["voynich"]["turn"]["spread"]
+    # the open spread's own part comes first
+    assert listed[0]["in_spread"] == (spread in ("astrology", "recipes"))
+    scans = {s["part"]: s["order"] for s in listed}
     assert set(scans) == {"astrology", "recipes"}
     assert sorted(scans["astrology"]) == [5, 13, 22, 31, 38]
     assert scans["astrology"][0] == max([n for n in [5, 13, 22, 31, 38] if n <= p] or [38])

@@ -10,6 +10,14 @@ from .game import AUTOMA, PAGE_NAMES, SOLO_PARTS, effective_track, end_gk, resol
 from .rules import KNOWLEDGE, MARKERS, SECTIONS
 
 MARKER_LABELS = {"botany": "Botany", "astrology": "Astrology", "baths": "Baths", "writings": "Writings", "gk": "GK"}
+#: the numbered parts of the solo board that each spread's actions mainly use (VOY-B7)
+SPREAD_PARTS = {
+    "botany": ("botany_roots", "botany_branches"),
+    "astrology": ("astrology",),
+    "baths": ("baths_springs", "first_basin", "second_basin"),
+    "writings": ("writings",),
+    "recipes": ("recipes",),
+}
 DIFFICULTY_LABELS = {
     "easy": "Easy: his 4 knowledge markers go back 5 spaces before his pages score",
     "medium": "Medium: his pages only",
@@ -81,10 +89,13 @@ def voynich_view(state: dict, v: dict, profile: dict, player: dict) -> dict:
         out["page_name"] = PAGE_NAMES[turn["page_index"]]
         # [V430-432] each numbered part of the board, scanned from the priority number
         spaces = profile.get("solo_spaces", {})
-        out["scans"] = [
-            {"part": part, "label": label, "order": rules.scan_order(turn["priority"], spaces[part])}
+        scans = [
+            {"part": part, "label": label, "order": rules.scan_order(turn["priority"], spaces[part]),
+             "in_spread": part in SPREAD_PARTS[turn["spread"]]}
             for part, label in SOLO_PARTS.items() if part in spaces
         ]
+        # the open spread's own parts first; its actions may still reach the others
+        out["scans"] = sorted(scans, key=lambda sc: not sc["in_spread"])
     return out
 
 
