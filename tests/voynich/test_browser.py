@@ -94,3 +94,22 @@ def test_end_triggered_and_exchange_tokens_on_a_phone(server, phone, shot):
     expect(phone.locator(".voy-current")).to_have_text("Bea")
     assert phone.evaluate("document.documentElement.scrollWidth") <= 360
     shot(phone, "voynich_end_triggered")
+
+
+@pytest.mark.browser
+def test_box_profile_form_on_a_phone(server, phone, shot):
+    phone.goto(f"{server.url}/profiles/new/voynich")
+    phone.fill("input[name=profile_name]", "Our box")
+    phone.fill("textarea[name='track.scoring_spaces:json']", '{"10": 3, "20": 6, "30": 10}')
+    phone.fill("textarea[name='track.insights:json']", "[4, 9, 15]")
+    phone.fill("textarea[name='grid:json']", "[[1, 2], [3, 4]]")
+    phone.fill("input[name='solo_spaces.recipes:json']", "[2, 2]")
+    phone.get_by_role("button", name="Save").click()
+    expect(phone.locator("p.error[data-field='solo_spaces.recipes[1]']")).to_contain_text("listed twice")
+    shot(phone, "voynich_profile_error")
+    phone.fill("input[name='solo_spaces.recipes:json']", "[2, 17, 33]")
+    phone.get_by_role("button", name="Save").click()
+    expect(phone.get_by_role("link", name="Export as a file")).to_be_visible()
+    assert phone.input_value("textarea[name='track.insights:json']") == "[4, 9, 15]"
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 360
+    shot(phone, "voynich_profile_saved")

@@ -196,7 +196,7 @@ def _check_player(p: Any, field: str) -> dict:
 def check_score_doc(doc: Any) -> dict:
     """Validate a `score` document (CONTRACT.md "voynich") and return it clean."""
     obj(doc, "$", required=("track", "players"), optional=("solo",))
-    obj(doc["track"], "track", required=("scoring_spaces",), optional=("insights",))
+    obj(doc["track"], "track", required=("scoring_spaces",), optional=("insights", "end"))  # a profile track as is
     spaces = scoring_spaces(doc["track"]["scoring_spaces"], "track.scoring_spaces")
     players = listof(doc["players"], "players", 1, 4)
     clean_players = [_check_player(p, at("players", i)) for i, p in enumerate(players)]
