@@ -420,3 +420,12 @@ def test_solo_turns_wait_for_voynichs_setup():
     t.do("solo_setup", cards=CARDS, difficulty="easy")
     t.do("end_turn")
     assert t.view()["turn_name"] == "Voynich"
+
+
+def test_events_that_would_change_nothing_are_refused():
+    t = Table(["Ana", "Bea"])
+    t.refused("track", "data")
+    t.refused("page", "data", player=0, page=3)
+    with pytest.raises(RulesError) as err:
+        GAME.apply(t.state, "move", [1, 2], t.ctx)
+    assert err.value.field == "data"

@@ -361,6 +361,8 @@ class VoynichGame(Game):
     def _on_page(self, s: dict, data: dict, ctx: Context) -> None:
         obj(data, "data", required=("player", "page"), optional=("phase", "multiplier", "choices", "chosen"))
         i, p = self._page(s, data)
+        if not any(k in data for k in ("phase", "multiplier", "choices", "chosen")):
+            raise RulesError("data", "give the page's phase, multiplier, types or chosen type")
         page = dict(s["players"][i]["pages"][p])
         section = SECTIONS[p // 2]
         if "phase" in data:
@@ -428,7 +430,10 @@ class VoynichGame(Game):
         del research[whole(data["index"], "data.index", 0, len(research) - 1)]
 
     def _on_track(self, s: dict, data: dict, ctx: Context) -> None:
-        s["track"].update(check_track(data, "data"))
+        values = check_track(data, "data")
+        if not values:
+            raise RulesError("data", "enter the scoring spaces, the insight positions or the end number")
+        s["track"].update(values)
 
     def _on_solo_setup(self, s: dict, data: dict, ctx: Context) -> None:
         obj(data, "data", required=("cards", "difficulty"))
