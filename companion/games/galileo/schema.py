@@ -143,9 +143,19 @@ SECTIONS = {
 
 
 def board(value: Any, field: str = "$") -> dict:
-    """Check a box profile (or the board values entered at a table): any of SECTIONS."""
+    """Check a box profile (or the board values entered at a table): any of SECTIONS.
+
+    A section left completely blank (only empty lists and objects, as a form with no
+    boxes filled sends it) counts as not entered.
+    """
     obj(value, field, optional=tuple(SECTIONS))
-    return {key: SECTIONS[key](value[key], at(field, key)) for key in SECTIONS if key in value}
+    return {key: SECTIONS[key](value[key], at(field, key)) for key in SECTIONS if key in value and not _blank(value[key])}
+
+
+def _blank(value: Any) -> bool:
+    if isinstance(value, dict):
+        return all(_blank(v) for v in value.values())
+    return isinstance(value, list) and all(_blank(v) for v in value)
 
 
 # --- final scoring ----------------------------------------------------------------------

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from . import rules
-from .game import current_player, final_result
+from .functions import run_score
+from .game import current_player, final_result, score_document
 
 PHASE_TEXT = {
     "income": "Income",
@@ -18,6 +19,30 @@ ACTION_TEXT = {
     "treatise": "Play Treatise Cards",
     "philosopher": "Use Natural Philosopher",
 }
+
+
+BREAKDOWN_ROWS = (
+    ("track", "Scoring track"),
+    ("status", "Status (Cathedral)"),
+    ("rank", "Rank"),
+    ("inventions", "End-game Inventions"),
+    ("mentor", "Scoring Mentor"),
+    ("penance", "Penance cards"),
+    ("stake", "The Stake"),
+    ("end_losses", "End-of-game losses"),
+)
+
+
+def _missing_final(state: dict, names: list[str]) -> list[str]:
+    """Say what final scoring still needs."""
+    missing = []
+    if "cathedral" not in state["board"]:
+        missing.append("the Cathedral values (Board values)")
+    if "penance_cards" not in state["board"] and any(
+            any(t and not r for t, r in zip(p["suspicion"]["penance_taken"], p["penance_removed"])) for p in state["players"]):
+        missing.append("the penance cards' VP (Board values)")
+    missing += [f"{names[i]}'s final entries" for i, p in enumerate(state["players"]) if p["final"] is None]
+    return missing
 
 
 def track_cells(track: dict, position: int) -> list[dict]:
@@ -79,6 +104,13 @@ def build(state: dict, names: list[str], options: dict) -> dict:
     order_now = [names[i] for i in state["order"]]
     cycle5 = [names[i] for i in state["cycle5_order"]] if state["cycle5_order"] else None
     penalty = board.get("prohibition_suspicion", {}).get(str(state["cycle"]))
+    alt_winners = None
+    if result and cycle5 and cycle5 != order_now:
+        # GAL-C5: the tie-break by the order in force during Cycle 5, shown when it differs
+        doc = score_document(state, names)
+        for i, p in enumerate(doc["players"]):
+            p["turn_order"] = state["cycle5_order"].index(i) + 1
+        alt_winners = run_score(doc)["winners"]
     return {
         "players": players,
         "tiles": tiles,
@@ -96,6 +128,9 @@ def build(state: dict, names: list[str], options: dict) -> dict:
         "clean_up": state["phase"] == "end" and state["cycle"] != rules.LAST_CYCLE,
         "actions": ACTION_TEXT,
         "result": result,
+        "missing_final": _missing_final(state, names) if state["phase"] == "final" and result is None else [],
+        "alt_winners": alt_winners,
+        "breakdown_rows": BREAKDOWN_ROWS,
         "tie_order": order_now,
         "cycle5_order": cycle5 if cycle5 and cycle5 != order_now else None,
         "passing_order": options.get("passing_order", "literal"),
