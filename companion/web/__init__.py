@@ -76,9 +76,12 @@ def refuse_cross_site():
     site = request.headers.get("Sec-Fetch-Site")
     origin = request.headers.get("Origin")
     cross = site == "cross-site"
-    if origin is not None:
-        parts = urlsplit(origin)
-        cross = cross or origin == "null" or parts.netloc != request.host
+    if origin == "null":
+        # Referrer-Policy: no-referrer makes browsers send "Origin: null" on their own
+        # plain form posts; Sec-Fetch-Site still tells a same-origin form from a foreign one
+        cross = cross or site != "same-origin"
+    elif origin is not None:
+        cross = cross or urlsplit(origin).netloc != request.host
     if not cross:
         return None
     message = "refused: this request came from another site"
