@@ -386,6 +386,12 @@ def test_final_scoring_from_the_table():
     assert result["winners"] == ["Meg"]
 
 
+def test_no_tile_suspicion_during_final_scoring():
+    t = Table(names=["A", "B"])
+    play_to_final(t)
+    t.refused("tile", "type", player=0, tile=0)
+
+
 def test_final_entries_only_in_final_scoring():
     t = Table()
     t.refused("final", "type", player=0, inventions_vp=0, mentor_vp=0, end_losses=0)

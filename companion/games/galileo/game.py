@@ -153,6 +153,8 @@ class GalileoGame(Game):
     def _on_tile(self, s: dict, data: Any, ctx: Context) -> None:
         obj(data, "data", required=("player", "tile"), optional=("vp",))
         player = _player(data, s)
+        if s["phase"] == "final":
+            raise RulesError("type", "during final scoring the scoring marker gives no suspicion [GT739]")
         tiles_board = s["board"].get("tiles")
         if not tiles_board:
             raise RulesError("data.tile", "first enter the suspicion tiles (their spaces and back value) in the board values")
