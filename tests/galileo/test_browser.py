@@ -55,3 +55,24 @@ def test_player_crosses_into_prison_and_out_again_on_a_phone(server, phone, shot
     # nothing wider than the phone
     assert phone.evaluate("document.documentElement.scrollWidth") <= 360
     shot(phone, "galileo_prison_again_phone")
+
+
+@pytest.mark.browser
+@pytest.mark.slow
+def test_box_profile_form_fits_a_phone_and_saves(server, phone, shot):
+    phone.goto(server.url + "/profiles/new/galileo")
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 360
+    phone.get_by_label("Name of this box").fill("Our box")
+    phone.get_by_label("Number of spaces, counting the \"0\" space").fill("20")
+    for label, value in (("Penance I after space", "3"), ("Penance II after space", "6"), ("Penance III after space", "9"),
+                         ("Prison after space", "11"), ("Stake after space", "19")):
+        phone.get_by_label(label, exact=True).fill(value)
+    phone.get_by_role("button", name="Save").click()
+    # the Stake after space 19 has no space 20 on a 20-space track: refused beside the field
+    error = phone.locator('[data-field="suspicion_track.stake"]').first
+    assert "0 to 19" in error.inner_text()
+    shot(phone, "galileo_profile_error_phone")
+    phone.get_by_label("Stake after space", exact=True).fill("14")
+    phone.get_by_role("button", name="Save").click()
+    phone.wait_for_url("**/profiles/*")
+    assert phone.get_by_label("Prison after space", exact=True).input_value() == "11"

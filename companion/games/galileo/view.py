@@ -119,7 +119,8 @@ def build(state: dict, names: list[str], options: dict) -> dict:
         "current_name": names[now] if now is not None else None,
         "period": rules.PERIOD[state["cycle"]],
         "phase_text": PHASE_TEXT[state["phase"]],
-        "order": order_now,
+        # markers still on the Current track (passers' markers have moved on [GT361])
+        "order": [names[i] for i in state["order"] if i not in state["passing"] and i not in state["future"]],
         "passing": [names[i] for i in state["passing"]],
         "future": [names[i] for i in state["future"]],
         "turning_points": rules.turning_points(state["cycle"]) if state["phase"] == "end" else [],
