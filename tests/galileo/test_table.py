@@ -101,6 +101,26 @@ def test_turn_order_is_enforced():
     assert t.refused("action", "data.player", player=0, action="treatise") == "Meg has passed this cycle"
 
 
+def test_natural_philosopher_once_per_cycle_and_never_in_prison_or_at_the_stake():
+    t = Table(names=["A", "B"])
+    t.round("philosopher", "treatise")
+    assert "already been used" in t.refused("action", "data.action", player=0, action="philosopher")
+    # used, arrested and released: still lying down until the End of Cycle [GT180]
+    t("suspicion", player=0, delta=11)
+    t("suspicion", player=0, delta=-1)
+    t.refused("action", "data.action", player=0, action="philosopher")
+    t.round("pass", "pass")
+    t("next_cycle")
+    t("income_done")
+    t("action", player=1, action="treatise")  # B passed last, so B goes first in Cycle 2
+    t("suspicion", player=0, delta=1)  # 11 -> 12: in Prison
+    assert "in Prison" in t.refused("action", "data.action", player=0, action="philosopher")
+    t("suspicion", player=0, delta=-1)  # released, standing: usable again
+    t("action", player=0, action="philosopher")
+    t("suspicion", player=1, delta=20)  # B to the Stake
+    assert "Stake" in t.refused("action", "data.action", player=1, action="philosopher")
+
+
 def test_everyone_passing_in_the_same_round_never_flips_the_token():
     t = Table()
     t.round("treatise", "treatise", "treatise", "treatise")

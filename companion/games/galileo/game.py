@@ -187,7 +187,13 @@ class GalileoGame(Game):
     def _on_action(self, s: dict, data: Any, ctx: Context) -> None:
         obj(data, "data", required=("player", "action"))
         player = _turn(s, data, ctx)
-        choice(data["action"], "data.action", rules.MAIN_ACTIONS)
+        action = choice(data["action"], "data.action", rules.MAIN_ACTIONS)
+        p = s["players"][player]
+        if action == "philosopher":
+            why = rules.philosopher_unavailable(p["suspicion"], p.get("philosopher_used", False))
+            if why:
+                raise RulesError("data.action", f"{ctx.names[player]}'s Natural Philosopher {why}")
+            p["philosopher_used"] = True
         _main_action(s, ctx, player)
         _end_turn(s, ctx, player)
 
@@ -274,6 +280,9 @@ class GalileoGame(Game):
             s["phase"] = "final"
             s["notices"].append("The game is over: final scoring.")
             return
+        # Clean Up [GT710]: figures stand up again (in Prison they stay there, standing)
+        for p in s["players"]:
+            p["philosopher_used"] = False
         s["cycle"] += 1
         s["phase"] = "income"  # [GT311] Income from Cycle 2 on
         s["round"] = 1
@@ -342,7 +351,7 @@ class GalileoGame(Game):
 
 def _new_player() -> dict:
     return {"suspicion": rules.new_suspicion(), "principle": "copernican", "vp": 0,
-            "penance_removed": [False, False, False], "final": None}
+            "penance_removed": [False, False, False], "philosopher_used": False, "final": None}
 
 
 def _fresh_tiles(board: dict) -> list[dict]:

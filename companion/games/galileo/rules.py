@@ -123,6 +123,18 @@ def consistency_problem(track: dict, state: dict) -> tuple[str, str] | None:
     return None
 
 
+def philosopher_unavailable(suspicion: dict, used: bool) -> str | None:
+    """Return why the Natural Philosopher cannot be assigned now, or None [GT650-652]."""
+    if suspicion["at_stake"]:
+        return "is at the Stake: it can no longer be used for the rest of the game"  # [GT186]
+    if suspicion["arrested"]:
+        return "is in Prison: it cannot be used while imprisoned"  # [GT164]
+    if used:
+        # a used figure lies down until the End of Cycle, even if released meanwhile [GT166][GT180]
+        return "has already been used this cycle"
+    return None
+
+
 def status_of(suspicion: dict) -> str:
     """Return the Cathedral status a suspicion state gives: free, prison or stake [GT745-749]."""
     if suspicion["at_stake"]:

@@ -80,6 +80,7 @@ def build(state: dict, names: list[str], options: dict) -> dict:
             "over_100": not rules.tiles_affect(p["vp"]),
             "cells": track_cells(track, sus["position"]) if track else [],
             "can_abjure": rules.can_abjure(p["principle"], state["cycle"]) is None,
+            "philosopher": rules.philosopher_unavailable(sus, p.get("philosopher_used", False)),
             "passed": i in state["passing"] or i in state["future"],
             "final": p["final"],
             "tiles": [t for t in range(len(state["tiles"]))
