@@ -130,6 +130,7 @@ def build(state: dict, names: list[str], options: dict) -> dict:
         "clean_up": state["phase"] == "end" and state["cycle"] != rules.LAST_CYCLE,
         "actions": ACTION_TEXT,
         "result": result,
+        "ranked": sorted(result["players"], key=lambda p: result["places"][p["name"]]) if result else [],
         "missing_final": _missing_final(state, names) if state["phase"] == "final" and result is None else [],
         "alt_winners": alt_winners,
         "breakdown_rows": BREAKDOWN_ROWS,
