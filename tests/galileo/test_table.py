@@ -415,3 +415,11 @@ def test_no_tile_suspicion_during_final_scoring():
 def test_final_entries_only_in_final_scoring():
     t = Table()
     t.refused("final", "type", player=0, inventions_vp=0, mentor_vp=0, end_losses=0)
+
+
+def test_history_lines_in_plain_words():
+    assert GAME.describe("suspicion", {"player": 1, "delta": 3}, NAMES) == "Luna: suspicion +3"
+    assert GAME.describe("suspicion_group", {"player": 0, "group": "copernican", "delta": 1}, NAMES) == "Meg: every Copernican suspicion +1"
+    assert GAME.describe("penance", {"player": 2, "level": 2, "remove": True}, NAMES) == "Dan: plays Penance card II and removes it"
+    assert GAME.describe("abjure", {"player": 3}, NAMES) == "Domy: abjures"
+    assert GAME.describe("next_cycle", {}, NAMES) == "End of Cycle done"

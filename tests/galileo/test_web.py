@@ -187,5 +187,7 @@ def test_end_screen_shows_the_scores_and_the_tie_break(client, api):
     # all equal: the earliest in turn order wins; everyone passed in one round each cycle, so
     # the literal reading reverses the order every cycle: Luna is first after Cycle 5
     assert "Winner: Luna" in page
+    # both free Copernicans: 0 VP + 15 status + 0 rank (equal status gives no rank)
+    assert 'data-total="Luna">15<' in page and 'data-total="Meg">15<' in page
     assert "Current turn order track after the End of Cycle 5: Luna, Meg" in page
     assert "During Cycle 5 the order was Meg, Luna: by that order the winner would be Meg" in page
