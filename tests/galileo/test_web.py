@@ -191,3 +191,19 @@ def test_end_screen_shows_the_scores_and_the_tie_break(client, api):
     assert 'data-total="Luna">15<' in page and 'data-total="Meg">15<' in page
     assert "Current turn order track after the End of Cycle 5: Luna, Meg" in page
     assert "During Cycle 5 the order was Meg, Luna: by that order the winner would be Meg" in page
+
+
+def test_new_table_form_takes_the_readings(client, api):
+    page = client.get("/new/galileo").data.decode()
+    assert 'name="options.passing_order"' in page and 'name="options.stake_overshoot"' in page
+    form = MultiDict([("players[]", "Meg"), ("players[]", "Luna"), ("options.passing_order", "first_passer_first"),
+                      ("options.stake_overshoot", "continue"), ("profile:int", "")])
+    response = client.post("/new/galileo", data=form)
+    assert response.status_code == 303
+    table_id = response.headers["Location"].rsplit("/", 1)[-1]
+    page = client.get(f"/t/{table_id}").data.decode()
+    assert "to the right" in page  # the passing reading in force is shown
+    form.setlist("options.passing_order", ["sideways"])
+    response = client.post("/new/galileo", data=form)
+    assert response.status_code == 400
+    assert 'data-field="options.passing_order"' in response.data.decode()
