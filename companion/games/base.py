@@ -65,6 +65,9 @@ class Game:
     events: dict[str, str] = {}
     #: setup option -> one-line description (table creation, README)
     options_doc: dict[str, str] = {}
+    #: static files (paths under static/) the table page includes for this game
+    scripts: tuple[str, ...] = ()
+    styles: tuple[str, ...] = ()
 
     # --- tables -------------------------------------------------------------------------
     def validate_options(self, options: dict, player_count: int) -> dict:

@@ -1,0 +1,80 @@
+"""The address phones use to reach this machine on the local network."""
+
+from __future__ import annotations
+
+import ipaddress
+import socket
+import struct
+
+LOCAL_NAMES = {"localhost", "0.0.0.0", "::", "::1", ""}
+
+
+def _interface_addresses() -> list[str]:
+    """Return the IPv4 addresses of this machine's interfaces (Linux ioctl; elsewhere the host name's)."""
+    found: list[str] = []
+    try:
+        import fcntl  # POSIX only
+
+        sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        try:
+            for _, name in socket.if_nameindex():
+                try:
+                    packed = fcntl.ioctl(sock.fileno(), 0x8915, struct.pack("256s", name[:15].encode()))  # SIOCGIFADDR
+                    found.append(socket.inet_ntoa(packed[20:24]))
+                except OSError:
+                    continue
+        finally:
+            sock.close()
+    except (ImportError, OSError, AttributeError):
+        pass
+    try:
+        for info in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET):
+            found.append(info[4][0])
+    except OSError:
+        pass
+    return list(dict.fromkeys(found))
+
+
+def lan_address() -> str | None:
+    """Return the best LAN IPv4 address: a private one first, never loopback; None if there is none."""
+    candidates = []
+    for text in _interface_addresses():
+        try:
+            ip = ipaddress.ip_address(text)
+        except ValueError:
+            continue
+        if ip.is_loopback or ip.is_unspecified or ip.is_link_local:
+            continue
+        candidates.append((0 if ip.is_private else 1, text))
+    return min(candidates)[1] if candidates else None
+
+
+def is_local(host: str) -> bool:
+    """True for names that another device cannot use to reach this one."""
+    host = host.strip("[]")
+    if host in LOCAL_NAMES:
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return host.endswith(".localhost")
+
+
+def public_base(host_header: str, scheme: str = "http", default_port: int = 8000) -> str:
+    """Return scheme://HOST:PORT that another device can open, from the request's Host header."""
+    host, port = _split_host(host_header, default_port)
+    if is_local(host):
+        host = lan_address() or host
+    shown = f"[{host}]" if ":" in host else host
+    return f"{scheme}://{shown}:{port}"
+
+
+def _split_host(host_header: str, default_port: int) -> tuple[str, int]:
+    if host_header.startswith("["):
+        host, _, rest = host_header[1:].partition("]")
+        port = rest.lstrip(":")
+    elif host_header.count(":") == 1:
+        host, _, port = host_header.partition(":")
+    else:
+        host, port = host_header, ""
+    return host, int(port) if port.isdigit() else default_port

@@ -1,0 +1,110 @@
+"""Box profiles: the values printed only on a group's own copy of a game, entered once.
+
+A profile is a named JSON document per game, checked by the game's validate_profile.
+When a table starts with a profile, the table keeps a copy (a snapshot), so editing the
+profile later never changes a game in progress.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import sqlite_utils
+
+from . import games
+from .games.validation import RulesError, obj, text, whole
+from .tables import now
+
+
+class ProfileNotFound(Exception):
+    """No profile with this id for this game."""
+
+
+def _row(row) -> dict:
+    pid, game, name, data, created, updated = row
+    return {"id": pid, "game": game, "name": name, "data": json.loads(data), "created": created, "updated": updated}
+
+
+def list_profiles(db: sqlite_utils.Database, game: str | None = None) -> list[dict]:
+    """Return every profile (of one game if given), by game then name."""
+    sql = "SELECT id, game, name, data, created, updated FROM profiles"
+    args: list = []
+    if game:
+        sql += " WHERE game = ?"
+        args.append(game)
+    return [_row(r) for r in db.execute(sql + " ORDER BY game, name COLLATE NOCASE", args).fetchall()]
+
+
+def get(db: sqlite_utils.Database, profile_id: Any, game: str | None = None) -> dict:
+    """Return one profile, or raise ProfileNotFound."""
+    if isinstance(profile_id, bool) or not isinstance(profile_id, int):
+        raise ProfileNotFound(profile_id)
+    row = db.execute("SELECT id, game, name, data, created, updated FROM profiles WHERE id = ?", [profile_id]).fetchone()
+    if row is None or (game and row[1] != game):
+        raise ProfileNotFound(profile_id)
+    return _row(row)
+
+
+def check(doc: Any) -> tuple[str, str, dict]:
+    """Check a profile document {"game", "name", "data"}; return its clean parts."""
+    obj(doc, "$", required=("game", "name", "data"))
+    game = games.get(doc["game"]) if isinstance(doc["game"], str) else None
+    if game is None:
+        raise RulesError("game", f"must be one of: {', '.join(games.registry())}")
+    name = text(doc["name"], "name")
+    try:
+        data = game.validate_profile(doc["data"])
+    except RulesError as err:
+        raise RulesError("data" if err.field == "$" else f"data.{err.field}", err.message) from None
+    return game.key, name, data
+
+
+def save(db: sqlite_utils.Database, doc: Any, profile_id: int | None = None) -> dict:
+    """Create (or, with an id, replace) a profile; raise RulesError and write nothing if invalid."""
+    game, name, data = check(doc)
+    stamp = now()
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        clash = db.execute(
+            "SELECT id FROM profiles WHERE game = ? AND name = ? COLLATE NOCASE AND id IS NOT ?", [game, name, profile_id]
+        ).fetchone()
+        if clash:
+            raise RulesError("name", f"a {games.get(game).title} profile called {name!r} exists already")
+        if profile_id is None:
+            cursor = db.execute(
+                "INSERT INTO profiles (game, name, data, created, updated) VALUES (?, ?, ?, ?, ?)",
+                [game, name, json.dumps(data), stamp, stamp],
+            )
+            profile_id = cursor.lastrowid
+        else:
+            get(db, profile_id, game)
+            db.execute("UPDATE profiles SET name = ?, data = ?, updated = ? WHERE id = ?", [name, json.dumps(data), stamp, profile_id])
+        db.execute("COMMIT")
+    except BaseException:
+        db.execute("ROLLBACK")
+        raise
+    return get(db, profile_id)
+
+
+def delete(db: sqlite_utils.Database, profile_id: int) -> None:
+    """Delete a profile; tables started with it keep their copy."""
+    db.execute("DELETE FROM profiles WHERE id = ?", [profile_id])
+
+
+def export(profile: dict) -> dict:
+    """Return the JSON file a group keeps or shares: the document save() takes back."""
+    return {"game": profile["game"], "name": profile["name"], "data": profile["data"]}
+
+
+def snapshot_for_table(db: sqlite_utils.Database):
+    """Return the lookup tables.create uses to copy a profile's data into a new table."""
+
+    def lookup(game: str, profile_id: Any) -> dict:
+        whole(profile_id, "profile", 1)
+        try:
+            return get(db, profile_id, game)["data"]
+        except ProfileNotFound:
+            raise RulesError("profile", f"no {games.get(game).title} box profile with id {profile_id}") from None
+
+    return lookup

@@ -1,0 +1,346 @@
+"""Tables: one game being played, its players, and the append-only event log its state is folded from.
+
+Plain Python over a sqlite_utils.Database: the web pages, the JSON API and the tests all
+call these functions. Every write runs in one IMMEDIATE transaction, so two writers with
+the same expected_version cannot both win, and a failed check writes nothing.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import secrets
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from typing import Any
+
+import sqlite_utils
+
+from . import games
+from .games.base import Context, Game
+from .games.validation import RulesError, at, names as check_names, obj, text, whole
+
+#: event types every game accepts, handled here rather than by the game
+FRAMEWORK_EVENTS = {
+    "rename": '{"player": INDEX, "name": NEW_NAME}: rename a player (index from 0; names stay unique)',
+    "undo": '{"seq": SEQ}: recorded by POST .../undo; takes back the latest event still in force',
+}
+SECRET_BYTES = 22  # token_urlsafe(22): 176 bits of randomness, more than the 128 the contract asks
+ID_BYTES = 6
+
+
+class NotFound(Exception):
+    """No such table, or not with this secret: callers must not tell the two apart."""
+
+
+class Conflict(Exception):
+    """expected_version is not the table's current version; nothing was applied."""
+
+    def __init__(self, version: int):
+        super().__init__(f"the table is at version {version}")
+        self.version = version
+
+
+@dataclass
+class Table:
+    """One table as stored: its current names and state are the fold of its events."""
+
+    id: str
+    game: str
+    first_names: list[str]
+    names: list[str]
+    options: dict
+    profile: dict
+    seed: int
+    version: int
+    state: dict
+    created: str
+    updated: str
+
+    @property
+    def finished(self) -> bool:
+        """True once the game's state says the game is over (it stays readable as a record)."""
+        return bool(self.state.get("finished"))
+
+    @property
+    def rules(self) -> Game:
+        """Return the game's plug-in."""
+        return games.get(self.game)
+
+    def context(self) -> Context:
+        """Return what events of this table may read besides the state."""
+        return Context(names=tuple(self.names), options=self.options, profile=self.profile, seed=self.seed)
+
+    def public(self) -> dict:
+        """Return the contract's GET /api/v1/tables/ID document."""
+        return {
+            "table": self.id,
+            "game": self.game,
+            "version": self.version,
+            "players": [{"name": n} for n in self.names],
+            "state": self.state,
+        }
+
+
+def now() -> str:
+    """Return the current UTC time in ISO 8601."""
+    return datetime.now(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def _hash(secret: str) -> str:
+    return hashlib.sha256(secret.encode()).hexdigest()
+
+
+def _dump(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+
+def _row_to_table(row: dict) -> Table:
+    return Table(
+        id=row["id"],
+        game=row["game"],
+        first_names=json.loads(row["first_names"]),
+        names=json.loads(row["names"]),
+        options=json.loads(row["options"]),
+        profile=json.loads(row["profile"]),
+        seed=row["seed"],
+        version=row["version"],
+        state=json.loads(row["state"]),
+        created=row["created"],
+        updated=row["updated"],
+    )
+
+
+# --- creating and reading ------------------------------------------------------------------
+
+
+def validate_create(doc: Any, profile_data: "callable") -> tuple[Game, list[str], dict, dict]:
+    """Check a create request; return (game, names, options, profile snapshot)."""
+    obj(doc, "$", required=("game", "players"), optional=_option_keys(doc))
+    key = doc["game"]
+    game = games.get(key) if isinstance(key, str) else None
+    if game is None:
+        raise RulesError("game", f"must be one of: {', '.join(games.registry())}")
+    player_names = check_names(doc["players"], "players", game.min_players, game.max_players)
+    raw_options = {k: v for k, v in doc.items() if k not in ("game", "players", "profile")}
+    options = game.validate_options(raw_options, len(player_names))
+    profile: dict = {}
+    if doc.get("profile") is not None:
+        profile = profile_data(game.key, doc["profile"])
+    return game, player_names, options, profile
+
+
+def _option_keys(doc: Any) -> list[str]:
+    # Unknown keys are left to the game's validate_options, which knows its own options.
+    if not isinstance(doc, dict):
+        return []
+    return [k for k in doc if k not in ("game", "players")]
+
+
+def create(db: sqlite_utils.Database, doc: Any, profile_data) -> tuple[Table, str]:
+    """Create a table from the contract's create document; return it and its secret."""
+    game, player_names, options, profile = validate_create(doc, profile_data)
+    secret = secrets.token_urlsafe(SECRET_BYTES)
+    seed = secrets.randbits(62)
+    state = game.initial_state(list(player_names), options, profile)
+    stamp = now()
+    row = {
+        "secret_hash": _hash(secret),
+        "game": game.key,
+        "first_names": _dump(player_names),
+        "names": _dump(player_names),
+        "options": _dump(options),
+        "profile": _dump(profile),
+        "seed": seed,
+        "version": 0,
+        "state": _dump(state),
+        "created": stamp,
+        "updated": stamp,
+    }
+    while True:
+        row["id"] = secrets.token_urlsafe(ID_BYTES)
+        try:
+            db.execute(
+                "INSERT INTO tables (id, secret_hash, game, first_names, names, options, profile, seed, version, state, created, updated)"
+                " VALUES (:id, :secret_hash, :game, :first_names, :names, :options, :profile, :seed, :version, :state, :created, :updated)",
+                row,
+            )
+            break
+        except Exception as exc:  # an id collision: draw another
+            if "UNIQUE" not in str(exc):
+                raise
+    return _row_to_table(row), secret
+
+
+def load(db: sqlite_utils.Database, table_id: str) -> Table:
+    """Return a table by id, or raise NotFound."""
+    cursor = db.execute("SELECT * FROM tables WHERE id = ?", [table_id])
+    row = cursor.fetchone()
+    if row is None:
+        raise NotFound(table_id)
+    return _row_to_table(dict(zip([d[0] for d in cursor.description], row)))
+
+
+def authorize(db: sqlite_utils.Database, table_id: Any, secret: Any) -> Table:
+    """Return the table if the secret is its own; otherwise NotFound, whether it exists or not."""
+    if not isinstance(table_id, str) or not isinstance(secret, str) or not secret:
+        raise NotFound(table_id)
+    row = db.execute("SELECT secret_hash FROM tables WHERE id = ?", [table_id]).fetchone()
+    if row is None or not hmac.compare_digest(row[0], _hash(secret)):
+        raise NotFound(table_id)
+    return load(db, table_id)
+
+
+def version_if_authorized(db: sqlite_utils.Database, table_id: str, secret: str | None) -> int:
+    """Return the table's version in one query (the live-update fast path), or raise NotFound."""
+    if not secret:
+        raise NotFound(table_id)
+    row = db.execute("SELECT secret_hash, version FROM tables WHERE id = ?", [table_id]).fetchone()
+    if row is None or not hmac.compare_digest(row[0], _hash(secret)):
+        raise NotFound(table_id)
+    return row[1]
+
+
+# --- events ----------------------------------------------------------------------------------
+
+
+def check_event_document(doc: Any) -> tuple[str, Any, int]:
+    """Check the shape of an event request: {"type", "data", "expected_version"}."""
+    obj(doc, "$", required=("type", "expected_version"), optional=("data",))
+    if not isinstance(doc["type"], str) or not doc["type"]:
+        raise RulesError("type", "must be a non-empty string")
+    expected = whole(doc["expected_version"], "expected_version", 0)
+    return doc["type"], doc.get("data", {}), expected
+
+
+def apply_one(game: Game, names: list[str], state: dict, type_: str, data: Any, ctx: Context) -> tuple[list[str], dict]:
+    """Apply one event, the framework's own or the game's; return (names, state)."""
+    if type_ == "undo":
+        raise RulesError("type", "undo is recorded by the undo call, not posted as an event")
+    if type_ == "rename":
+        obj(data, "data", required=("player", "name"))
+        index = whole(data["player"], "data.player", 0, len(names) - 1)
+        new = text(data["name"], "data.name")
+        if any(n.casefold() == new.casefold() for i, n in enumerate(names) if i != index):
+            raise RulesError("data.name", f"{new!r} is already a player at this table; names must be unique")
+        names = list(names)
+        names[index] = new
+        return names, state
+    return names, game.apply(state, type_, data, ctx)
+
+
+def _write(db: sqlite_utils.Database, table: Table, type_: str, data: Any, seat: int | None, names: list[str], state: dict) -> Table:
+    stamp = now()
+    seq = table.version + 1
+    db.execute(
+        "INSERT INTO events (table_id, seq, type, data, seat, at) VALUES (?, ?, ?, ?, ?, ?)",
+        [table.id, seq, type_, _dump(data), seat, stamp],
+    )
+    db.execute(
+        "UPDATE tables SET names = ?, state = ?, version = ?, updated = ? WHERE id = ?",
+        [_dump(names), _dump(state), seq, stamp, table.id],
+    )
+    table.names, table.state, table.version, table.updated = names, state, seq, stamp
+    return table
+
+
+class _Transaction:
+    """BEGIN IMMEDIATE ... COMMIT, rolled back on any exception."""
+
+    def __init__(self, db: sqlite_utils.Database):
+        self.db = db
+
+    def __enter__(self):
+        self.db.execute("BEGIN IMMEDIATE")
+        return self.db
+
+    def __exit__(self, exc_type, exc, tb):
+        self.db.execute("ROLLBACK" if exc_type else "COMMIT")
+        return False
+
+
+def append(db: sqlite_utils.Database, table_id: str, doc: Any, seat: int | None = None) -> Table:
+    """Append one event from its request document; raise RulesError or Conflict and write nothing."""
+    type_, data, expected = check_event_document(doc)
+    with _Transaction(db):
+        table = load(db, table_id)
+        if expected != table.version:
+            raise Conflict(table.version)
+        names, state = apply_one(table.rules, table.names, table.state, type_, data, table.context())
+        _ensure_json(state)
+        return _write(db, table, type_, data, seat, names, state)
+
+
+def undo(db: sqlite_utils.Database, table_id: str, doc: Any, seat: int | None = None) -> Table:
+    """Take back the latest event still in force, recording the undo itself as an event."""
+    obj(doc, "$", required=("expected_version",))
+    expected = whole(doc["expected_version"], "expected_version", 0)
+    with _Transaction(db):
+        table = load(db, table_id)
+        if expected != table.version:
+            raise Conflict(table.version)
+        log = events(db, table_id)
+        standing = in_force(log)
+        if not standing:
+            raise RulesError("$", "there is nothing to undo")
+        taken = standing[-1]["seq"]
+        remaining = standing[:-1]
+        names, state = fold(table, remaining)
+        return _write(db, table, "undo", {"seq": taken}, seat, names, state)
+
+
+def in_force(log: list[dict]) -> list[dict]:
+    """Return the events still in force (not undo events, not taken back), oldest first."""
+    undone = {e["data"]["seq"] for e in log if e["type"] == "undo"}
+    return [e for e in log if e["type"] != "undo" and e["seq"] not in undone]
+
+
+def fold(table: Table, log: list[dict]) -> tuple[list[str], dict]:
+    """Replay events (already filtered to those in force) from the table's initial state."""
+    names = list(table.first_names)
+    game = table.rules
+    state = game.initial_state(list(names), table.options, table.profile)
+    for event in log:
+        ctx = Context(names=tuple(names), options=table.options, profile=table.profile, seed=table.seed)
+        names, state = apply_one(game, names, state, event["type"], event["data"], ctx)
+    return names, state
+
+
+def _ensure_json(state: Any) -> None:
+    try:
+        json.dumps(state)
+    except (TypeError, ValueError) as exc:  # a game bug, not the player's: never store it
+        raise RuntimeError(f"state is not JSON: {exc}") from exc
+
+
+def events(db: sqlite_utils.Database, table_id: str) -> list[dict]:
+    """Return the table's log, oldest first, in the contract's shape plus the seat."""
+    rows = db.execute(
+        "SELECT seq, type, data, seat, at FROM events WHERE table_id = ? ORDER BY seq", [table_id]
+    ).fetchall()
+    return [{"seq": s, "type": t, "data": json.loads(d), "seat": seat, "at": a} for s, t, d, seat, a in rows]
+
+
+def history(table: Table, log: list[dict]) -> list[dict]:
+    """Return the log newest first, each event in plain words, marking those taken back."""
+    undone = {e["data"]["seq"] for e in log if e["type"] == "undo"}
+    by_seq = {e["seq"]: e for e in log}
+    lines = []
+    for e in reversed(log):
+        lines.append({"seq": e["seq"], "at": e["at"], "text": describe(table, e, by_seq), "undone": e["seq"] in undone})
+    return lines
+
+
+def describe(table: Table, event: dict, by_seq: dict[int, dict]) -> str:
+    """Say what one event did, in plain words."""
+    data = event["data"]
+    if event["type"] == "undo":
+        taken = by_seq.get(data.get("seq"))
+        return "Undo: " + (describe(table, taken, by_seq) if taken else f"event {data.get('seq')}")
+    if event["type"] == "rename":
+        return f"Player {data['player'] + 1} is now called {data['name']}"
+    try:
+        return table.rules.describe(event["type"], data, table.names)
+    except Exception:  # describing must never break the page
+        return event["type"].replace("_", " ")

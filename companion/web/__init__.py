@@ -1,0 +1,120 @@
+"""The Flask app: factory, per-request database, security headers, error pages."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from urllib.parse import urlsplit
+
+from flask import Flask, g, jsonify, request
+from werkzeug.exceptions import HTTPException
+
+from .. import db as database
+from ..paths import DATA, DB_NAME, STATIC, TEMPLATES
+
+CSP = (
+    "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
+    "connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; "
+    "frame-ancestors 'none'"
+)
+
+
+def create_app(test_config: dict | None = None) -> Flask:
+    """Build the app; test_config overrides settings (DATA_DIR above all)."""
+    app = Flask("companion", template_folder=str(TEMPLATES), static_folder=str(STATIC), static_url_path="/static")
+    app.config.from_mapping(
+        DATA_DIR=os.environ.get("COMPANION_DATA", str(DATA)),
+        MAX_CONTENT_LENGTH=1024 * 1024,
+        POLL_MS=750,
+        SEND_FILE_MAX_AGE_DEFAULT=3600,
+    )
+    if test_config:
+        app.config.update(test_config)
+    app.config["DATABASE"] = str(Path(app.config["DATA_DIR"]) / DB_NAME)
+    database.migrate(app.config["DATABASE"])
+
+    app.teardown_appcontext(close_db)
+    app.before_request(refuse_cross_site)
+    app.after_request(security_headers)
+    app.register_error_handler(HTTPException, http_error)
+    app.register_error_handler(Exception, unexpected_error)
+
+    from . import api, home, profiles, tables
+
+    app.register_blueprint(home.bp)
+    app.register_blueprint(tables.bp)
+    app.register_blueprint(profiles.bp)
+    app.register_blueprint(api.bp)
+    return app
+
+
+def get_db():
+    """Return this request's database connection, opening it on first use."""
+    if "db" not in g:
+        from flask import current_app
+
+        g.db = database.connect(current_app.config["DATABASE"])
+    return g.db
+
+
+def close_db(_exc=None) -> None:
+    """Close the request's connection, if one was opened."""
+    conn = g.pop("db", None)
+    if conn is not None:
+        conn.conn.close()
+
+
+def wants_json() -> bool:
+    """True for the JSON API, whose errors are JSON."""
+    return request.path.startswith("/api/")
+
+
+def refuse_cross_site():
+    """Refuse a state-changing request sent by another site's page (CSRF)."""
+    if request.method in ("GET", "HEAD", "OPTIONS"):
+        return None
+    site = request.headers.get("Sec-Fetch-Site")
+    origin = request.headers.get("Origin")
+    cross = site == "cross-site"
+    if origin is not None:
+        parts = urlsplit(origin)
+        cross = cross or origin == "null" or parts.netloc != request.host
+    if not cross:
+        return None
+    message = "refused: this request came from another site"
+    if wants_json():
+        return jsonify(error=message, field="$"), 403
+    return message, 403, {"Content-Type": "text/plain; charset=utf-8"}
+
+
+def security_headers(response):
+    """Add the headers every answer carries."""
+    response.headers.setdefault("Content-Security-Policy", CSP)
+    response.headers.setdefault("X-Content-Type-Options", "nosniff")
+    response.headers.setdefault("Referrer-Policy", "no-referrer")
+    response.headers.setdefault("X-Frame-Options", "DENY")
+    if request.path.startswith(("/t/", "/join/", "/api/")):
+        response.headers.setdefault("Cache-Control", "no-store" if request.path.startswith("/join/") else "no-cache")
+    return response
+
+
+def http_error(exc: HTTPException):
+    """Answer an HTTP error as JSON on the API and as a short page elsewhere, never a traceback."""
+    from flask import render_template
+
+    if wants_json():
+        return jsonify(error=exc.description or exc.name, field="$"), exc.code
+    return render_template("errors/error.html", code=exc.code, message=exc.description or exc.name), exc.code
+
+
+def unexpected_error(exc: Exception):
+    """Log a bug and answer without a traceback; nothing was committed (writes are transactions)."""
+    from flask import current_app, render_template
+
+    if isinstance(exc, HTTPException):
+        return http_error(exc)
+    current_app.logger.exception("unexpected error on %s %s", request.method, request.path)
+    message = "something went wrong on the server; nothing was changed"
+    if wants_json():
+        return jsonify(error=message, field="$"), 500
+    return render_template("errors/error.html", code=500, message=message), 500

@@ -1,0 +1,70 @@
+"""The start page: pick a game, name the players, start a table."""
+
+from __future__ import annotations
+
+from flask import Blueprint, abort, redirect, render_template, request, url_for
+
+from .. import forms, games, profiles, tables
+from ..games.validation import RulesError
+from . import get_db
+from .tables import set_table_cookies
+
+bp = Blueprint("home", __name__)
+
+
+@bp.get("/")
+def index():
+    """List the games to start a table of."""
+    return render_template("home/index.html", games=games.registry())
+
+
+def _game_or_404(key: str):
+    game = games.get(key)
+    if game is None:
+        abort(404, f"There is no game called {key!r} here.")
+    return game
+
+
+def _new_form(game, doc: dict | None = None, error: RulesError | None = None, status: int = 200):
+    doc = doc or {}
+    entered = list(doc.get("players") or [])
+    entered += [""] * (game.max_players - len(entered))
+    return (
+        render_template(
+            "home/new.html",
+            game=game,
+            names=entered[: game.max_players],
+            options=doc.get("options") or {},
+            profile_id=doc.get("profile"),
+            profiles=profiles.list_profiles(get_db(), game.key),
+            error=error,
+        ),
+        status,
+    )
+
+
+@bp.get("/new/<game_key>")
+def new(game_key: str):
+    """Show the form that starts a table of this game."""
+    return _new_form(_game_or_404(game_key))
+
+
+@bp.post("/new/<game_key>")
+def create(game_key: str):
+    """Start the table, remember its secret on this device, and open it."""
+    game = _game_or_404(game_key)
+    doc: dict = {}
+    try:
+        doc = forms.decode(request.form.items(multi=True))
+        names = [n for n in doc.get("players", []) if isinstance(n, str) and n.strip()]
+        create_doc = {"game": game.key, "players": names, **(doc.get("options") or {})}
+        if doc.get("profile") is not None:
+            create_doc["profile"] = doc["profile"]
+        table, secret = tables.create(get_db(), create_doc, profiles.snapshot_for_table(get_db()))
+    except RulesError as err:
+        if err.field not in ("players", "profile") and not err.field.startswith("players["):
+            err = RulesError(f"options.{err.field}" if err.field != "$" else "options", err.message)
+        return _new_form(game, doc, err, 400)
+    response = redirect(url_for("tables.show", table_id=table.id), 303)
+    set_table_cookies(response, table.id, secret)
+    return response

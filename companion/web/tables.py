@@ -1,0 +1,180 @@
+"""Table pages: join by QR code, choose a seat, play, undo, and stay live on every phone."""
+
+from __future__ import annotations
+
+from flask import Blueprint, abort, current_app, make_response, redirect, request, url_for
+
+from .. import forms, qr, tables
+from ..games.validation import RulesError
+from ..network import public_base
+from . import get_db
+from .render import is_htmx, render_page_or_block
+
+bp = Blueprint("tables", __name__)
+
+COOKIE_AGE = 60 * 60 * 24 * 60  # two months: a finished table stays readable as a record
+
+
+def secret_cookie(table_id: str) -> str:
+    """Return the name of the cookie that holds a table's secret on this device."""
+    return f"tc_{table_id}"
+
+
+def seat_cookie(table_id: str) -> str:
+    """Return the name of the cookie that remembers this device's seat."""
+    return f"seat_{table_id}"
+
+
+def set_table_cookies(response, table_id: str, secret: str) -> None:
+    """Remember the table's secret on this device (the join address need not stay in the address bar)."""
+    response.set_cookie(secret_cookie(table_id), secret, max_age=COOKIE_AGE, httponly=True, samesite="Lax")
+
+
+def current_table(table_id: str) -> tables.Table:
+    """Return the table this device holds the secret of, or 404 as if it did not exist."""
+    try:
+        return tables.authorize(get_db(), table_id, request.cookies.get(secret_cookie(table_id)))
+    except tables.NotFound:
+        abort(404, "There is no such table here. Scan the table's QR code to join it.")
+
+
+def current_seat(table) -> int | None:
+    """Return this device's seat index at the table, None when watching or not chosen."""
+    raw = request.cookies.get(seat_cookie(table.id), "")
+    return int(raw) if raw.isdigit() and int(raw) < len(table.names) else None
+
+
+def join_url(table_id: str, secret: str) -> str:
+    """Return the address the QR code encodes: the LAN address and port, and the secret."""
+    return public_base(request.host, request.scheme) + url_for("tables.join", table_id=table_id, secret=secret)
+
+
+def etag(table) -> str:
+    """Return the live region's validator: it changes exactly when the table's version does."""
+    return f"{table.id}-{table.version}"
+
+
+def table_context(table, screen: str | None = None, error=None, notice: str | None = None) -> dict:
+    """Build the one context every table page and fragment is rendered with."""
+    db = get_db()
+    log = tables.events(db, table.id)
+    seat = current_seat(table)
+    secret = request.cookies.get(secret_cookie(table.id), "")
+    url = join_url(table.id, secret)
+    try:
+        view = table.rules.view(table.state, table.names, table.options, table.profile, seat, screen)
+    except RulesError as err:
+        view, error = {}, error or err
+    return {
+        "table": table,
+        "state": table.state,
+        "view": view,
+        "seat": seat,
+        "seat_chosen": seat_cookie(table.id) in request.cookies,
+        "screen": screen,
+        "error": error,
+        "notice": notice,
+        "history": tables.history(table, log)[:60],
+        "can_undo": bool(tables.in_force(log)),
+        "join_url": url,
+        "qr_svg": qr.svg(url),
+        "etag": etag(table),
+        "poll_ms": current_app.config["POLL_MS"],
+        "game": table.rules,
+    }
+
+
+def _screen() -> str | None:
+    value = (request.values.get("screen") or "").strip()
+    return value[:40] or None
+
+
+@bp.get("/join/<table_id>/<secret>")
+def join(table_id: str, secret: str):
+    """Open the join address: remember the secret in a cookie and show the table without it."""
+    try:
+        tables.authorize(get_db(), table_id, secret)
+    except tables.NotFound:
+        abort(404, "There is no such table here. Scan the table's QR code to join it.")
+    response = redirect(url_for("tables.show", table_id=table_id), 303)
+    set_table_cookies(response, table_id, secret)
+    return response
+
+
+@bp.get("/t/<table_id>")
+def show(table_id: str):
+    """Show the table: the game's panel, the players, the QR code and the history."""
+    table = current_table(table_id)
+    return render_page_or_block("tables/table.html", "live", **table_context(table, _screen()))
+
+
+@bp.get("/t/<table_id>/live")
+def live(table_id: str):
+    """Answer a phone's poll: 304 when nothing changed, else the live region."""
+    try:
+        version = tables.version_if_authorized(get_db(), table_id, request.cookies.get(secret_cookie(table_id)))
+    except tables.NotFound:
+        abort(404, "There is no such table here.")
+    tag = f"{table_id}-{version}"
+    if tag in request.if_none_match:
+        response = make_response("", 304)
+        response.set_etag(tag)
+        return response
+    table = current_table(table_id)
+    from .render import render_block
+
+    response = make_response(render_block("tables/table.html", "live", **table_context(table, _screen())))
+    response.set_etag(etag(table))
+    return response
+
+
+def _after_write(table_id: str, ok_table=None, error=None, notice=None, status=200):
+    """Answer a form post: the live region for htmx, a redirect (or the page with the error) otherwise."""
+    screen = _screen()
+    if ok_table is not None and not is_htmx():
+        return redirect(url_for("tables.show", table_id=table_id, screen=screen), 303)
+    table = ok_table or current_table(table_id)
+    body = render_page_or_block("tables/table.html", "live", **table_context(table, screen, error, notice))
+    return body, status
+
+
+@bp.post("/t/<table_id>/events")
+def post_event(table_id: str):
+    """Apply one event posted by a form (forms.py naming), as the API does."""
+    current_table(table_id)
+    try:
+        doc = forms.decode(request.form.items(multi=True))
+        doc.setdefault("data", {})
+        table = tables.append(get_db(), table_id, doc, current_seat(tables.load(get_db(), table_id)))
+    except RulesError as err:
+        return _after_write(table_id, error=err, status=400)
+    except tables.Conflict:
+        return _after_write(table_id, notice="The table changed on another phone: here it is now. Tap again if still needed.", status=409)
+    return _after_write(table_id, ok_table=table)
+
+
+@bp.post("/t/<table_id>/undo")
+def undo(table_id: str):
+    """Take back the latest event still in force."""
+    current = current_table(table_id)
+    try:
+        doc = forms.decode(request.form.items(multi=True))
+        table = tables.undo(get_db(), table_id, doc, current_seat(current))
+    except RulesError as err:
+        return _after_write(table_id, error=err, status=400)
+    except tables.Conflict:
+        return _after_write(table_id, notice="The table changed on another phone: nothing was undone. Look, then undo again if still needed.", status=409)
+    return _after_write(table_id, ok_table=table)
+
+
+@bp.post("/t/<table_id>/seat")
+def choose_seat(table_id: str):
+    """Remember which player this device is (or that it only watches)."""
+    table = current_table(table_id)
+    raw = request.form.get("seat", "")
+    if raw != "watch" and not (raw.isdigit() and int(raw) < len(table.names)):
+        err = RulesError("seat", f"must be a player number from 0 to {len(table.names) - 1}, or watch")
+        return _after_write(table_id, error=err, status=400)
+    response = redirect(url_for("tables.show", table_id=table_id, screen=_screen()), 303)
+    response.set_cookie(seat_cookie(table_id), raw, max_age=COOKIE_AGE, httponly=True, samesite="Lax")
+    return response

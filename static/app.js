@@ -1,0 +1,62 @@
+// Table Companion's small helpers: keep what a person is typing through live updates,
+// and keep the screen awake while a table is open. No inline scripts (CSP).
+(function () {
+  "use strict";
+
+  function isEditing(el) {
+    if (!el || !el.matches) return false;
+    return el.matches("input:not([type=hidden]):not([type=submit]):not([type=button]), textarea, select");
+  }
+
+  function keyOf(input) {
+    var form = input.form;
+    var scope = form ? (form.getAttribute("action") || "") + "|" + (form.querySelector("[name=type]") || {}).value : "";
+    var index = form ? Array.prototype.indexOf.call(document.querySelectorAll("#table-live form"), form) : -1;
+    return scope + "|" + index + "|" + input.name;
+  }
+
+  var pending = {};
+
+  document.addEventListener("htmx:beforeSwap", function (evt) {
+    var target = evt.detail.target;
+    if (!target || target.id !== "table-live") return;
+    var cfg = evt.detail.requestConfig || {};
+    var isPoll = (cfg.verb || "").toLowerCase() === "get";
+    var active = document.activeElement;
+    // A live update never takes the field someone is typing in: wait until they leave it.
+    if (isPoll && isEditing(active) && target.contains(active)) {
+      evt.detail.shouldSwap = false;
+      return;
+    }
+    // Keep values typed but not yet sent in other fields across the swap.
+    pending = {};
+    target.querySelectorAll("input, textarea, select").forEach(function (input) {
+      if (input.type === "hidden" || input.type === "submit") return;
+      var dirty = input.type === "checkbox" || input.type === "radio" ? input.checked !== input.defaultChecked : input.value !== input.defaultValue;
+      if (dirty && isPoll) pending[keyOf(input)] = input.type === "checkbox" || input.type === "radio" ? input.checked : input.value;
+    });
+  });
+
+  document.addEventListener("htmx:afterSwap", function (evt) {
+    if (!evt.detail.target || evt.detail.target.id !== "table-live") return;
+    var live = document.getElementById("table-live");
+    if (!live) return;
+    live.querySelectorAll("input, textarea, select").forEach(function (input) {
+      var key = keyOf(input);
+      if (!(key in pending)) return;
+      if (input.type === "checkbox" || input.type === "radio") input.checked = pending[key];
+      else input.value = pending[key];
+    });
+    pending = {};
+  });
+
+  // Keep the screen awake while a table is open (Wake Lock API where the browser has it).
+  var lock = null;
+  function wake() {
+    if (!document.body || !document.body.classList.contains("table-page")) return;
+    if (!("wakeLock" in navigator) || document.visibilityState !== "visible") return;
+    navigator.wakeLock.request("screen").then(function (l) { lock = l; }).catch(function () {});
+  }
+  document.addEventListener("visibilitychange", wake);
+  document.addEventListener("DOMContentLoaded", wake);
+})();

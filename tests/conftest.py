@@ -1,0 +1,188 @@
+"""Shared fixtures: a fresh app and database per test, the API helper, a real server, a real browser."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from companion import create_app
+
+ROOT = Path(__file__).resolve().parent.parent
+SCREENSHOTS = ROOT / "tests" / "screenshots"
+CHROMIUM = os.environ.get("CHROMIUM", shutil.which("chromium") or "/usr/bin/chromium")
+
+
+@pytest.fixture
+def app(tmp_path):
+    """A fresh app with its own SQLite file."""
+    return create_app({"TESTING": True, "DATA_DIR": str(tmp_path / "data")})
+
+
+@pytest.fixture
+def client(app):
+    """The Flask test client."""
+    return app.test_client()
+
+
+@pytest.fixture
+def runner(app):
+    """The Flask CLI runner."""
+    return app.test_cli_runner()
+
+
+class Api:
+    """Small helpers for the JSON API, through the test client."""
+
+    def __init__(self, client):
+        self.client = client
+
+    def create(self, game: str, players: list[str], **options) -> dict:
+        """Create a table and return the 201 document (fails the test otherwise)."""
+        response = self.client.post("/api/v1/tables", json={"game": game, "players": players, **options})
+        assert response.status_code == 201, response.get_json()
+        return response.get_json()
+
+    def headers(self, t: dict) -> dict:
+        return {"X-Table-Token": t["token"]}
+
+    def get(self, t: dict) -> dict:
+        response = self.client.get(f"/api/v1/tables/{t['table']}", headers=self.headers(t))
+        assert response.status_code == 200, response.get_json()
+        return response.get_json()
+
+    def event(self, t: dict, type_: str, data=None, expected_version: int | None = None):
+        """Post one event; with expected_version None, use the table's current version."""
+        if expected_version is None:
+            expected_version = self.get(t)["version"]
+        doc = {"type": type_, "data": {} if data is None else data, "expected_version": expected_version}
+        return self.client.post(f"/api/v1/tables/{t['table']}/events", json=doc, headers=self.headers(t))
+
+    def undo(self, t: dict, expected_version: int | None = None):
+        if expected_version is None:
+            expected_version = self.get(t)["version"]
+        return self.client.post(f"/api/v1/tables/{t['table']}/undo", json={"expected_version": expected_version}, headers=self.headers(t))
+
+    def events(self, t: dict) -> list[dict]:
+        response = self.client.get(f"/api/v1/tables/{t['table']}/events", headers=self.headers(t))
+        assert response.status_code == 200
+        return response.get_json()
+
+    def rules(self, game: str, function: str, doc):
+        return self.client.post(f"/api/v1/{game}/{function}", json=doc)
+
+
+@pytest.fixture
+def api(client):
+    """The JSON API helper."""
+    return Api(client)
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@dataclass
+class Server:
+    """A real `companion serve` process."""
+
+    url: str
+    port: int
+    data: Path
+    process: subprocess.Popen | None = None
+
+    def start(self) -> "Server":
+        env = dict(os.environ, PYTHONUNBUFFERED="1")
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "companion", "serve", "--port", str(self.port), "--data", str(self.data), "--quiet"],
+            cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True,
+        )
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            try:
+                with urllib.request.urlopen(self.url + "/", timeout=1) as response:
+                    if response.status == 200:
+                        return self
+            except OSError:
+                time.sleep(0.05)
+            if self.process.poll() is not None:
+                raise RuntimeError(f"companion serve exited: {self.process.stdout.read().decode()}")
+        raise RuntimeError("companion serve did not answer within 20 s")
+
+    def kill(self) -> None:
+        """SIGKILL the server: no chance to flush anything."""
+        if self.process and self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGKILL)
+            self.process.wait(10)
+
+    def stop(self) -> None:
+        if self.process and self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGTERM)
+            try:
+                self.process.wait(10)
+            except subprocess.TimeoutExpired:
+                self.kill()
+        if self.process and self.process.stdout:
+            self.process.stdout.close()
+
+
+@pytest.fixture
+def server(tmp_path):
+    """A real server process on a free port, listening on all interfaces, in a temp data folder."""
+    port = free_port()
+    srv = Server(url=f"http://127.0.0.1:{port}", port=port, data=tmp_path / "server-data").start()
+    yield srv
+    srv.stop()
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """Debian's chromium driven by Playwright (no browser download)."""
+    sync_api = pytest.importorskip("playwright.sync_api")
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"chromium not found at {CHROMIUM}: .ci/run installs Debian's chromium")
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(
+            executable_path=CHROMIUM,
+            args=["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+                  "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage"],
+        )
+        yield b
+        b.close()
+
+
+PHONE = {"viewport": {"width": 360, "height": 740}, "device_scale_factor": 2, "is_mobile": True, "has_touch": True}
+
+
+@pytest.fixture
+def phone(browser):
+    """A page in a fresh phone-sized (360 x 740, touch) browser context."""
+    context = browser.new_context(**PHONE)
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    yield page
+    context.close()
+
+
+@pytest.fixture
+def shot():
+    """Save a screenshot as tests/screenshots/NAME.png and return its path."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+
+    def take(page, name: str) -> Path:
+        path = SCREENSHOTS / f"{name}.png"
+        page.screenshot(path=str(path), full_page=True)
+        return path
+
+    return take

@@ -1,0 +1,246 @@
+"""Every page route with the Flask test client: joining, seats, forms, live polling, profiles, safety."""
+
+import json
+import re
+import sqlite3
+
+import pytest
+
+GAME = "gutenberg"
+
+
+def count(app, table):
+    conn = sqlite3.connect(app.config["DATABASE"])
+    try:
+        return conn.execute(f"SELECT count(*) FROM {table}").fetchone()[0]
+    finally:
+        conn.close()
+
+
+def start(client, names=("Anna", "Tom")):
+    """Start a table through the form, as the first phone does; return its id."""
+    form = [("players[]", n) for n in names] + [("players[]", "")] * (4 - len(names))
+    response = client.post(f"/new/{GAME}", data=form)
+    assert response.status_code == 303, response.data
+    return response.headers["Location"].rsplit("/", 1)[-1]
+
+
+def test_home_lists_games(client):
+    page = client.get("/").get_data(as_text=True)
+    assert "Start a table" in page and f"/new/{GAME}" in page
+
+
+def test_unknown_game_page_is_404(client):
+    assert client.get("/new/chess").status_code == 404
+
+
+def test_start_a_table_sets_cookie_and_opens_it(client, app):
+    table_id = start(client)
+    page = client.get(f"/t/{table_id}").get_data(as_text=True)
+    assert "Anna" in page and "Tom" in page
+    assert "<svg" in page and "/join/" + table_id in page
+    assert count(app, "tables") == 1
+
+
+@pytest.mark.parametrize(
+    "names, message_field",
+    [((), "players"), (("Anna", "anna"), "players[1]"), (("x" * 41,), "players[0]")],
+)
+def test_new_table_form_errors_beside_field_and_store_nothing(client, app, names, message_field):
+    form = [("players[]", n) for n in names] + [("players[]", "")] * (4 - len(names))
+    response = client.post(f"/new/{GAME}", data=form)
+    assert response.status_code == 400
+    page = response.get_data(as_text=True)
+    assert f'data-field="{message_field}"' in page or f"{message_field}:" in page
+    assert count(app, "tables") == 0
+
+
+def test_html_in_names_is_escaped(client):
+    table_id = start(client, ["<script>alert(1)</script>", "<b>Tom</b>"])
+    page = client.get(f"/t/{table_id}").get_data(as_text=True)
+    assert "<script>alert(1)</script>" not in page and "&lt;script&gt;alert(1)&lt;/script&gt;" in page
+    assert "<b>Tom</b>" not in page
+
+
+def test_without_the_secret_a_table_does_not_exist(client, app):
+    table_id = start(client)
+    stranger = app.test_client()
+    missing = stranger.get("/t/doesnotexist")
+    for path in (f"/t/{table_id}", f"/t/{table_id}/live"):
+        response = stranger.get(path)
+        assert response.status_code == 404 and response.get_data() == missing.get_data().replace(b"doesnotexist", b"doesnotexist")
+    for path in (f"/t/{table_id}/events", f"/t/{table_id}/undo", f"/t/{table_id}/seat"):
+        assert stranger.post(path, data={"type": "rename", "expected_version:int": "0", "data.player:int": "0", "data.name": "X"}).status_code == 404
+    assert stranger.get(f"/join/{table_id}/wrongsecret").status_code == 404
+    assert count(app, "events") == 0
+
+
+def test_join_address_sets_cookie_and_redirects_without_secret(client, app, api):
+    t = api.create(GAME, ["Anna", "Tom"])
+    phone = app.test_client()
+    path = t["join_url"].split("://", 1)[1].split("/", 1)[1]
+    response = phone.get("/" + path)
+    assert response.status_code == 303
+    assert response.headers["Location"].endswith(f"/t/{t['table']}")
+    assert t["token"] not in response.headers["Location"]
+    assert "HttpOnly" in response.headers["Set-Cookie"] and "SameSite=Lax" in response.headers["Set-Cookie"]
+    assert "Anna" in phone.get(f"/t/{t['table']}").get_data(as_text=True)
+
+
+def test_seat_is_remembered(client):
+    table_id = start(client)
+    assert "Who are you?" in client.get(f"/t/{table_id}").get_data(as_text=True)
+    response = client.post(f"/t/{table_id}/seat", data={"seat": "1"})
+    assert response.status_code == 303
+    page = client.get(f"/t/{table_id}").get_data(as_text=True)
+    assert "Who are you?" not in page and re.search(r'class="player you">Tom<', page)
+    assert client.post(f"/t/{table_id}/seat", data={"seat": "7"}).status_code == 400
+    assert client.post(f"/t/{table_id}/seat", data={"seat": "watch"}).status_code == 303
+
+
+def rename_form(version, player, name, **extra):
+    return {"type": "rename", "expected_version:int": str(version), "data.player:int": str(player), "data.name": name, **extra}
+
+
+def test_form_event_without_js_redirects(client, app):
+    table_id = start(client)
+    response = client.post(f"/t/{table_id}/events", data=rename_form(0, 0, "Anne"))
+    assert response.status_code == 303
+    assert "Anne" in client.get(f"/t/{table_id}").get_data(as_text=True)
+    assert count(app, "events") == 1
+
+
+def test_form_event_with_htmx_returns_only_the_live_region(client):
+    table_id = start(client)
+    response = client.post(f"/t/{table_id}/events", data=rename_form(0, 0, "Anne"), headers={"HX-Request": "true"})
+    body = response.get_data(as_text=True)
+    assert response.status_code == 200
+    assert body.lstrip().startswith('<div id="table-live"') and "<html" not in body and "Anne" in body
+
+
+def test_form_errors_show_and_change_nothing(client, app):
+    table_id = start(client)
+    response = client.post(f"/t/{table_id}/events", data=rename_form(0, 0, "Tom"), headers={"HX-Request": "true"})
+    assert response.status_code == 400
+    assert 'data-field="data.name"' in response.get_data(as_text=True)
+    response = client.post(f"/t/{table_id}/events", data=rename_form(0, 0, "X", **{"data.player:int": "abc"}))
+    assert response.status_code == 400 and "must be a whole number" in response.get_data(as_text=True)
+    response = client.post(f"/t/{table_id}/events", data=rename_form(3, 0, "Zed"), headers={"HX-Request": "true"})
+    assert response.status_code == 409 and "changed on another phone" in response.get_data(as_text=True)
+    assert count(app, "events") == 0
+
+
+def test_undo_form(client):
+    table_id = start(client)
+    assert client.post(f"/t/{table_id}/undo", data={"expected_version:int": "0"}).status_code == 400
+    client.post(f"/t/{table_id}/events", data=rename_form(0, 0, "Anne"))
+    assert client.post(f"/t/{table_id}/undo", data={"expected_version:int": "1"}).status_code == 303
+    page = client.get(f"/t/{table_id}").get_data(as_text=True)
+    assert "Undo: Player 1 is now called Anne" in page
+    assert re.search(r'class="player">Anna<', page)
+
+
+def test_live_poll_answers_304_until_the_table_changes(client):
+    table_id = start(client)
+    first = client.get(f"/t/{table_id}/live", headers={"HX-Request": "true"})
+    tag = first.headers["ETag"]
+    assert first.status_code == 200 and first.get_data(as_text=True).lstrip().startswith('<div id="table-live"')
+    assert client.get(f"/t/{table_id}/live", headers={"If-None-Match": tag}).status_code == 304
+    client.post(f"/t/{table_id}/events", data=rename_form(0, 1, "Kate"))
+    changed = client.get(f"/t/{table_id}/live", headers={"If-None-Match": tag})
+    assert changed.status_code == 200 and "Kate" in changed.get_data(as_text=True) and changed.headers["ETag"] != tag
+
+
+def test_page_and_fragment_come_from_one_template(client):
+    table_id = start(client)
+    page = client.get(f"/t/{table_id}").get_data(as_text=True)
+    fragment = client.get(f"/t/{table_id}", headers={"HX-Request": "true"}).get_data(as_text=True)
+    assert "<html" in page and "<html" not in fragment
+    assert fragment.strip() in page
+
+
+def test_history_in_plain_words(client):
+    table_id = start(client)
+    client.post(f"/t/{table_id}/events", data=rename_form(0, 1, "Kate"))
+    assert "Player 2 is now called Kate" in client.get(f"/t/{table_id}").get_data(as_text=True)
+
+
+def test_security_headers(client):
+    response = client.get("/")
+    csp = response.headers["Content-Security-Policy"]
+    assert "script-src 'self'" in csp and "unsafe-inline" not in csp.split("script-src", 1)[1].split(";")[0]
+    assert response.headers["X-Content-Type-Options"] == "nosniff"
+    assert response.headers["Referrer-Policy"] == "no-referrer"
+
+
+def test_pages_have_no_inline_scripts(client):
+    table_id = start(client)
+    for path in ("/", f"/new/{GAME}", f"/t/{table_id}", "/profiles/"):
+        page = client.get(path).get_data(as_text=True)
+        assert not re.search(r"<script(?![^>]*\bsrc=)[^>]*>", page), path
+        assert not re.search(r"\son[a-z]+=", page), path
+
+
+def test_cross_site_post_is_refused(client, app):
+    for headers in ({"Sec-Fetch-Site": "cross-site"}, {"Origin": "http://evil.example"}, {"Origin": "null"}):
+        response = client.post(f"/new/{GAME}", data={"players[]": "Anna"}, headers=headers)
+        assert response.status_code == 403
+        response = client.post("/api/v1/tables", json={"game": GAME, "players": ["A"]}, headers=headers)
+        assert response.status_code == 403
+    assert count(app, "tables") == 0
+    ok = client.post(f"/new/{GAME}", data={"players[]": "Anna"}, headers={"Origin": "http://localhost", "Sec-Fetch-Site": "same-origin"})
+    assert ok.status_code == 303
+
+
+def test_htmx_is_vendored_with_its_checksum(client):
+    import hashlib
+    from pathlib import Path
+
+    from companion.paths import STATIC
+
+    sums = (STATIC / "vendor" / "SHA256SUMS").read_text().split()
+    name = sums[1]
+    assert re.fullmatch(r"htmx-2\.\d+\.\d+\.min\.js", name)
+    assert hashlib.sha256(Path(STATIC / "vendor" / name).read_bytes()).hexdigest() == sums[0]
+    page = client.get("/").get_data(as_text=True)
+    assert f"/static/vendor/{name}" in page and "https://" not in page
+    assert client.get(f"/static/vendor/{name}").status_code == 200
+
+
+# --- box profiles --------------------------------------------------------------------------
+
+
+def test_profile_create_export_import_and_errors(client, app):
+    assert client.get("/profiles/").status_code == 200
+    assert client.get(f"/profiles/new/{GAME}").status_code == 200
+    response = client.post(f"/profiles/new/{GAME}", data={"profile_name": "Our box"})
+    assert response.status_code == 303
+    pid = int(response.headers["Location"].rsplit("/", 1)[-1])
+    exported = client.get(f"/profiles/{pid}.json")
+    doc = json.loads(exported.data)
+    assert doc["game"] == GAME and doc["name"] == "Our box" and "attachment" in exported.headers["Content-Disposition"]
+    # same name again is refused, nothing stored
+    response = client.post(f"/profiles/new/{GAME}", data={"profile_name": "our box"})
+    assert response.status_code == 400 and 'data-field="profile_name"' in response.get_data(as_text=True)
+    assert count(app, "profiles") == 1
+    # import under a new name
+    import io
+
+    doc["name"] = "Copy"
+    response = client.post("/profiles/import", data={"file": (io.BytesIO(json.dumps(doc).encode()), "p.json")})
+    assert response.status_code == 303
+    assert count(app, "profiles") == 2
+    for bad in (b"{nope", json.dumps({"game": "chess", "name": "x", "data": {}}).encode()):
+        response = client.post("/profiles/import", data={"file": (io.BytesIO(bad), "p.json")})
+        assert response.status_code == 400
+    assert count(app, "profiles") == 2
+    assert client.get("/profiles/999").status_code == 404
+
+
+def test_table_started_with_profile_keeps_a_copy(client, app, api):
+    response = client.post(f"/profiles/new/{GAME}", data={"profile_name": "Box"})
+    pid = int(response.headers["Location"].rsplit("/", 1)[-1])
+    t = api.create(GAME, ["Anna"], profile=pid)
+    assert t["version"] == 0
+    response = client.post("/api/v1/tables", json={"game": GAME, "players": ["A"], "profile": 999})
+    assert response.status_code == 400 and response.get_json()["field"] == "profile"
