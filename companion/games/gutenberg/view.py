@@ -85,7 +85,8 @@ def automa_view(state: dict, profile: dict) -> dict:
         "markers": the["markers"],
         "needs_layout": the["markers"] is None,
         "card": the["card"],
-        "steps": the["steps"],
+        "centre": ACTION_LABELS[the["card"]["centre"]] if the["card"] else None,
+        "steps": [step_text(s) for s in the["steps"]],
         "question": question,
         "can_act": can_act,
         "done": [{"label": ACTION_LABELS[a], "outcomes": o} for a, o in the["done"].items()],
@@ -94,6 +95,26 @@ def automa_view(state: dict, profile: dict) -> dict:
         "can_draw": len(catalogue) == PLANNING_CARDS and (the["deck"] is None or bool(the["deck"])),
         "cards_left": len(the["deck"]) if the["deck"] is not None else None,
     }
+
+
+def end_label(end: str) -> str:
+    """Return how a planning card's arrow end reads: an action, min. or max."""
+    return {"min": "min.", "max": "max."}.get(end) or ACTION_LABELS[end]
+
+
+def step_text(step: dict) -> str:
+    """Say what one arrow of the planning card did."""
+    arrow = f"{end_label(step['arrow'][0])} → {end_label(step['arrow'][1])}"
+    source, target = ACTION_LABELS[step["from"]], ACTION_LABELS[step["to"]]
+    if step["moved"] == "forward":
+        return f"{arrow}: one marker moves from {source} to {target}."
+    if step["moved"] == "reverse":
+        return f"{arrow}: {source} is empty, so one marker moves from {target} to {source}."
+    if step["from"] == step["to"]:
+        return f"{arrow}: both are {source}, nothing moves."
+    if "already has" in step["reason"]:
+        return f"{arrow}: {target} already has 6 markers, nothing moves."
+    return f"{arrow}: neither {source} nor {target} has a marker, nothing moves."
 
 
 def final(state: dict, names: list[str]) -> dict:
