@@ -104,10 +104,13 @@ class Server:
 
     def start(self) -> "Server":
         env = dict(os.environ, PYTHONUNBUFFERED="1")
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "companion", "serve", "--port", str(self.port), "--data", str(self.data), "--quiet"],
-            cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True,
-        )
+        self.data.mkdir(parents=True, exist_ok=True)
+        self.log = self.data / "server.log"
+        with open(self.log, "ab") as log:
+            self.process = subprocess.Popen(
+                [sys.executable, "-m", "companion", "serve", "--port", str(self.port), "--data", str(self.data), "--quiet"],
+                cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
+            )
         deadline = time.monotonic() + 20
         while time.monotonic() < deadline:
             try:
@@ -117,7 +120,7 @@ class Server:
             except OSError:
                 time.sleep(0.05)
             if self.process.poll() is not None:
-                raise RuntimeError(f"companion serve exited: {self.process.stdout.read().decode()}")
+                raise RuntimeError(f"companion serve exited: {self.log.read_text()}")
         raise RuntimeError("companion serve did not answer within 20 s")
 
     def kill(self) -> None:
@@ -133,8 +136,6 @@ class Server:
                 self.process.wait(10)
             except subprocess.TimeoutExpired:
                 self.kill()
-        if self.process and self.process.stdout:
-            self.process.stdout.close()
 
 
 @pytest.fixture

@@ -8,10 +8,11 @@ from .. import forms, qr, tables
 from ..games.validation import RulesError
 from ..network import public_base
 from . import get_db
-from .render import is_htmx, render_page_or_block
+from .render import is_htmx, render_block, render_page_or_block
 
 bp = Blueprint("tables", __name__)
 
+NO_TABLE = "There is no such table here. Scan the table's QR code to join it."
 COOKIE_AGE = 60 * 60 * 24 * 60  # two months: a finished table stays readable as a record
 
 
@@ -35,7 +36,7 @@ def current_table(table_id: str) -> tables.Table:
     try:
         return tables.authorize(get_db(), table_id, request.cookies.get(secret_cookie(table_id)))
     except tables.NotFound:
-        abort(404, "There is no such table here. Scan the table's QR code to join it.")
+        abort(404, NO_TABLE)
 
 
 def current_seat(table) -> int | None:
@@ -95,7 +96,7 @@ def join(table_id: str, secret: str):
     try:
         tables.authorize(get_db(), table_id, secret)
     except tables.NotFound:
-        abort(404, "There is no such table here. Scan the table's QR code to join it.")
+        abort(404, NO_TABLE)
     response = redirect(url_for("tables.show", table_id=table_id), 303)
     set_table_cookies(response, table_id, secret)
     return response
@@ -114,15 +115,13 @@ def live(table_id: str):
     try:
         version = tables.version_if_authorized(get_db(), table_id, request.cookies.get(secret_cookie(table_id)))
     except tables.NotFound:
-        abort(404, "There is no such table here.")
+        abort(404, NO_TABLE)
     tag = f"{table_id}-{version}"
     if tag in request.if_none_match:
         response = make_response("", 304)
         response.set_etag(tag)
         return response
     table = current_table(table_id)
-    from .render import render_block
-
     response = make_response(render_block("tables/table.html", "live", **table_context(table, _screen())))
     response.set_etag(etag(table))
     return response

@@ -5,6 +5,7 @@ import re
 import sqlite3
 
 import pytest
+from werkzeug.datastructures import MultiDict
 
 GAME = "gutenberg"
 
@@ -20,7 +21,7 @@ def count(app, table):
 def start(client, names=("Anna", "Tom")):
     """Start a table through the form, as the first phone does; return its id."""
     form = [("players[]", n) for n in names] + [("players[]", "")] * (4 - len(names))
-    response = client.post(f"/new/{GAME}", data=form)
+    response = client.post(f"/new/{GAME}", data=MultiDict(form))
     assert response.status_code == 303, response.data
     return response.headers["Location"].rsplit("/", 1)[-1]
 
@@ -48,7 +49,7 @@ def test_start_a_table_sets_cookie_and_opens_it(client, app):
 )
 def test_new_table_form_errors_beside_field_and_store_nothing(client, app, names, message_field):
     form = [("players[]", n) for n in names] + [("players[]", "")] * (4 - len(names))
-    response = client.post(f"/new/{GAME}", data=form)
+    response = client.post(f"/new/{GAME}", data=MultiDict(form))
     assert response.status_code == 400
     page = response.get_data(as_text=True)
     assert f'data-field="{message_field}"' in page or f"{message_field}:" in page
@@ -68,7 +69,7 @@ def test_without_the_secret_a_table_does_not_exist(client, app):
     missing = stranger.get("/t/doesnotexist")
     for path in (f"/t/{table_id}", f"/t/{table_id}/live"):
         response = stranger.get(path)
-        assert response.status_code == 404 and response.get_data() == missing.get_data().replace(b"doesnotexist", b"doesnotexist")
+        assert response.status_code == 404 and response.get_data() == missing.get_data()
     for path in (f"/t/{table_id}/events", f"/t/{table_id}/undo", f"/t/{table_id}/seat"):
         assert stranger.post(path, data={"type": "rename", "expected_version:int": "0", "data.player:int": "0", "data.name": "X"}).status_code == 404
     assert stranger.get(f"/join/{table_id}/wrongsecret").status_code == 404
@@ -170,7 +171,7 @@ def test_security_headers(client):
     csp = response.headers["Content-Security-Policy"]
     assert "script-src 'self'" in csp and "unsafe-inline" not in csp.split("script-src", 1)[1].split(";")[0]
     assert response.headers["X-Content-Type-Options"] == "nosniff"
-    assert response.headers["Referrer-Policy"] == "no-referrer"
+    assert response.headers["Referrer-Policy"] == "same-origin"
 
 
 def test_pages_have_no_inline_scripts(client):
@@ -182,7 +183,8 @@ def test_pages_have_no_inline_scripts(client):
 
 
 def test_cross_site_post_is_refused(client, app):
-    for headers in ({"Sec-Fetch-Site": "cross-site"}, {"Origin": "http://evil.example"}, {"Origin": "null"}):
+    for headers in ({"Sec-Fetch-Site": "cross-site"}, {"Sec-Fetch-Site": "same-site"}, {"Origin": "http://evil.example"},
+                    {"Origin": "null"}, {"Sec-Fetch-Site": "cross-site", "Origin": "http://localhost"}):
         response = client.post(f"/new/{GAME}", data={"players[]": "Anna"}, headers=headers)
         assert response.status_code == 403
         response = client.post("/api/v1/tables", json={"game": GAME, "players": ["A"]}, headers=headers)
@@ -204,7 +206,8 @@ def test_htmx_is_vendored_with_its_checksum(client):
     assert hashlib.sha256(Path(STATIC / "vendor" / name).read_bytes()).hexdigest() == sums[0]
     page = client.get("/").get_data(as_text=True)
     assert f"/static/vendor/{name}" in page and "https://" not in page
-    assert client.get(f"/static/vendor/{name}").status_code == 200
+    with client.get(f"/static/vendor/{name}") as response:
+        assert response.status_code == 200
 
 
 # --- box profiles --------------------------------------------------------------------------
