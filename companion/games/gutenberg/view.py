@@ -131,5 +131,7 @@ def final(state: dict, names: list[str]) -> dict:
         r["place"] = result["places"][r["name"]]
         r["types"] = by_name[r["name"]]["types"]
         r["inks"] = by_name[r["name"]]["inks"]
-        r["parts"] = [{"label": END_LABELS[k], "points": v} for k, v in r["breakdown"].items()]
+        vietor = by_name[r["name"]]["character"] == "hieronymus_vietor"
+        r["parts"] = [{"label": END_LABELS[k] + (" (doubled: Vietor)" if k == "guilders" and vietor else ""),
+                       "points": v} for k, v in r["breakdown"].items()]
     return {"rows": rows, "winners": result["winners"], "solo": len(players) == 1}
