@@ -501,3 +501,13 @@ def test_bad_profile(doc, field):
     with pytest.raises(RulesError) as info:
         GAME.validate_profile(doc)
     assert info.value.field == field
+
+
+def test_history_lines_in_plain_words():
+    names = ["Anna", "Tom"]
+    assert GAME.describe("fame", {"player": 0, "delta": 3}, names) == "Anna: +3 fame"
+    assert GAME.describe("guilders", {"player": 1, "delta": -2}, names) == "Tom: -2 guilders"
+    assert GAME.describe("develop", {"player": 0, "specialty": "binding", "steps": 2}, names) == "Anna: Binding +2"
+    assert GAME.describe("automa_act", {"action": "take_inks"}, names) == "Automa: Take inks"
+    assert GAME.describe("markers", {"player": 1, "markers": {"take_orders": 2, "patronage": 0}}, names) == \
+        "Tom: markers Take orders 2"
