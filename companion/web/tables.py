@@ -78,7 +78,7 @@ def table_context(table, screen: str | None = None, error=None, notice: str | No
         "history": tables.history(table, log)[:60],
         "can_undo": bool(tables.in_force(log)),
         "join_url": url,
-        "qr_svg": qr.svg(url),
+        "qr_svg": lambda: qr.svg(url),  # only the full page draws it, outside the live region
         "etag": etag(table),
         "poll_ms": current_app.config["POLL_MS"],
         "game": table.rules,
