@@ -257,3 +257,20 @@ def test_box_profile_form_errors_beside_the_card(client):
     assert response.status_code == 400
     body = response.get_data(as_text=True)
     assert 'data-field="planning_cards.3.moves[0][1]"' in body
+
+
+def test_character_powers_appear_on_the_panel(client, api):
+    t = api.create("gutenberg", ["Geo", "Jo", "Chris", "Hel"])
+    page_url = open_table(client, t)
+    for player, character in enumerate(("godofredus_torinus", "johannes_gutenberg", "christophorus_plantinus",
+                                        "helena_ungler")):
+        ok(api.event(t, "character", {"player": player, "character": character}))
+    ok(api.event(t, "markers", {"player": 1, "markers": {"take_orders": 3}}))
+    page = client.get(page_url).get_data(as_text=True)
+    assert "Yes: +3 fame for Geo" in page
+    assert "Gutenberg shifts 1 marker" in page
+    assert "Swap levels" in page
+    assert "Helena&#39;s setup (+1 ink)" in page or "Helena's setup (+1 ink)" in page
+    ok(api.event(t, "torinus", {"player": 0}))
+    page = client.get(page_url).get_data(as_text=True)
+    assert "Yes: +3 fame for Geo" not in page

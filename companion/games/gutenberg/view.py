@@ -48,7 +48,8 @@ def build(state: dict, names: list[str], options: dict, profile: dict, seat: int
         entries = []
         for who in acting[action]:
             count = the["markers"][action] if who == table.AUTOMA else state["players"][who]["markers"][action]
-            entries.append({"name": seat_name(who, names), "count": count, "automa": who == table.AUTOMA})
+            entries.append({"name": seat_name(who, names), "count": count, "automa": who == table.AUTOMA,
+                            "done": who == table.AUTOMA and action in the["done"]})
         order_rows.append({"action": action, "label": ACTION_LABELS[action], "entries": entries})
     missing = [names[i] for i, p in enumerate(state["players"]) if p["markers"] is None]
     context = {
