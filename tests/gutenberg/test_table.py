@@ -511,3 +511,18 @@ def test_history_lines_in_plain_words():
     assert GAME.describe("automa_act", {"action": "take_inks"}, names) == "Automa: Take inks"
     assert GAME.describe("markers", {"player": 1, "markers": {"take_orders": 2, "patronage": 0}}, names) == \
         "Tom: markers Take orders 2"
+
+
+@pytest.mark.parametrize("humans,seat", [(1, 0), (1, 1), (2, 1), (3, 0), (3, 2)])
+def test_automa_holds_what_its_seat_holds_every_round(humans, seat):
+    from companion.games.gutenberg import table as gt
+    table = Table([f"P{i}" for i in range(humans)], {"automa": True, "automa_seat": seat}, {"automa_start": START})
+    for round_ in range(1, 7):
+        state = table.state
+        markers = state["automa"]["markers"]
+        # RULES.md D2 step 5.6: the automa's total reads what its position from the token holds
+        assert sum(markers.values()) == gt.holding(state, "automa"), round_
+        assert all(0 <= n <= 6 for n in markers.values())
+        table.do("automa_card", card={"centre": ACTIONS[round_ % 5], "moves": [["max", "min"]]})
+        table.do("end_round")
+    assert table.state["finished"]
