@@ -278,3 +278,9 @@ def test_type_cost_is_the_sum_of_each_types_price(owned, buy):
     assert cost == sum(owned + k for k in range(1, buy + 1))
     if buy:
         assert cost == run("type_cost", {"owned": owned, "buy": buy - 1})["cost"] + owned + buy
+
+
+def test_action_order_seats_are_unique_names():
+    e = error("action_order", {"seats": ["Anna", "anna"], "first": "Anna", "markers": {}})
+    assert e.field == "seats[1]"
+    assert error("action_order", {"seats": [], "first": "Anna", "markers": {}}).field == "seats"
