@@ -33,7 +33,7 @@ def solo_game_log() -> list[tuple[str, dict]]:
         state = GAME.apply(state, type_, data, ctx)
         log.append((type_, data))
 
-    do("automa_layout", {"markers": START})
+    do("automa_layout", {"layout": START})
     for _ in range(6):
         do("markers", {"player": 0, "markers": {"take_orders": 2, "take_inks": 2, "develop_specialties": 2, "patronage": 1}})
         do("automa_card", {"card": CARD})

@@ -35,7 +35,7 @@ def test_solo_round_with_the_automa_on_a_phone(server, phone, shot):
     # the automa's starting layout, as the rulebook's picture shows it
     panel = page.locator("#automa")
     for action, n in LAYOUT.items():
-        panel.locator(f"input[name='data.markers.{action}:int']").fill(n)
+        panel.locator(f"input[name='data.layout.{action}:int']").fill(n)
     submit(page, panel.get_by_role("button", name="Place the starting layout"))
 
     # Ada reveals her plan

@@ -109,7 +109,7 @@ def test_automa_needs_a_free_seat():
 
 def test_solo_round_from_setup_to_round_end():
     table = solo()
-    table.do("automa_layout", markers=START)
+    table.do("automa_layout", layout=START)
     table.do("markers", player=0, markers=m(1, 2, 2, 1, 2))
     state = table.do("automa_card", card=CARD)
     # the arrow moves one marker from take_orders to take_inks
@@ -135,7 +135,7 @@ def test_solo_round_from_setup_to_round_end():
 
 def test_automa_gives_a_marker_when_the_human_passes_the_token():
     table = solo()
-    table.do("automa_layout", markers=START)
+    table.do("automa_layout", layout=START)
     table.do("automa_card", card=CARD)
     table.do("end_round")
     table.do("automa_card", card={"centre": "take_orders", "moves": []})
@@ -147,7 +147,7 @@ def test_automa_gives_a_marker_when_the_human_passes_the_token():
 
 def test_execution_draw_asks_until_a_space_holds_something():
     table = solo()
-    table.do("automa_layout", markers=START)
+    table.do("automa_layout", layout=START)
     table.do("automa_card", card=CARD)
     state = table.do("automa_act", action="take_inks")
     deck = state["automa"]["step"]["items"][0]["deck"]
@@ -161,7 +161,7 @@ def test_execution_draw_asks_until_a_space_holds_something():
 
 def test_execution_draw_with_every_space_empty_removes_nothing():
     table = solo()
-    table.do("automa_layout", markers=START)
+    table.do("automa_layout", layout=START)
     table.do("automa_card", card=CARD)
     table.do("automa_act", action="improve_printing_houses")
     for _ in range(4):
@@ -171,7 +171,7 @@ def test_execution_draw_with_every_space_empty_removes_nothing():
 
 def test_each_automa_action_reshuffles_the_full_deck():
     table = solo()
-    table.do("automa_layout", markers=m(2, 2, 1, 1, 1))
+    table.do("automa_layout", layout=m(2, 2, 1, 1, 1))
     table.do("automa_card", card={"centre": "patronage", "moves": []})
     decks = []
     for action in ACTIONS:
@@ -185,7 +185,7 @@ def test_each_automa_action_reshuffles_the_full_deck():
 
 def test_undone_draw_redone_draws_the_same_card():
     table = solo()
-    table.do("automa_layout", markers=START)
+    table.do("automa_layout", layout=START)
     table.do("automa_card", card=CARD)
     before = table.state
     first = table.do("automa_act", action="develop_specialties")
@@ -306,8 +306,8 @@ def test_planning_card_arrow_to_an_action_that_does_not_exist():
 
 def test_automa_layout_must_hold_seven():
     table = solo()
-    assert table.fails("automa_layout", markers=m(2, 2, 2, 2, 2)).field == "data.markers"
-    assert table.fails("automa_layout", markers=m(7, 0, 0, 0, 0)).field == "data.markers.take_orders"
+    assert table.fails("automa_layout", layout=m(2, 2, 2, 2, 2)).field == "data.layout"
+    assert table.fails("automa_layout", layout=m(7, 0, 0, 0, 0)).field == "data.layout.take_orders"
 
 
 def test_negative_counts_are_refused():

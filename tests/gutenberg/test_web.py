@@ -80,7 +80,7 @@ def test_cli_rules():
 def test_solo_table_over_the_api_with_undo(api):
     t = api.create("gutenberg", ["Ada"], automa=True)
     assert t["state"]["automa"]["markers"] is None
-    ok(api.event(t, "automa_layout", {"markers": START}))
+    ok(api.event(t, "automa_layout", {"layout": START}))
     ok(api.event(t, "markers", {"player": 0, "markers": {"take_orders": 2, "patronage": 2}}))
     ok(api.event(t, "automa_card", {"card": CARD}))
     acted = ok(api.event(t, "automa_act", {"action": "take_inks"}))["state"]
@@ -129,7 +129,7 @@ def test_table_page_walks_through_the_automa_steps(client, api):
     page_url = open_table(client, t)
     page = client.get(page_url).get_data(as_text=True)
     assert "Place the starting layout" in page and "Round 1 of 6" in page
-    ok(api.event(t, "automa_layout", {"markers": START}))
+    ok(api.event(t, "automa_layout", {"layout": START}))
     page = client.get(page_url).get_data(as_text=True)
     assert "Tap the card&#39;s icons" in page or "Tap the card's icons" in page
     ok(api.event(t, "automa_card", {"card": CARD}))
@@ -149,7 +149,7 @@ def test_form_posts_a_planning_card_by_its_icons(client, api):
     t = api.create("gutenberg", ["Ada"], automa=True)
     page_url = open_table(client, t)
     table_id = page_url.rsplit("/", 1)[-1]
-    ok(api.event(t, "automa_layout", {"markers": START}))
+    ok(api.event(t, "automa_layout", {"layout": START}))
     form = MultiDict([("type", "automa_card"), ("expected_version:int", "1"), ("data.card.centre", "patronage"),
                       ("data.card.from[]", "max"), ("data.card.to[]", "min"),
                       ("data.card.from[]", ""), ("data.card.to[]", ""), ("data.card.patronage:bool", "on")])
@@ -165,11 +165,11 @@ def test_form_posts_a_planning_card_by_its_icons(client, api):
 def test_form_error_shows_beside_the_field_and_stores_nothing(client, api):
     t = api.create("gutenberg", ["Ada"], automa=True)
     table_id = open_table(client, t).rsplit("/", 1)[-1]
-    form = MultiDict([("type", "automa_layout"), ("expected_version:int", "0"), ("data.markers.take_orders:int", "7")])
+    form = MultiDict([("type", "automa_layout"), ("expected_version:int", "0"), ("data.layout.take_orders:int", "7")])
     response = client.post(f"/t/{table_id}/events", data=form, headers={"HX-Request": "true"})
     assert response.status_code == 400
     body = response.get_data(as_text=True)
-    assert 'data-field="data.markers.take_orders"' in body and "must be a whole number from 0 to 6" in body
+    assert 'data-field="data.layout.take_orders"' in body and "must be a whole number from 0 to 6" in body
     assert api.get(t)["version"] == 0
 
 

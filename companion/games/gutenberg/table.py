@@ -125,9 +125,13 @@ def _blank_card(card: Any) -> bool:
     """True for a card left empty on the profile form (no centre picked, no arrows)."""
     if not isinstance(card, dict):
         return False
-    filled = [v for k, v in card.items() if k in ("centre", "from", "to") for v in (v if isinstance(v, list) else [v])
-              if v not in ("", None)]
-    return not filled and not card.get("moves") and not card.get("patronage")
+    ends = [*_as_list(card.get("from")), *_as_list(card.get("to"))]
+    return (card.get("centre", "") == "" and all(e == "" for e in ends)
+            and not card.get("moves") and not card.get("patronage"))
+
+
+def _as_list(value: Any) -> list:
+    return value if isinstance(value, list) else [] if value is None else [value]
 
 
 def card_from_form(card: Any, field: str) -> Any:
@@ -467,10 +471,10 @@ def _automa(state: dict) -> dict:
 
 def ev_automa_layout(state, data, ctx):
     the = _automa(state)
-    obj(data, "data", required=("markers",))
+    obj(data, "data", required=("layout",))
     if state["round"] != 1 or the["card"]:
-        raise RulesError("data.markers", "the starting layout is set before the first planning card")
-    the["markers"] = check_start_layout(data["markers"], "data.markers")
+        raise RulesError("data.layout", "the starting layout is set before the first planning card")
+    the["markers"] = check_start_layout(data["layout"], "data.layout")
 
 
 def ev_automa_card(state, data, ctx):
