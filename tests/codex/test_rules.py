@@ -464,3 +464,17 @@ def test_pattern_count_matches_brute_force_on_small_grids(grid, objective):
 def test_functions_are_registered():
     assert sorted(GAME.functions) == ["final_turns", "manuscript", "patterns", "score"]
     assert all(f.summary for f in GAME.functions.values())
+
+
+@pytest.mark.parametrize("card_id, words", [
+    # the patterns as data/codex/cards.md describes them
+    (87, "3 fungi on a rising diagonal"), (88, "3 plant on a falling diagonal"),
+    (91, "2 fungi stacked, plant at the lower one's bottom-right corner"),
+    (92, "2 plant stacked, insect at the lower one's bottom-left corner"),
+    (93, "2 animal stacked, fungi at the upper one's top-right corner"),
+    (94, "2 insect stacked, animal at the upper one's top-left corner"),
+])
+def test_pattern_cards_are_described_as_the_notes_say(card_id, words):
+    from companion.games.codex import cards
+
+    assert cards.objective_text(cards.card(card_id)).endswith(words)

@@ -229,3 +229,60 @@ def test_track_and_manuscript_on_a_phone(server, phone, shot):
     state = api_call(server, f"/api/v1/tables/{t['table']}", token=t["token"])["state"]
     assert state["scores"] == [4, 0, 0]
     assert [c["id"] for c in state["manuscripts"][0]] == [81, 8]
+
+
+@pytest.mark.browser
+def test_end_banner_last_turns_and_final_scores_on_a_phone(server, phone, shot):
+    t = api_call(server, "/api/v1/tables", {"game": "codex", "players": ["Anna", "Ben", "Cara"], "first_player": 0})
+    path = f"/api/v1/tables/{t['table']}"
+
+    def event(type_, data):
+        version = api_call(server, path, token=t["token"])["version"]
+        api_call(server, path + "/events", {"type": type_, "data": data, "expected_version": version}, token=t["token"])
+
+    event("points", {"player": 0, "delta": 14})
+    event("points", {"player": 1, "delta": 21})
+    phone.goto(f"{server.url}/join/{t['table']}/{t['token']}")
+    phone.get_by_role("button", name="Just watch").first.click()
+    banner = phone.locator("#cx-banner")
+    assert "Ben reached 20: the end is triggered" in banner.inner_text()
+    # first player Anna, Ben triggers: Cara ends the round, then Anna, Ben, Cara once more
+    assert banner.locator("li").all_inner_texts() == ["Cara", "Anna", "Ben", "Cara"]
+    banner.get_by_role("button", name="✓ Cara's last turn is played").tap()
+    phone.wait_for_selector("#cx-banner li.done")
+    assert phone.locator("#cx-banner li.next").inner_text() == "Anna"
+    shot(phone, "codex_end_banner")
+    for _ in range(3):
+        event("turn_played", {})
+    event("common_objectives", {"cards": [95, 102]})
+    event("set_count", {"player": 0, "symbol": "fungi", "value": 11})  # 3 triples: +6 -> 20
+    event("set_count", {"player": 1, "symbol": "quill", "value": 1})
+    phone.reload()
+    assert "All last turns are played" in phone.locator("#cx-banner").inner_text()
+    phone.get_by_role("link", name="Count the objectives").tap()
+    phone.get_by_role("button", name="Objectives counted: end the game").tap()
+    phone.wait_for_selector("text=Final scores")
+    rows = phone.locator("#cx-results tbody tr").all_inner_texts()
+    assert [r.split("\t")[0] for r in rows] == ["Ben", "Anna", "Cara"]
+    assert "Ben wins" in phone.locator("#cx-results").inner_text()
+    shot(phone, "codex_final_scores")
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 360
+
+
+def test_cli_runs_the_codex_functions():
+    import json
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+
+    def run(function, doc):
+        return subprocess.run([sys.executable, "-m", "companion", "rules", "codex", function], input=json.dumps(doc),
+                              capture_output=True, text=True, cwd=root, timeout=60)
+
+    ok = run("final_turns", {"players": ["A", "B", "C"], "trigger": "B"})
+    assert ok.returncode == 0 and json.loads(ok.stdout) == {"turns": ["C", "A", "B", "C"]}
+    bad = run("manuscript", {"cards": [{"id": 81, "side": "front", "x": 0, "y": 0}, {"id": 5, "side": "front", "x": 3, "y": 3}],
+                             "objectives": []})
+    assert bad.returncode == 2 and bad.stderr.startswith("error: cards[1]: card 5 at (3, 3) touches no card")
