@@ -22,7 +22,10 @@
     button.setAttribute("aria-label", "place " + button.getAttribute("data-x") + ", " + button.getAttribute("data-y") + ": " + (kingdom || "empty"));
     var form = button.closest("form");
     var input = form && form.querySelector("#cx-cells");
-    if (input) input.value = JSON.stringify(gridCells(form));
+    if (input) {
+      input.value = JSON.stringify(gridCells(form));
+      form.setAttribute("data-dirty", "true");  // a hidden input has no separate default value
+    }
   }
 
   function applyFilters(details) {
@@ -38,6 +41,33 @@
       card.hidden = !show;
     });
   }
+
+  // Taps not yet counted survive a live update from another phone: keep them as a draft
+  // for this editor (same player and card) and paint them again after the swap.
+  var draft = null;
+  function editorKey() {
+    var form = document.querySelector(".cx-grid-form");
+    if (!form) return null;
+    return form.querySelector("[name='data.player:int']").value + "-" + form.querySelector("[name='data.card:int']").value;
+  }
+  document.addEventListener("htmx:beforeSwap", function (evt) {
+    var cfg = evt.detail.requestConfig || {};
+    var input = document.getElementById("cx-cells");
+    var isPoll = (cfg.verb || "").toLowerCase() === "get";
+    var dirty = input && input.form.getAttribute("data-dirty") === "true";
+    draft = isPoll && dirty ? { key: editorKey(), cells: JSON.parse(input.value) } : null;
+  });
+  document.addEventListener("htmx:afterSwap", function () {
+    if (!draft || draft.key !== editorKey()) { draft = null; return; }
+    var form = document.querySelector(".cx-grid-form");
+    var want = {};
+    draft.cells.forEach(function (c) { want[c.x + "," + c.y] = c.kingdom; });
+    form.querySelectorAll(".cx-cell").forEach(function (b) {
+      var k = want[b.getAttribute("data-x") + "," + b.getAttribute("data-y")] || "";
+      if (k !== (b.getAttribute("data-kingdom") || "")) paint(b, k);
+    });
+    draft = null;
+  });
 
   document.addEventListener("click", function (evt) {
     var cell = evt.target.closest(".cx-cell");

@@ -210,6 +210,8 @@ def _common(state, data, ctx):
         if secret in ids:
             raise RulesError(f"data.cards[{ids.index(secret)}]", f"card {secret} is already a secret objective; each card exists once")
     state["common"] = list(ids)
+    for seat in range(len(state["patterns"])):
+        _keep_own_patterns(state, seat)
 
 
 def _secret(state, data, ctx):
@@ -221,7 +223,13 @@ def _secret(state, data, ctx):
         if other != seat and secret == oid:
             raise RulesError("data.card", f"card {oid} is already another player's secret objective; each card exists once")
     state["secret"][seat] = oid
-    state["patterns"][seat] = {k: v for k, v in state["patterns"][seat].items() if int(k) in objectives_of(state, seat)}
+    _keep_own_patterns(state, seat)
+
+
+def _keep_own_patterns(state: dict, seat: int) -> None:
+    """Drop pattern counts of cards that are no longer among the seat's objectives."""
+    mine = objectives_of(state, seat)
+    state["patterns"][seat] = {k: v for k, v in state["patterns"][seat].items() if int(k) in mine}
 
 
 def _no_manuscript(state, seat):
