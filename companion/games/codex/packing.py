@@ -39,19 +39,17 @@ def max_disjoint(sets: Sequence[Sequence[Hashable]]) -> list[int]:
         for e in s:
             m |= holders[e]
         adj.append(m & ~(1 << i))
-    # cliques to cover with, biggest first; a set with no element would be free to take
-    cliques = sorted((m for m in holders.values()), key=lambda m: -m.bit_count())
-    cliques += [1 << i for i, s in enumerate(sets) if not s]
+    # per set: the cliques it belongs to (the sets sharing each of its elements)
+    cliques_of = [[holders[e] for e in set(s)] or [1 << i] for i, s in enumerate(sets)]
     exact: dict[int, tuple[int, int]] = {}
 
     def bound(p: int) -> int:
+        """Cover p by cliques, each the largest one through its lowest vertex."""
         count = 0
-        for clique in cliques:
-            if clique & p:
-                count += 1
-                p &= ~clique
-                if not p:
-                    break
+        while p:
+            i = (p & -p).bit_length() - 1
+            p &= ~max((c & p for c in cliques_of[i]), key=int.bit_count)
+            count += 1
         return count
 
     def solve(p: int, need: int) -> tuple[int, int]:
@@ -76,9 +74,13 @@ def max_disjoint(sets: Sequence[Sequence[Hashable]]) -> list[int]:
             comp |= new
             frontier |= new
         if comp != p:
-            a_size, a_set = solve(comp, 0)
-            b_size, b_set = solve(p & ~comp, need - a_size)
-            result = (a_size + b_size, a_set | b_set) if b_size >= 0 else (-1, 0)
+            rest = p & ~comp
+            a_size, a_set = solve(comp, need - bound(rest))
+            if a_size < 0:
+                result = (-1, 0)
+            else:
+                b_size, b_set = solve(rest, need - a_size)
+                result = (a_size + b_size, a_set | b_set) if b_size >= 0 else (-1, 0)
         else:
             result = None
             best_i, best_deg = -1, -1
