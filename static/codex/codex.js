@@ -29,16 +29,15 @@
   }
 
   function applyFilters(details) {
-    var active = {};
+    // every pressed value must be on the card: one per group, several for corners
+    var active = [];
     details.querySelectorAll("[data-filter][aria-pressed=true]").forEach(function (b) {
-      active[b.getAttribute("data-filter")] = b.getAttribute("data-value");
+      active.push([b.getAttribute("data-filter"), b.getAttribute("data-value")]);
     });
     details.querySelectorAll(".cx-pick").forEach(function (card) {
-      var show = Object.keys(active).every(function (key) {
-        var have = (card.getAttribute("data-" + key) || "").split(" ");
-        return have.indexOf(active[key]) >= 0;
+      card.hidden = !active.every(function (pair) {
+        return (card.getAttribute("data-" + pair[0]) || "").split(" ").indexOf(pair[1]) >= 0;
       });
-      card.hidden = !show;
     });
   }
 
@@ -85,7 +84,9 @@
     if (filter) {
       var group = filter.getAttribute("data-filter");
       var on = filter.getAttribute("aria-pressed") !== "true";
-      filter.closest("details").querySelectorAll('[data-filter="' + group + '"]').forEach(function (b) { b.setAttribute("aria-pressed", "false"); });
+      if (!filter.hasAttribute("data-multi")) {
+        filter.closest("details").querySelectorAll('[data-filter="' + group + '"]').forEach(function (b) { b.setAttribute("aria-pressed", "false"); });
+      }
       filter.setAttribute("aria-pressed", on ? "true" : "false");
       applyFilters(filter.closest("details"));
       return;

@@ -220,6 +220,14 @@ def test_track_and_manuscript_on_a_phone(server, phone, shot):
     phone.locator('#cx-picker [data-filter="points"][data-value="1"]').tap()
     visible = phone.locator("#cx-picker .cx-pick:visible").evaluate_all("els => els.map(e => e.dataset.card)")
     assert visible == ["8", "9", "10"]
+    # by a corner: fungi cards with a quill in a corner (resource 5, gold 41 and 48)
+    phone.locator("#cx-picker [data-filter-reset]").tap()
+    phone.locator('#cx-picker [data-filter="kingdom"][data-value="fungi"]').tap()
+    phone.get_by_role("button", name="quill in a corner").tap()
+    assert phone.locator("#cx-picker .cx-pick:visible").evaluate_all("els => els.map(e => e.dataset.card)") == ["5", "41", "48"]
+    phone.locator("#cx-picker [data-filter-reset]").tap()
+    phone.locator('#cx-picker [data-filter="kingdom"][data-value="fungi"]').tap()
+    phone.locator('#cx-picker [data-filter="points"][data-value="1"]').tap()
     phone.locator('.cx-pick[data-card="8"]').tap()
     assert phone.input_value("#cx-card-id") == "8"
     phone.locator('.cx-free:has(input[value="[1, 1]"])').tap()

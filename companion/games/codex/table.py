@@ -486,8 +486,8 @@ def picker(state: dict, seat: int) -> list[dict]:
         if cid in used or c["kind"] not in wanted:
             continue
         face = card_face(cid, "front")
-        face["filters"] = {"kind": c["kind"], "kingdom": c["kingdom"] or "starter", "points": points_text(c) or "0",
-                           "objects": " ".join(sorted({v for v in c["front"]["corners"].values() if v in OBJECTS}))}
+        face["filters"] = {"kind": c["kind"], "kingdom": c["kingdom"] or "starter", "points": "1/object" if c.get("scoring") in catalogue.PER_OBJECT else points_text(c) or "0",
+                           "corners": " ".join(sorted({v for v in c["front"]["corners"].values() if v in SYMBOLS}))}
         out.append(face)
     return out
 
@@ -506,7 +506,7 @@ def manuscript_view(state: dict, seat: int) -> dict:
     return {"seat": seat, "grid": grid, "count": len(layout.placed), "visible": visible,
             "visible_text": rules.symbols_text(visible) or "nothing yet",
             "points": sum(layout.points), "picker": picker(state, seat),
-            "objects": OBJECTS, "kingdoms": KINGDOMS}
+            "symbols": SYMBOLS, "kingdoms": KINGDOMS}
 
 
 def grid_view(state: dict, seat: int, oid: int) -> dict:
