@@ -62,10 +62,16 @@ def test_first_player_drawn_at_random_is_repeatable():
 
 # --- score track and end trigger ------------------------------------------------------------------
 
-def test_points_before_the_first_player_is_known_are_refused():
-    state = fold([])
-    err = rejected(state, "points", {"player": 0, "delta": 3})
-    assert "first player" in err.message
+def test_end_before_the_first_player_is_known_waits_for_it():
+    # a score pad started late: the trigger is recorded, the last turns are named once the
+    # first player is chosen (the current round depends on it [CN54])
+    state = fold([("points", {"player": 1, "delta": 20})])
+    assert state["end"] == {"reason": "target", "trigger": 1, "turns": None, "played": 0}
+    assert "first player" in rejected(state, "turn_played", {}).message
+    state = GAME.apply(state, "first_player", {"player": 2}, ctx())
+    # order Cara, Anna, Ben; Ben (last) triggered: one more round
+    assert state["end"]["turns"] == [2, 0, 1]
+    assert "already named" in rejected(state, "first_player", {"player": 0}).message
 
 
 def test_reaching_twenty_triggers_the_end_with_the_last_turns():

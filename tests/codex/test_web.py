@@ -302,3 +302,18 @@ def test_cli_runs_the_codex_functions():
     bad = run("manuscript", {"cards": [{"id": 81, "side": "front", "x": 0, "y": 0}, {"id": 5, "side": "front", "x": 3, "y": 3}],
                              "objectives": []})
     assert bad.returncode == 2 and bad.stderr.startswith("error: cards[1]: card 5 at (3, 3) touches no card")
+
+
+def test_banner_asks_for_the_first_player_when_unknown(client, api):
+    t = api.create("codex", ["Anna", "Ben"])
+    open_table(client, t)
+    page = client.get(f"/t/{t['table']}").get_data(as_text=True)
+    assert "Who plays first?" in page
+    assert api.event(t, "points", {"player": 0, "delta": 20}).status_code == 200
+    page = client.get(f"/t/{t['table']}").get_data(as_text=True)
+    assert "Anna reached 20: the end is triggered" in page and "Who played first?" in page
+    assert "Who plays first?" not in page
+    assert api.event(t, "first_player", {"player": 1}).status_code == 200
+    page = client.get(f"/t/{t['table']}").get_data(as_text=True)
+    # Ben started, Anna (last) triggered: one more round, Ben then Anna
+    assert re.search(r'<ol class="cx-turns">\s*<li class="next">Ben</li><li class="">Anna</li>', page)

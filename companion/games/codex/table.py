@@ -98,11 +98,6 @@ def _seat(data: dict, state: dict) -> int:
     return whole(data["player"], "data.player", 0, len(state["scores"]) - 1)
 
 
-def _need_first(state: dict) -> None:
-    if state["first"] is None:
-        raise RulesError("data.player", "choose the first player first: the end's last round depends on it [CN36, CN54]")
-
-
 def _add_points(state: dict, seat: int, delta: int) -> None:
     """Move a score and trigger the end when it reaches the target [CN53]."""
     new = state["scores"][seat] + delta
@@ -115,8 +110,16 @@ def _add_points(state: dict, seat: int, delta: int) -> None:
 
 
 def _trigger(state: dict, seat: int, reason: str) -> None:
-    # [CN54] finish the current round, then everyone plays once more
-    state["end"] = {"reason": reason, "trigger": seat, "turns": rules.final_turns(turn_order(state), seat), "played": 0}
+    state["end"] = {"reason": reason, "trigger": seat, "turns": None, "played": 0}
+    _last_turns(state)
+
+
+def _last_turns(state: dict) -> None:
+    """Name the turns still to play once both the trigger and the first player are known."""
+    end = state["end"]
+    if end is not None and end["turns"] is None and state["first"] is not None:
+        # [CN54] finish the current round, then everyone plays once more
+        end["turns"] = rules.final_turns(turn_order(state), end["trigger"])
 
 
 def objectives_of(state: dict, seat: int) -> list[int]:
@@ -146,17 +149,22 @@ def apply(state: dict, type_: str, data: Any, ctx: Context) -> dict:
 
 def _first_player(state, data, ctx):
     seat = _seat(data, state)
-    if state["end"] is not None:
-        raise RulesError("data.player", "the end is already triggered; undo it to change the first player")
+    _first_may_change(state, "data.player")
     state["first"] = seat
+    _last_turns(state)
 
 
 def _draw_first_player(state, data, ctx):
-    if state["end"] is not None:
-        raise RulesError("type", "the end is already triggered; undo it to change the first player")
+    _first_may_change(state, "type")
     # [CN36] "The first player is chosen at random"; the draw counter keeps a redo identical
     state["first"] = ctx.rng("first_player", state["draws"]).randrange(len(state["scores"]))
     state["draws"] += 1
+    _last_turns(state)
+
+
+def _first_may_change(state: dict, field: str) -> None:
+    if state["end"] is not None and state["end"]["turns"] is not None:
+        raise RulesError(field, "the last turns are already named from the first player; undo the end trigger to change it")
 
 
 def _points(state, data, ctx):
@@ -164,14 +172,12 @@ def _points(state, data, ctx):
     delta = whole(data["delta"], "data.delta", -99, 99)
     if delta == 0:
         raise RulesError("data.delta", "must not be 0 (a whole number from -99 to 99)")
-    _need_first(state)
     _add_points(state, seat, delta)
 
 
 def _gold_corners(state, data, ctx):
     seat = _seat(data, state)
     corners = whole(data["corners"], "data.corners", 1, 4)
-    _need_first(state)
     _add_points(state, seat, 2 * corners)  # [CN47] 2 points per corner covered
 
 
@@ -179,13 +185,11 @@ def _gold_objects(state, data, ctx):
     seat = _seat(data, state)
     choice(data["object"], "data.object", OBJECTS)
     count = whole(data["count"], "data.count", 1, 99)
-    _need_first(state)
     _add_points(state, seat, count)  # [CN48] 1 point per visible copy, the card's own included
 
 
 def _decks_empty(state, data, ctx):
     seat = _seat(data, state)
-    _need_first(state)
     if state["end"] is not None:
         raise RulesError("type", "the end is already triggered")
     _trigger(state, seat, "decks")  # [CN53] no more cards to draw (CDX-C1: both decks)
@@ -195,6 +199,8 @@ def _turn_played(state, data, ctx):
     end = state["end"]
     if end is None:
         raise RulesError("type", "the end is not triggered yet: there are no last turns to tick off")
+    if end["turns"] is None:
+        raise RulesError("type", "choose the first player first: the last turns depend on who started [CN36, CN54]")
     if end["played"] >= len(end["turns"]):
         raise RulesError("type", "every last turn is already played")
     end["played"] += 1
@@ -292,8 +298,6 @@ def _play_card(state, data, ctx):
     side = choice(data["side"], "data.side", SIDES)
     x, y = _where(data)
     layout = layout_of(state, seat)
-    if layout.placed:
-        _need_first(state)
     points = layout.place(card_id, side, x, y, "data.id")  # [CN39-42], message names the card
     state["manuscripts"][seat].append({"id": card_id, "side": side, "x": x, "y": y, "points": points})
     if points:
@@ -587,9 +591,9 @@ def view(state: dict, names: list[str], seat: int | None, screen: str | None) ->
     banner = None
     if end is not None:
         turns = [{"seat": s, "name": names[s], "done": i < end["played"], "next": i == end["played"]}
-                 for i, s in enumerate(end["turns"])]
+                 for i, s in enumerate(end["turns"] or [])]
         banner = {"reason": end["reason"], "trigger": names[end["trigger"]], "turns": turns,
-                  "left": len(turns) - end["played"]}
+                  "left": len(turns) - end["played"], "known": end["turns"] is not None}
     out = {
         "kind": kind, "who": who, "target": state["target"], "quick": QUICK_POINTS,
         "first": None if state["first"] is None else names[state["first"]],
