@@ -73,7 +73,8 @@ def test_every_screen_renders(client, api):
     api.event(t, "common_objectives", {"cards": [91, 95]})
     open_table(client, t)
     for screen, words in [(None, "Gold card helpers"), ("end", "Common objectives"), ("book-1", "manuscript"),
-                          ("grid-0-91", "Count the patterns"), ("nonsense", "Gold card helpers")]:
+                          ("grid-0-91", "Count the patterns"), ("grid-0-93", "not one of this player&#39;s objectives"),
+                          ("nonsense", "Gold card helpers")]:
         r = client.get(f"/t/{t['table']}" + (f"?screen={screen}" if screen else ""))
         assert r.status_code == 200, screen
         assert words in r.get_data(as_text=True), screen

@@ -4,7 +4,8 @@ State (JSON, players by seat index, seats in clockwise order as entered):
 
     {"target": 20, "first": null | SEAT, "draws": N,
      "scores": [placement points per seat],
-     "end": null | {"reason": "target" | "decks", "trigger": SEAT, "turns": [SEAT, ...], "played": N},
+     "end": null | {"reason": "target" | "decks", "trigger": SEAT, "played": N,
+                    "turns": [SEAT, ...] (null until the first player is known)},
      "common": [objective ids], "secret": [objective id or null per seat],
      "counts": [{symbol: n} per seat],                  (typed-in visible counts)
      "patterns": [{"ID": {"count": n} | {"cells": [...]}} per seat],
@@ -526,7 +527,13 @@ def grid_view(state: dict, seat: int, oid: int) -> dict:
     field = [(x, y, {"kingdom": colour.get((x, y), ""), "hit": hit.get((x, y))})
              for x in range(min(xs), max(xs) + 1) for y in range(min(ys), max(ys) + 1) if (x + y) % 2 == 0]
     card = next(o for o in objective_cards() if o["id"] == oid)
+    blocked = None
+    if state["manuscripts"][seat]:
+        blocked = "This player's patterns are counted from the manuscript."
+    elif oid not in objectives_of(state, seat):
+        blocked = f"Card {oid} is not one of this player's objectives yet: choose the objectives first."
     return {"seat": seat, "card": card, "count": count, "grid": brick(field), "laid": cells is not None, "cells": cells or [],
+            "blocked": blocked,
             "cycle": KINGDOM_CYCLE}
 
 
