@@ -14,6 +14,7 @@ from ..validation import RulesError, places
 from . import cards as catalogue
 from .cards import CORNERS, KINGDOMS, OBJECTS, OPPOSITE, PER_OBJECT, SYMBOLS
 from .packing import max_disjoint
+from ..turns import last_turns
 
 T = TypeVar("T")
 
@@ -30,8 +31,7 @@ def final_turns(players: Sequence[T], trigger: T) -> list[T]:
     round, then one full round (CDX-C8: when the last player triggers, just one round).
     """
     order = list(players)
-    i = order.index(trigger)
-    return order[i + 1:] + order
+    return last_turns(order, order.index(trigger))
 
 
 def reaches_target(score: int, target: int) -> bool:

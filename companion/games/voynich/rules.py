@@ -12,6 +12,7 @@ import random
 from typing import Any, Iterable
 
 from ..validation import RulesError, at, choice, listof, names, obj, places, text, unique_names, whole
+from ..turns import last_turns
 
 #: the four knowledge markers besides GK [V64]
 KNOWLEDGE = ("botany", "astrology", "baths", "writings")
@@ -116,7 +117,7 @@ def final_turns_order(players: list, trigger: int) -> list:
     "Finish the round so that all players have taken the same number of turns, then all
     players take one more turn each": the players after the trigger, then everyone once.
     """
-    return list(players[trigger + 1:]) + list(players)
+    return last_turns(players, trigger)
 
 
 # --- end scoring ---------------------------------------------------------------------------
