@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import partial
+
 from flask import Blueprint, abort, current_app, make_response, redirect, request, url_for
 
 from .. import forms, qr, tables
@@ -14,6 +16,7 @@ bp = Blueprint("tables", __name__)
 
 NO_TABLE = "There is no such table here. Scan the table's QR code to join it."
 COOKIE_AGE = 60 * 60 * 24 * 60  # two months: a finished table stays readable as a record
+HISTORY_LINES = 60
 
 
 def secret_cookie(table_id: str) -> str:
@@ -58,7 +61,6 @@ def etag(table) -> str:
 def table_context(table, screen: str | None = None, error=None, notice: str | None = None) -> dict:
     """Build the one context every table page and fragment is rendered with."""
     db = get_db()
-    log = tables.events(db, table.id)
     seat = current_seat(table)
     secret = request.cookies.get(secret_cookie(table.id), "")
     url = join_url(table.id, secret)
@@ -75,10 +77,10 @@ def table_context(table, screen: str | None = None, error=None, notice: str | No
         "screen": screen,
         "error": error,
         "notice": notice,
-        "history": tables.history(table, log)[:60],
-        "can_undo": bool(tables.in_force(log)),
+        "history": tables.recent_history(db, table, HISTORY_LINES),
+        "can_undo": tables.can_undo(db, table.id),
         "join_url": url,
-        "qr_svg": qr.svg(url),
+        "qr_svg": partial(qr.svg, url),  # drawn only where a template shows it (not in the live region)
         "etag": etag(table),
         "poll_ms": current_app.config["POLL_MS"],
         "game": table.rules,
@@ -140,11 +142,11 @@ def _after_write(table_id: str, ok_table=None, error=None, notice=None, status=2
 @bp.post("/t/<table_id>/events")
 def post_event(table_id: str):
     """Apply one event posted by a form (forms.py naming), as the API does."""
-    current_table(table_id)
+    current = current_table(table_id)
     try:
         doc = forms.decode(request.form.items(multi=True))
         doc.setdefault("data", {})
-        table = tables.append(get_db(), table_id, doc, current_seat(tables.load(get_db(), table_id)))
+        table = tables.append(get_db(), table_id, doc, current_seat(current))
     except RulesError as err:
         return _after_write(table_id, error=err, status=400)
     except tables.Conflict:
