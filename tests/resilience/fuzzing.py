@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from hypothesis import HealthCheck, settings
+from hypothesis import HealthCheck, Phase, settings
 from hypothesis import strategies as st
 
 #: derandomized: CI runs the same examples every time, so a failure found once stays found
@@ -23,6 +23,8 @@ FUZZ = settings(
     database=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much],
     print_blob=True,
+    # no explain phase: it replays a failure many times over and costs minutes on a table's pages
+    phases=(Phase.explicit, Phase.reuse, Phase.generate, Phase.target, Phase.shrink),
 )
 
 # --- seeds: CONTRACT.md's examples -----------------------------------------------------------
