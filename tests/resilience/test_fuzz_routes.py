@@ -44,7 +44,7 @@ def world(tmp_path_factory):
     client = app.test_client()
     key = next(iter(games.registry()))
     mine = client.post("/api/v1/tables", json={"game": key, "players": ["Anna", "Tom"]}).get_json()
-    other = client.post("/api/v1/tables", json={"game": key, "players": ["Zed"]}).get_json()
+    other = client.post("/api/v1/tables", json={"game": key, "players": ["Zed", "Ann"]}).get_json()
     made = client.post(f"/profiles/new/{key}", data={"profile_name": "Box"})
     assert made.status_code == 303
     profile_id = int(made.headers["Location"].rstrip("/").rsplit("/", 1)[-1].split(".")[0])

@@ -59,7 +59,7 @@ def event_body(method: str):
 @pytest.mark.parametrize("endpoint, rule, method", TABLE_ROUTES, ids=[f"{m} {r}" for _, r, m in TABLE_ROUTES])
 def test_every_table_route_is_404_without_its_own_secret(app, api, endpoint, rule, method):
     mine = api.create(GAME, ["Anna", "Tom"])
-    other = api.create(GAME, ["Zed"])
+    other = api.create(GAME, ["Zed", "Ann"])
     before = counts(app)
     path = build(app, endpoint, method, table_id=mine["table"], secret=other["token"])
     missing_path = build(app, endpoint, method, table_id="nosuchtable", secret=other["token"])
@@ -87,7 +87,7 @@ def test_every_table_route_is_404_without_its_own_secret(app, api, endpoint, rul
 
 
 def test_secrets_carry_at_least_128_bits(api, client):
-    made = [api.create(GAME, ["Anna"]) for _ in range(64)]
+    made = [api.create(GAME, ["Anna", "Tom"]) for _ in range(64)]
     tokens = [t["token"] for t in made]
     assert len(set(tokens)) == len(tokens)
     for t in made:
@@ -97,7 +97,7 @@ def test_secrets_carry_at_least_128_bits(api, client):
     # drawn from the whole alphabet, not a counter or a clock: 64 tokens use nearly all 64 symbols
     assert len(set("".join(tokens))) >= 60
     # the cookies that hold a secret are out of reach of scripts and of other sites' posts
-    response = client.post(f"/new/{GAME}", data={"players[]": "Anna"})
+    response = client.post(f"/new/{GAME}", data=MultiDict([("players[]", "Anna"), ("players[]", "Tom")]))
     cookie = response.headers["Set-Cookie"]
     assert "HttpOnly" in cookie and "SameSite=Lax" in cookie
 
@@ -192,7 +192,7 @@ def csp_directives(value: str) -> dict[str, list[str]]:
 
 
 def test_every_kind_of_answer_carries_the_security_headers(app, client, api):
-    t = api.create(GAME, ["Anna"])
+    t = api.create(GAME, ["Anna", "Tom"])
     client.set_cookie(f"tc_{t['table']}", t["token"])
     live = client.get(f"/t/{t['table']}/live")
     answers = {
