@@ -285,3 +285,14 @@ def options_for(game) -> st.SearchStrategy:
         return st.just({})
     value = st.one_of(st.booleans(), st.integers(-1, 5), st.sampled_from(words), ANY_JSON)
     return st.fixed_dictionaries({}, optional={k: value for k in keys})
+
+
+def some_profile(client) -> int:
+    """Save a box profile through its form and return its id (0, which none has, if no game takes a bare name)."""
+    from companion import games
+
+    for key in games.registry():
+        made = client.post(f"/profiles/new/{key}", data={"profile_name": f"Box {key}"})
+        if made.status_code == 303:
+            return int(made.headers["Location"].rstrip("/").rsplit("/", 1)[-1])
+    return 0

@@ -19,7 +19,7 @@ from werkzeug.datastructures import MultiDict
 
 from companion import create_app, games, rules
 
-from .fuzzing import ANY_JSON, FUZZ
+from .fuzzing import ANY_JSON, FUZZ, some_profile
 
 HTML = ["<script>alert(1)</script>", '"><img src=x onerror=alert(1)>', "Anna", "", " ", "x" * 41, "\u0000", "Zoë"]
 FIELD_NAMES = ["type", "expected_version:int", "data.player:int", "data.name", "data.delta:json", "data:json",
@@ -45,10 +45,7 @@ def world(tmp_path_factory):
     key = next(iter(games.registry()))
     mine = client.post("/api/v1/tables", json={"game": key, "players": ["Anna", "Tom"]}).get_json()
     other = client.post("/api/v1/tables", json={"game": key, "players": ["Zed", "Ann"]}).get_json()
-    made = client.post(f"/profiles/new/{key}", data={"profile_name": "Box"})
-    assert made.status_code == 303
-    profile_id = int(made.headers["Location"].rstrip("/").rsplit("/", 1)[-1].split(".")[0])
-    return app, mine, other, profile_id
+    return app, mine, other, some_profile(client)
 
 
 def path_values(rule, mine: dict, other: dict, profile_id: int) -> st.SearchStrategy:
