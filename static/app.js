@@ -16,6 +16,7 @@
   }
 
   var pending = {};
+  var openState = {};
 
   document.addEventListener("htmx:beforeSwap", function (evt) {
     var target = evt.detail.target;
@@ -28,6 +29,9 @@
       evt.detail.shouldSwap = false;
       return;
     }
+    // A <details> the player opened or closed stays so (by id) when the region is replaced.
+    openState = {};
+    target.querySelectorAll("details[id]").forEach(function (d) { openState[d.id] = d.open; });
     // Keep values typed but not yet sent in other fields across the swap.
     pending = {};
     target.querySelectorAll("input, textarea, select").forEach(function (input) {
@@ -41,6 +45,11 @@
     if (!evt.detail.target || evt.detail.target.id !== "table-live") return;
     var live = document.getElementById("table-live");
     if (!live) return;
+    Object.keys(openState).forEach(function (id) {
+      var d = document.getElementById(id);
+      if (d && d.tagName === "DETAILS") d.open = openState[id];
+    });
+    openState = {};
     live.querySelectorAll("input, textarea, select").forEach(function (input) {
       var key = keyOf(input);
       if (!(key in pending)) return;

@@ -157,7 +157,10 @@ def browser():
         b = p.chromium.launch(
             executable_path=CHROMIUM,
             args=["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-                  "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage"],
+                  "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage",
+                  # every phone at the table shows its page in front; do not throttle the unfocused test pages
+                  "--disable-background-timer-throttling", "--disable-renderer-backgrounding",
+                  "--disable-backgrounding-occluded-windows"],
         )
         yield b
         b.close()

@@ -14,8 +14,21 @@ bp = Blueprint("home", __name__)
 
 @bp.get("/")
 def index():
-    """List the games to start a table of."""
-    return render_template("home/index.html", games=games.registry())
+    """List the games to start a table of, and the tables this device has joined."""
+    return render_template("home/index.html", games=games.registry(), mine=tables_on_this_device())
+
+
+def tables_on_this_device(limit: int = 20) -> list:
+    """Return the tables whose secret this device holds in a cookie, most recently changed first."""
+    found = []
+    for name, secret in request.cookies.items():
+        if not name.startswith("tc_"):
+            continue
+        try:
+            found.append(tables.authorize(get_db(), name[3:], secret))
+        except tables.NotFound:
+            continue
+    return sorted(found, key=lambda t: t.updated, reverse=True)[:limit]
 
 
 def _game_or_404(key: str):

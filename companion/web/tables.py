@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from functools import partial
-
 from flask import Blueprint, abort, current_app, make_response, redirect, request, url_for
 
 from .. import forms, qr, tables
@@ -80,7 +78,7 @@ def table_context(table, screen: str | None = None, error=None, notice: str | No
         "history": tables.recent_history(db, table, HISTORY_LINES),
         "can_undo": tables.can_undo(db, table.id),
         "join_url": url,
-        "qr_svg": partial(qr.svg, url),  # drawn only where a template shows it (not in the live region)
+        "qr_svg": lambda: qr.svg(url),  # only the full page draws it, outside the live region
         "etag": etag(table),
         "poll_ms": current_app.config["POLL_MS"],
         "game": table.rules,
@@ -139,33 +137,34 @@ def _after_write(table_id: str, ok_table=None, error=None, notice=None, status=2
     return body, status
 
 
-@bp.post("/t/<table_id>/events")
-def post_event(table_id: str):
-    """Apply one event posted by a form (forms.py naming), as the API does."""
+def _write_from_form(table_id: str, operation, conflict_notice: str):
+    """Decode the form (forms.py naming) and run one write, answering as _after_write does."""
     current = current_table(table_id)
     try:
         doc = forms.decode(request.form.items(multi=True))
-        doc.setdefault("data", {})
-        table = tables.append(get_db(), table_id, doc, current_seat(current))
+        table = operation(get_db(), table_id, doc, current_seat(current))
     except RulesError as err:
         return _after_write(table_id, error=err, status=400)
     except tables.Conflict:
-        return _after_write(table_id, notice="The table changed on another phone: here it is now. Tap again if still needed.", status=409)
+        return _after_write(table_id, notice=conflict_notice, status=409)
     return _after_write(table_id, ok_table=table)
+
+
+@bp.post("/t/<table_id>/events")
+def post_event(table_id: str):
+    """Apply one event posted by a form, as the API does (data defaults to {})."""
+
+    def append(db, tid, doc, seat):
+        doc.setdefault("data", {})
+        return tables.append(db, tid, doc, seat)
+
+    return _write_from_form(table_id, append, "The table changed on another phone: here it is now. Tap again if still needed.")
 
 
 @bp.post("/t/<table_id>/undo")
 def undo(table_id: str):
     """Take back the latest event still in force."""
-    current = current_table(table_id)
-    try:
-        doc = forms.decode(request.form.items(multi=True))
-        table = tables.undo(get_db(), table_id, doc, current_seat(current))
-    except RulesError as err:
-        return _after_write(table_id, error=err, status=400)
-    except tables.Conflict:
-        return _after_write(table_id, notice="The table changed on another phone: nothing was undone. Look, then undo again if still needed.", status=409)
-    return _after_write(table_id, ok_table=table)
+    return _write_from_form(table_id, tables.undo, "The table changed on another phone: nothing was undone. Look, then undo again if still needed.")
 
 
 @bp.post("/t/<table_id>/seat")

@@ -247,3 +247,13 @@ def test_table_started_with_profile_keeps_a_copy(client, app, api):
     assert t["version"] == 0
     response = client.post("/api/v1/tables", json={"game": GAME, "players": ["A"], "profile": 999})
     assert response.status_code == 400 and response.get_json()["field"] == "profile"
+
+
+def test_home_lists_the_tables_this_device_joined(client, app):
+    table_id = start(client, ["Mia", "Noa"])
+    page = client.get("/").get_data(as_text=True)
+    assert "Your tables on this device" in page and f"/t/{table_id}" in page and "Mia, Noa" in page
+    stranger = app.test_client()
+    assert "Your tables on this device" not in stranger.get("/").get_data(as_text=True)
+    stranger.set_cookie(f"tc_{table_id}", "forged")
+    assert f"/t/{table_id}" not in stranger.get("/").get_data(as_text=True)

@@ -228,3 +228,59 @@ def test_holding_follows_position_from_the_token():
 ])
 def test_type_cost_bad_input(doc, field):
     assert error("type_cost", doc).field == field
+
+
+# --- properties -------------------------------------------------------------------------------
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+ACTIONS = ["take_orders", "take_inks", "develop_specialties", "improve_printing_houses", "patronage"]
+
+
+@st.composite
+def plans(draw):
+    seats = draw(st.integers(1, 4))
+    names = [f"P{i}" for i in range(seats)]
+    first = draw(st.sampled_from(names))
+    order = names[names.index(first):] + names[:names.index(first)]
+    markers = {}
+    for position, name in enumerate(order):
+        counts = {}
+        left = 7 + position
+        for action in ACTIONS:
+            n = draw(st.integers(0, min(6, left)))
+            counts[action] = n
+            left -= n
+        markers[name] = counts
+    return {"seats": names, "first": first, "markers": markers}, order
+
+
+@settings(max_examples=200, deadline=None)
+@given(plans())
+def test_action_order_lists_each_acting_player_once_most_markers_first(plan):
+    doc, order = plan
+    result = run("action_order", doc)["order"]
+    for action in ACTIONS:
+        listed = result[action]
+        assert sorted(listed) == sorted(n for n in doc["seats"] if doc["markers"][n][action] > 0)
+        counts = [doc["markers"][n][action] for n in listed]
+        assert counts == sorted(counts, reverse=True)
+        for a, b in zip(listed, listed[1:]):
+            if doc["markers"][a][action] == doc["markers"][b][action]:
+                assert order.index(a) < order.index(b)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(0, 60), st.integers(0, 20))
+def test_type_cost_is_the_sum_of_each_types_price(owned, buy):
+    cost = run("type_cost", {"owned": owned, "buy": buy})["cost"]
+    assert cost == sum(owned + k for k in range(1, buy + 1))
+    if buy:
+        assert cost == run("type_cost", {"owned": owned, "buy": buy - 1})["cost"] + owned + buy
+
+
+def test_action_order_seats_are_unique_names():
+    e = error("action_order", {"seats": ["Anna", "anna"], "first": "Anna", "markers": {}})
+    assert e.field == "seats[1]"
+    assert error("action_order", {"seats": [], "first": "Anna", "markers": {}}).field == "seats"

@@ -11,6 +11,7 @@ from typing import Any
 
 from ..base import RulesFunction
 from ..validation import RulesError, at, choice, flag, listof, obj, text, unique_names, whole
+from ..validation import names as check_names
 from . import automa, rules
 from .facts import (
     ACTIONS,
@@ -142,13 +143,7 @@ def score_result(players: list[dict], solo: bool) -> dict:
 def run_action_order(doc: Any) -> dict:
     """Who acts in which order for each action after the reveal."""
     obj(doc, "$", required=("seats", "first", "markers"))
-    seats = listof(doc["seats"], "seats", 1, len(MARKERS_BY_SEAT))
-    names: list[str] = []
-    for i, name in enumerate(seats):
-        name = text(name, at("seats", i))
-        if name in names:
-            raise RulesError(at("seats", i), f"duplicate name {name!r}; names must be unique")
-        names.append(name)
+    names = check_names(doc["seats"], "seats", 1, len(MARKERS_BY_SEAT))
     first = choice(doc["first"], "first", names)
     order = rules.round_order(names, names.index(first))
     held = dict(zip(order, rules.holdings(len(order))))

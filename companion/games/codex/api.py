@@ -1,0 +1,183 @@
+"""The JSON rules functions of CONTRACT.md "## codex": check the document, call rules.py.
+
+Each function takes the parsed JSON document and returns the JSON result, or raises
+RulesError naming the offending field (unknown keys included) so that nothing is stored.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..validation import RulesError, at, choice, listof, names, obj, text, unique_names, whole
+from . import cards as catalogue
+from . import rules
+from .cards import KINGDOMS, OBJECTS, SIDES, SYMBOLS
+
+COUNT_MAX = 999
+POINTS_MAX = 99
+#: [CN31] 40 resource + 40 gold cards beside the starter: a play area holds at most 81 cards
+AREA_MAX = 81
+COORD = 80  # a play area of 81 cards spans at most 80 steps from the starter
+
+OBJECTIVE_KINDS = {
+    "object_pairs": ("kind", "object", "points"),
+    "object_set": ("kind", "points"),
+    "resource_triples": ("kind", "resource", "points"),
+    "pattern": ("kind", "points", "count"),
+}
+
+
+def objective_card(value: Any, field: str, pattern: bool = False) -> int:
+    """Check an objective card id (a pattern card's id when pattern=True)."""
+    allowed = catalogue.pattern_ids() if pattern else catalogue.objective_ids()
+    what = "a pattern objective card" if pattern else "an objective card"
+    span = f"{min(allowed)} to {max(allowed)}"
+    if isinstance(value, bool) or not isinstance(value, int) or value not in allowed:
+        c = catalogue.card(value) if isinstance(value, int) and not isinstance(value, bool) else None
+        if c is not None:
+            raise RulesError(field, f"card {value} is not {what}; those are cards {span}")
+        raise RulesError(field, f"must be {what}: a card number from {span}")
+    return value
+
+
+def playable_card(value: Any, field: str) -> int:
+    """Check the id of a resource, gold or starter card."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise RulesError(field, "must be a card number from 1 to 86")
+    c = catalogue.card(value)
+    if c is None:
+        raise RulesError(field, f"unknown card number {value}; the playable cards are 1 to 86")
+    if c["kind"] not in catalogue.PLAYABLE:
+        raise RulesError(field, f"card {value} is an objective card; the playable cards are 1 to 86")
+    return value
+
+
+def visible_counts(value: Any, field: str) -> dict[str, int]:
+    """Check {symbol: count}; a symbol left out counts 0."""
+    obj(value, field, optional=SYMBOLS)
+    return {s: whole(value.get(s, 0), at(field, s), 0, COUNT_MAX) for s in SYMBOLS}
+
+
+def objective(value: Any, field: str) -> tuple[dict, int]:
+    """Check one objective (contract form or `{"card": ID}`); return (objective, pattern count)."""
+    if isinstance(value, dict) and "card" in value:
+        card_id = objective_card(value["card"], at(field, "card"))
+        spec = rules.objective_from_card(card_id)
+        if spec["kind"] == "pattern":
+            obj(value, field, required=("card", "count"))
+            return spec, whole(value["count"], at(field, "count"), 0, COUNT_MAX)
+        obj(value, field, required=("card",))
+        return spec, 0
+    if not isinstance(value, dict):
+        raise RulesError(field, "must be an objective object, for example {\"card\": 99} or {\"kind\": \"object_set\", \"points\": 3}")
+    if "kind" not in value:
+        raise RulesError(at(field, "kind"), f"is required (one of: {', '.join(OBJECTIVE_KINDS)}), or give the objective's card number as \"card\"")
+    kind = choice(value["kind"], at(field, "kind"), OBJECTIVE_KINDS)
+    obj(value, field, required=OBJECTIVE_KINDS[kind])
+    spec = {"kind": kind, "points": whole(value["points"], at(field, "points"), 0, POINTS_MAX)}
+    if kind == "object_pairs":
+        spec["object"] = choice(value["object"], at(field, "object"), OBJECTS)
+    if kind == "resource_triples":
+        spec["resource"] = choice(value["resource"], at(field, "resource"), KINGDOMS)
+    count = whole(value["count"], at(field, "count"), 0, COUNT_MAX) if kind == "pattern" else 0
+    return spec, count
+
+
+def score(doc: Any) -> dict:
+    """Final scoring [CN46-56]: placement points plus each objective, ranked with the tie-break."""
+    obj(doc, "$", required=("players",))
+    players = listof(doc["players"], "players", 1, 4)
+    results = []
+    for i, p in enumerate(players):
+        path = at("players", i)
+        obj(p, path, required=("name", "placement_points", "visible", "objectives"))
+        name = text(p["name"], at(path, "name"))
+        placement = whole(p["placement_points"], at(path, "placement_points"), 0, COUNT_MAX)
+        visible = visible_counts(p["visible"], at(path, "visible"))
+        items = listof(p["objectives"], at(path, "objectives"), 0, 16)
+        detail = []
+        for j, item in enumerate(items):
+            spec, count = objective(item, at(at(path, "objectives"), j))
+            detail.append(rules.objective_points(spec, visible, count))
+        objectives = sum(detail)
+        # [CN55] placement points + the two common objectives + the secret one
+        results.append({"name": name, "total": placement + objectives,
+                        "breakdown": {"placement": placement, "objectives": objectives},
+                        "objectives_detail": detail})
+    unique_names(results)
+    winners, ranks = rules.places_by_total(results)
+    return {"players": results, "winners": winners, "places": ranks}
+
+
+def _cell(value: Any, field: str) -> tuple[int, int]:
+    x = whole(value["x"], at(field, "x"), -COORD, COORD)
+    y = whole(value["y"], at(field, "y"), -COORD, COORD)
+    if (x + y) % 2:
+        raise RulesError(field, f"({x}, {y}) is no place on the grid: cards sit where x + y is even")
+    return x, y
+
+
+def _objective_ids(value: Any, field: str) -> list[int]:
+    ids = listof(value, field, 0, 16)
+    seen: list[int] = []
+    for j, oid in enumerate(ids):
+        objective_card(oid, at(field, j))
+        if oid in seen:
+            raise RulesError(at(field, j), f"objective {oid} is listed twice")
+        seen.append(oid)
+    return seen
+
+
+def manuscript(doc: Any) -> dict:
+    """Replay a play area card by card, check each placement [CN39-42] and score it."""
+    obj(doc, "$", required=("cards", "objectives"))
+    items = listof(doc["cards"], "cards", 1, AREA_MAX)
+    layout = rules.Layout()
+    for i, item in enumerate(items):
+        path = at("cards", i)
+        obj(item, path, required=("id", "side", "x", "y"))
+        card_id = playable_card(item["id"], at(path, "id"))
+        side = choice(item["side"], at(path, "side"), SIDES)
+        x = whole(item["x"], at(path, "x"), -COORD, COORD)
+        y = whole(item["y"], at(path, "y"), -COORD, COORD)
+        layout.place(card_id, side, x, y, path)
+    objective_ids = _objective_ids(doc["objectives"], "objectives")
+    scored = rules.score_layout(layout, objective_ids)
+    index = layout.at
+    return {
+        "placement_points": layout.points,
+        "placement_total": sum(layout.points),
+        "visible": dict(layout.visible),
+        "objectives": {str(oid): pts for oid, (pts, _) in scored.items()},
+        # optional: the card indices (in `cards`) of each pattern occurrence counted
+        "occurrences": {str(oid): [[index[cell] for cell in occ] for occ in used]
+                        for oid, (_, used) in scored.items() if rules.objective_from_card(oid)["kind"] == "pattern"},
+    }
+
+
+def patterns(doc: Any) -> dict:
+    """Count card-disjoint occurrences of a pattern objective from card colours alone [CN50]."""
+    obj(doc, "$", required=("cells", "objective"))
+    oid = objective_card(doc["objective"], "objective", pattern=True)
+    items = listof(doc["cells"], "cells", 0, AREA_MAX - 1)
+    kingdoms: dict[tuple[int, int], str] = {}
+    index: dict[tuple[int, int], int] = {}
+    for i, item in enumerate(items):
+        path = at("cells", i)
+        obj(item, path, required=("x", "y", "kingdom"))
+        cell = _cell(item, path)
+        kingdom = choice(item["kingdom"], at(path, "kingdom"), KINGDOMS)
+        if cell in kingdoms:
+            raise RulesError(path, f"two cells at ({cell[0]}, {cell[1]}): cells[{index[cell]}] is there already")
+        kingdoms[cell] = kingdom
+        index[cell] = i
+    used = rules.count_pattern(kingdoms, oid)
+    return {"count": len(used), "occurrences": [[index[cell] for cell in occ] for occ in used]}
+
+
+def final_turns(doc: Any) -> dict:
+    """The turns still to play once the end is triggered [CN53-54]."""
+    obj(doc, "$", required=("players", "trigger"))
+    order = names(doc["players"], "players", 2, 4)  # [CN header] 2-4 players
+    trigger = choice(doc["trigger"], "trigger", order)
+    return {"turns": rules.final_turns(order, trigger)}

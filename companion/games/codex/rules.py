@@ -1,0 +1,291 @@
+"""Codex Naturalis rules as plain functions over plain data (no Flask, no JSON checking).
+
+Line references such as [CN46] point into the rules summary codex_naturalis.txt; the
+readings followed are those of RULES.md CDX-C. The JSON functions of CONTRACT.md, with
+their input checks, are in api.py and call these.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Iterable, Mapping, Sequence, TypeVar
+
+from ..validation import RulesError, places
+from . import cards as catalogue
+from .cards import CORNERS, KINGDOMS, OBJECTS, OPPOSITE, PER_OBJECT, SYMBOLS
+from .packing import max_disjoint
+from ..turns import last_turns
+
+T = TypeVar("T")
+
+TARGETS = (20, 30)  # [CN53] 20 points; [CN65-69] the 30-point variant
+
+
+# --- end of the game ----------------------------------------------------------------------
+
+def final_turns(players: Sequence[T], trigger: T) -> list[T]:
+    """Return the turns still to play once `trigger`'s turn has triggered the end.
+
+    `players` is the turn order, first player first. [CN54] "The current round is
+    finished, then everyone plays one last time": the players after the trigger in this
+    round, then one full round (CDX-C8: when the last player triggers, just one round).
+    """
+    order = list(players)
+    return last_turns(order, order.index(trigger))
+
+
+def reaches_target(score: int, target: int) -> bool:
+    """[CN53] the end is triggered "as soon as a player reaches or passes" the target."""
+    return score >= target
+
+
+# --- objectives ---------------------------------------------------------------------------
+
+def objective_from_card(card_id: int) -> dict:
+    """Return an objective card as the contract's objective form (kind, symbol, points)."""
+    c = catalogue.card(card_id)
+    spec = c["objective"]
+    if spec["type"] == "resources":
+        (resource, _), = spec["counts"].items()
+        return {"kind": "resource_triples", "resource": resource, "points": c["points"]}
+    if spec["type"] == "objects":
+        if len(spec["counts"]) == 3:
+            return {"kind": "object_set", "points": c["points"]}
+        (thing, _), = spec["counts"].items()
+        return {"kind": "object_pairs", "object": thing, "points": c["points"]}
+    return {"kind": "pattern", "points": c["points"], "card": card_id}
+
+
+def objective_points(objective: Mapping, visible: Mapping[str, int], count: int = 0) -> int:
+    """Return the points one objective gives, from the visible symbols or the pattern count.
+
+    Count objectives count symbols (CDX-C5): floor(count / k) x points, so "three pairs of
+    quills require six quills" [CN80]. Patterns score the card-disjoint count [CN50].
+    """
+    kind = objective["kind"]
+    pts = objective["points"]
+    if kind == "object_pairs":  # [CN49] 2 per pair of identical objects (CDX-C3: the card's object)
+        return visible.get(objective["object"], 0) // 2 * pts
+    if kind == "object_set":  # [CN49] 3 per set of three different objects
+        return min(visible.get(o, 0) for o in OBJECTS) * pts
+    if kind == "resource_triples":  # [CN49] 2 per set of three identical resources
+        return visible.get(objective["resource"], 0) // 3 * pts
+    if kind == "pattern":  # [CN49] 2 or 3 per exact reproduction of a pattern
+        return count * pts
+    raise ValueError(f"unknown objective kind {kind!r}")
+
+
+def places_by_total(results: list[dict]) -> tuple[list[str], dict[str, int]]:
+    """Rank players: [CN56] highest total, then most objective points, then a shared victory."""
+    return places({r["name"]: (r["total"], r["breakdown"]["objectives"]) for r in results})
+
+
+# --- patterns -----------------------------------------------------------------------------
+
+def pattern_cells(card_id: int) -> list[tuple[int, int, str]]:
+    """Return a pattern objective's cells as (dx, dy, kingdom), the first at (0, 0)."""
+    return [(c["x"], c["y"], c["kingdom"]) for c in catalogue.card(card_id)["objective"]["cells"]]
+
+
+def find_occurrences(kingdom_at: Mapping[tuple[int, int], str | None], card_id: int) -> list[tuple[tuple[int, int], ...]]:
+    """Return every placement of the pattern in the layout (overlapping ones included).
+
+    [CN49] "direction and colours included": the pattern is never turned round, so each
+    card can anchor at most one occurrence.
+    """
+    shape = pattern_cells(card_id)
+    found = []
+    for (x, y), kingdom in kingdom_at.items():
+        if kingdom != shape[0][2]:
+            continue
+        cells = tuple((x + dx, y + dy) for dx, dy, _ in shape)
+        if all(kingdom_at.get(cell) == k for cell, (_, _, k) in zip(cells, shape)):
+            found.append(cells)
+    return sorted(found)
+
+
+def count_pattern(kingdom_at: Mapping[tuple[int, int], str | None], card_id: int) -> list[tuple[tuple[int, int], ...]]:
+    """Return a largest set of card-disjoint occurrences of the pattern [CN50] (CDX-C5)."""
+    found = find_occurrences(kingdom_at, card_id)
+    return [found[i] for i in max_disjoint(found)]
+
+
+# --- the manuscript (a player's play area) ----------------------------------------------------
+
+@dataclass
+class Placed:
+    """One card in a play area."""
+
+    id: int
+    side: str
+    x: int
+    y: int
+    points: int
+
+    @property
+    def card(self) -> dict:
+        return catalogue.card(self.id)
+
+    @property
+    def face(self) -> dict:
+        return self.card[self.side]
+
+    @property
+    def kingdom(self) -> str | None:
+        """The card's colour, whichever side it shows; starter cards have none (cards.md)."""
+        return self.card["kingdom"]
+
+
+@dataclass
+class Layout:
+    """A play area built card by card, checking each placement against [CN39-42]."""
+
+    placed: list[Placed] = field(default_factory=list)
+    at: dict[tuple[int, int], int] = field(default_factory=dict)  # cell -> index in placed
+    covered: set[tuple[int, str]] = field(default_factory=set)  # (index, corner) under a card
+    visible: dict[str, int] = field(default_factory=lambda: dict.fromkeys(SYMBOLS, 0))
+
+    def describe(self, index: int) -> str:
+        return f"card {self.placed[index].id}"
+
+    def check(self, card_id: int, side: str, x: int, y: int, where: str) -> tuple[list[tuple[int, str]], int]:
+        """Check a placement; return (corners it covers, points it scores). Changes nothing."""
+        c = catalogue.card(card_id)
+        name = f"card {card_id}"
+        if any(p.id == card_id for p in self.placed):
+            raise RulesError(where, f"{name} is played twice; each card is in the play area once")
+        if not self.placed:
+            if c["kind"] != "starter":
+                raise RulesError(where, f"{name} is a {c['kind']} card; the first card of a play area is a starter card (81 to 86) [CN34]")
+            if (x, y) != (0, 0):
+                raise RulesError(where, f"{name}: the starter card lies at (0, 0)")
+            return [], 0
+        if c["kind"] == "starter":
+            raise RulesError(where, f"{name} is a starter card; only the first card of a play area is one [CN34]")
+        if (x + y) % 2:
+            raise RulesError(where, f"{name} at ({x}, {y}): no such place; cards sit on the diagonal grid, where x + y is even")
+        if (x, y) in self.at:
+            other = self.at[(x, y)]
+            raise RulesError(where, f"{name} at ({x}, {y}): that place already holds {self.describe(other)}")
+        covers = []
+        for corner, (dx, dy) in CORNERS.items():
+            other = self.at.get((x + dx, y + dy))
+            if other is None:
+                continue
+            under = OPPOSITE[corner]
+            if self.placed[other].face["corners"][under] == "hidden":
+                # [CN40] it must cover visible corners; a hidden corner is no corner [CN72]
+                raise RulesError(where, f"{name} at ({x}, {y}) lands on a missing corner: the {under.replace('_', '-')} corner of {self.describe(other)} is hidden")
+            covers.append((other, under))
+        if not covers:
+            raise RulesError(where, f"{name} at ({x}, {y}) touches no card: it must cover at least one visible corner of a card already in place [CN40]")
+        points = 0
+        if side == "front" and c["kind"] == "gold":
+            # [CN42] the required resources are visible before it is placed
+            need = c["requirement"]
+            short = {k: n for k, n in need.items() if self.visible[k] < n}
+            if short:
+                wanted = ", ".join(f"{n} {k}" for k, n in need.items())
+                seen = ", ".join(f"{self.visible[k]} {k}" for k in need)
+                raise RulesError(where, f"{name} is a gold card: face up it needs {wanted} visible before it is placed; visible: {seen}")
+        if side == "front":
+            points = self._points(c, covers)
+        return covers, points
+
+    def _points(self, c: dict, covers: list[tuple[int, str]]) -> int:
+        """Placement points of a face-up card [CN46-48]; face down gives them up [CN41]."""
+        if c["kind"] == "resource":
+            return c["points"]  # [CN46] as printed (0 or 1)
+        if c["kind"] != "gold":
+            return 0
+        rule = c["scoring"]
+        if rule == "flat":
+            return c["points"]  # [CN46] 3 or 5
+        if rule == "per_covered_corner":
+            return c["points"] * len(covers)  # [CN47] 2 per corner covered by the card just played
+        thing = PER_OBJECT[rule]
+        # [CN48] each visible copy "including that card"; the corners it covers no longer count
+        after = self.visible[thing]
+        after -= sum(1 for i, corner in covers if self.placed[i].face["corners"][corner] == thing)
+        after += sum(1 for v in c["front"]["corners"].values() if v == thing)
+        after += c["front"]["center"].count(thing)
+        return c["points"] * after
+
+    def place(self, card_id: int, side: str, x: int, y: int, where: str) -> int:
+        """Check and lay one card; return its placement points. On error nothing changes."""
+        covers, points = self.check(card_id, side, x, y, where)
+        index = len(self.placed)
+        for other, corner in covers:
+            self.covered.add((other, corner))
+            symbol = self.placed[other].face["corners"][corner]
+            if symbol in self.visible:
+                self.visible[symbol] -= 1
+        p = Placed(card_id, side, x, y, points)
+        self.placed.append(p)
+        self.at[(x, y)] = index
+        face = p.face
+        for symbol in list(face["corners"].values()) + list(face["center"]):
+            if symbol in self.visible:
+                self.visible[symbol] += 1
+        return points
+
+    def free_cells(self) -> list[tuple[int, int]]:
+        """Return the empty places next to the area where some card could be laid."""
+        cells = set()
+        for (x, y) in self.at:
+            for dx, dy in CORNERS.values():
+                cell = (x + dx, y + dy)
+                if cell not in self.at:
+                    cells.add(cell)
+        legal = []
+        for (x, y) in sorted(cells):
+            ok = True
+            for corner, (dx, dy) in CORNERS.items():
+                other = self.at.get((x + dx, y + dy))
+                if other is not None and self.placed[other].face["corners"][OPPOSITE[corner]] == "hidden":
+                    ok = False
+            if ok:
+                legal.append((x, y))
+        return legal
+
+    def kingdoms(self) -> dict[tuple[int, int], str | None]:
+        """Return each occupied cell's card colour (None for the starter)."""
+        return {(p.x, p.y): p.kingdom for p in self.placed}
+
+    @property
+    def points(self) -> list[int]:
+        return [p.points for p in self.placed]
+
+
+def replay(plays: Iterable[tuple[int, str, int, int]], field_of=lambda i: f"cards[{i}]") -> Layout:
+    """Lay the cards (id, side, x, y) in order; raise RulesError naming the first illegal one."""
+    layout = Layout()
+    for i, (card_id, side, x, y) in enumerate(plays):
+        layout.place(card_id, side, x, y, field_of(i))
+    return layout
+
+
+def score_layout(layout: Layout, objective_ids: Iterable[int]) -> dict[int, tuple[int, list]]:
+    """Return {objective id: (points, occurrences used)} for a finished play area."""
+    out = {}
+    kingdoms = layout.kingdoms()
+    for oid in objective_ids:
+        objective = objective_from_card(oid)
+        if objective["kind"] == "pattern":
+            chosen = count_pattern(kingdoms, oid)
+            out[oid] = (objective_points(objective, layout.visible, len(chosen)), chosen)
+        else:
+            out[oid] = (objective_points(objective, layout.visible), [])
+    return out
+
+
+def symbols_text(counts: Mapping[str, int]) -> str:
+    """Say visible counts in words ("5 quill, 2 inkwell")."""
+    return ", ".join(f"{counts[s]} {s}" for s in SYMBOLS if counts.get(s))
+
+
+__all__ = [
+    "KINGDOMS", "OBJECTS", "SYMBOLS", "TARGETS", "Layout", "Placed", "count_pattern", "final_turns",
+    "find_occurrences", "objective_from_card", "objective_points", "places_by_total", "reaches_target",
+    "replay", "score_layout",
+]

@@ -1,0 +1,262 @@
+"""Galileo's Truth rules as plain functions over plain data (no Flask, no validation).
+
+Line references `[GTnnn]` point into the rulebook text (shared/rules/galileos_truth.txt);
+`GAL-Cn` into the rules inventory's readings, which this module follows.
+
+Inputs are assumed valid here; `schema.py` checks documents before they reach these.
+"""
+
+from __future__ import annotations
+
+PRINCIPLES = ("copernican", "ptolemaic")
+STATUSES = ("free", "prison", "stake")
+PENANCE_LEVELS = ("I", "II", "III")
+
+#: the marker starts "on the second space (marked "1")" [GT105]; values are space numbers (GAL-C15)
+START_POSITION = 1
+#: Main Action names [GT342-350]; "pass" has its own event
+MAIN_ACTIONS = ("invention", "academic", "treatise", "philosopher")
+#: Stake overshoot readings (GAL-C3): drop the leftover steps (MRR) or keep counting from 0
+OVERSHOOT = ("discard", "continue")
+#: passing-area readings (GAL-C5): later passers go left (literal, MRR) or right
+PASSING = ("literal", "first_passer_first")
+
+# Where two icons share a gap, resolve in this order: the card, then the arrest (GAL-C12).
+_ICON_RANK = {"penance_1": 0, "penance_2": 1, "penance_3": 2, "prison": 3, "stake": 4}
+
+
+def new_suspicion() -> dict:
+    """Return a player's suspicion state at setup [GT105]."""
+    return {"position": START_POSITION, "penance_taken": [False, False, False], "arrested": False, "at_stake": False}
+
+
+def icons(track: dict) -> list[tuple[int, str]]:
+    """Return the track's icons as (boundary k, name), in track order.
+
+    An icon at k sits between space k and space k+1: the icons "are not considered
+    spaces" [GT148], so every trigger is a crossing (GAL-A2).
+    """
+    found = [(k, f"penance_{i + 1}") for i, k in enumerate(track["penance"])]
+    found += [(track["prison"], "prison"), (track["stake"], "stake")]
+    return sorted(found, key=lambda icon: (icon[0], _ICON_RANK[icon[1]]))
+
+
+def _clamp(position: int, track: dict) -> int:
+    # [GT146] "Your Marker can never move below the "0" space."; the last space is the track's end
+    position = max(0, position)
+    if track.get("length") is not None:
+        position = min(position, track["length"] - 1)
+    return position
+
+
+def move_suspicion(track: dict, state: dict, delta: int, overshoot: str = "discard") -> tuple[dict, list[str]]:
+    """Move one marker by delta; return (new state, triggered events in order).
+
+    Events are "penance_1".."penance_3", "arrested", "released", "stake" (CONTRACT.md).
+    """
+    new = {
+        "position": state["position"],
+        "penance_taken": list(state["penance_taken"]),
+        "arrested": state["arrested"],
+        "at_stake": state["at_stake"],
+    }
+    events: list[str] = []
+    start = new["position"]
+    end = _clamp(start + delta, track)
+    if new["at_stake"]:
+        # [GT189] after the Stake "the Penance, Prison, and Stake icons no longer affect you"
+        new["position"] = end
+        return new, events
+    if end > start:
+        # forward crossing: from k or below to k+1 or above, in track order (GAL-A2, GAL-C12)
+        for k, name in icons(track):
+            if not start <= k < end:
+                continue
+            if name == "stake":
+                # [GT186-188] figure to the Stake for good, marker "back onto the "0" space"
+                new["at_stake"] = True
+                new["arrested"] = False
+                # GAL-C3: the leftover steps are dropped (MRR) or counted on from 0 (setting)
+                new["position"] = _clamp(end - (k + 1), track) if overshoot == "continue" else 0
+                events.append("stake")
+                return new, events
+            if name == "prison":
+                # [GT164] arrested every time the marker moves past Prison [GT182]
+                new["arrested"] = True
+                events.append("arrested")
+            else:
+                level = int(name[-1]) - 1
+                # [GT152][GT158] a Penance Card only the first time the icon is passed
+                if not new["penance_taken"][level]:
+                    new["penance_taken"][level] = True
+                    events.append(name)
+    elif end < start:
+        # backward crossing: from k+1 or above to k or below, nearest icon first
+        for k, name in reversed(icons(track)):
+            if name == "prison" and end <= k < start and new["arrested"]:
+                # [GT177] moving back past Prison releases the figure immediately
+                new["arrested"] = False
+                events.append("released")
+    new["position"] = end
+    return new, events
+
+
+def consistency_problem(track: dict, state: dict) -> tuple[str, str] | None:
+    """Return (key, message) when a suspicion state cannot arise on this track, else None.
+
+    Before the Stake the flags follow from the position: past Prison means arrested,
+    past a Penance icon means its card was taken.
+    """
+    if state["at_stake"]:
+        if state["arrested"]:
+            return "arrested", "must be false at the Stake (the figure is at the Stake, not in Prison)"
+        return None
+    position = state["position"]
+    if position > track["stake"]:
+        return "position", f"is past the Stake icon (after space {track['stake']}) but at_stake is false"
+    if state["arrested"] != (position > track["prison"]):
+        where = "past" if position > track["prison"] else "not past"
+        return "arrested", f"must be {str(position > track['prison']).lower()}: space {position} is {where} the Prison icon (after space {track['prison']})"
+    for i, k in enumerate(track["penance"]):
+        if position > k and not state["penance_taken"][i]:
+            return f"penance_taken[{i}]", f"must be true: space {position} is past the Penance {PENANCE_LEVELS[i]} icon (after space {k})"
+    return None
+
+
+def philosopher_unavailable(suspicion: dict, used: bool) -> str | None:
+    """Return why the Natural Philosopher cannot be assigned now, or None [GT650-652]."""
+    if suspicion["at_stake"]:
+        return "is at the Stake: it can no longer be used for the rest of the game"  # [GT186]
+    if suspicion["arrested"]:
+        return "is in Prison: it cannot be used while imprisoned"  # [GT164]
+    if used:
+        # a used figure lies down until the End of Cycle, even if released meanwhile [GT166][GT180]
+        return "has already been used this cycle"
+    return None
+
+
+def status_of(suspicion: dict) -> str:
+    """Return the Cathedral status a suspicion state gives: free, prison or stake [GT745-749]."""
+    if suspicion["at_stake"]:
+        return "stake"
+    return "prison" if suspicion["arrested"] else "free"
+
+
+# --- suspicion tiles on the scoring track ----------------------------------------------
+
+#: [GT206-208] which reacher (1st, 2nd, 3rd) flips or removes a tile, by player count
+TILE_FLIP_AT = 1
+TILE_REMOVE_AT = {2: None, 3: 2, 4: 3}
+
+
+def tile_value(face: str, back: int) -> int:
+    """Return a tile's suspicion: the "2" side starts up [GT64]; the back from the box."""
+    return 2 if face == "front" else back
+
+
+def tile_after_reach(face: str, reached: int, players: int) -> str:
+    """Return a tile's face after its `reached`-th reacher resolved the increase [GT204-208]."""
+    if TILE_REMOVE_AT.get(players) == reached:
+        return "removed"
+    if reached == TILE_FLIP_AT:
+        return "back"
+    return face
+
+
+def tiles_affect(vp: int) -> bool:
+    """Return whether tiles still add suspicion at this VP: not once it "exceeds 100" [GT210] (GAL-C6)."""
+    return vp <= 100
+
+
+# --- turn order -------------------------------------------------------------------------
+
+def place_passer(passing: list[int], player: int, reading: str = "literal") -> list[int]:
+    """Return the Passing Area (left to right) after `player` passes [GT367-371].
+
+    Later passers of the same round go "to the left of any markers already present"
+    (GAL-C5 literal reading); the other reading puts them on the right.
+    """
+    return [player] + passing if reading == "literal" else passing + [player]
+
+
+def round_end(passing: list[int], future: list[int], remaining: int, inquisition_up: bool) -> dict:
+    """Resolve the end of a round of actions [GT373-392].
+
+    `remaining` counts players still active after this round. Returns the new
+    `passing`, `future`, `inquisition_up`, whether it `flipped` now, and `over`.
+    """
+    # [GT380-388] markers move down keeping left-to-right order; the ones already there stay
+    future = future + passing
+    flipped = False
+    if passing and remaining:
+        # some passed, others still active: the Inquisition Suspects [GT380-382]
+        flipped = not inquisition_up
+        inquisition_up = True
+    # ALL passed this round (GAL-A9 edge case): no flip; the Action Phase is over [GT390-392]
+    return {"passing": [], "future": future, "inquisition_up": inquisition_up, "flipped": flipped, "over": remaining == 0}
+
+
+# --- cycles -----------------------------------------------------------------------------
+
+#: [GT298-302] Period I = Cycles 1-2, II = 3-4, III = 5
+PERIOD = {1: "I", 2: "I", 3: "II", 4: "II", 5: "III"}
+PROHIBITION_CYCLES = (2, 3, 5)  # [GT726]
+LAST_CYCLE = 5  # [GT737]
+
+
+def turning_points(cycle: int) -> list[str]:
+    """Return the Turning Points the cycle marker passes at this cycle's end [GT714-731]."""
+    points = []
+    if cycle in (1, 3):
+        points.append("Workshop: remove the bottommost Invention, shift the others down, reveal a new one from the current deck.")
+    if cycle in (2, 4):
+        points.append("Change the Inventions deck: remove the current deck and the Workshop's cards; reveal 4 from the next Period's deck.")
+    if cycle in PROHIBITION_CYCLES:
+        points.append("Prohibition check: each player who possesses the limit or more of the depicted elements gains suspicion.")
+    return points
+
+
+def fails_prohibition(count: int, limit: int) -> bool:
+    """Return whether a player fails a Prohibition: you pass only with "fewer" than the limit [GT728]."""
+    return count >= limit
+
+
+def can_abjure(principle: str, cycle: int) -> str | None:
+    """Return why the player may not Abjure now, or None [GT408-419]."""
+    if principle != "copernican":
+        return "has already abjured: the choice is final and irreversible"
+    if cycle == LAST_CYCLE:
+        return "may not Abjure during the third Period (Cycle 5)"
+    return None
+
+
+# --- final scoring ----------------------------------------------------------------------
+
+RANK_VP = 4  # [GT753]
+STAKE_FACTOR = 2  # [GT765]
+
+
+def score(cathedral: dict, players: list[dict]) -> dict:
+    """Score the game [GT741-769]; players are contract player objects (valid)."""
+    status_vp = [cathedral[p["principle"]][p["status"]] for p in players]
+    results = []
+    totals: dict[str, tuple] = {}
+    for i, p in enumerate(players):
+        # [GT753] 4 VP per other player with strictly fewer status VP (GAL-C7)
+        lower = sum(1 for j, other in enumerate(status_vp) if j != i and other < status_vp[i])
+        breakdown = {
+            "track": p["vp"],
+            "status": status_vp[i],  # [GT751] VP above the figure's Cathedral space
+            "rank": RANK_VP * lower,
+            "inventions": p["inventions_vp"],  # [GT755]
+            "mentor": p["mentor_vp"],  # [GT757] only if unlocked (the caller sends 0 otherwise)
+            "penance": -sum(p["penance_vp"]),  # [GT763] each card still possessed
+            # [GT765-767] at the Stake: current suspicion x 2 (GAL-C2: final position)
+            "stake": -STAKE_FACTOR * p["suspicion"] if p["status"] == "stake" else 0,
+            "end_losses": -p["end_losses"],  # [GT687] deferred losses (GAL-C17)
+        }
+        total = sum(breakdown.values())
+        results.append({"name": p["name"], "total": total, "breakdown": breakdown})
+        # [GT769] ties go to the earliest in the Turn Order
+        totals[p["name"]] = (total, -p["turn_order"])
+    return {"players": results, "totals": totals}

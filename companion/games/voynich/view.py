@@ -1,0 +1,171 @@
+"""What templates/voynich/panel.html shows, computed with the rules (plain Python, no Flask)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..validation import places
+from . import rules
+from .game import AUTOMA, PAGE_NAMES, SOLO_PARTS, effective_track, end_gk, resolve_page
+from .rules import KNOWLEDGE, MARKERS, SECTIONS
+
+MARKER_LABELS = {"botany": "Botany", "astrology": "Astrology", "baths": "Baths", "writings": "Writings", "gk": "GK"}
+#: the numbered parts of the solo board that each spread's actions mainly use (VOY-B7)
+SPREAD_PARTS = {
+    "botany": ("botany_roots", "botany_branches"),
+    "astrology": ("astrology",),
+    "baths": ("baths_springs", "first_basin", "second_basin"),
+    "writings": ("writings",),
+    "recipes": ("recipes",),
+}
+DIFFICULTY_LABELS = {
+    "easy": "Easy: his 4 knowledge markers go back 5 spaces before his pages score",
+    "medium": "Medium: his pages only",
+    "hard": "Hard: +2 GK per token of his on the board, then his pages",
+    "very_hard": "Very hard: 4 pages advanced at setup; +2 GK per token on the board, then his pages",
+    "extremely_hard": "Extremely hard: 4 pages advanced at setup; +5 GK per token on the board, then his pages",
+}
+
+
+def build_view(state: dict, everyone: list[str], options: dict, profile: dict, seat: int | None, screen: str | None) -> dict:
+    """Return the panel's context: players with their pages and scores, the end, Voynich's turn."""
+    track = effective_track(state, profile)
+    spaces = {int(k): v for k, v in track.get("scoring_spaces", {}).items()}
+    catalogue = profile.get("cards", {})
+    solo = state["solo"]
+    automa = len(everyone) - 1 if solo else None
+    v = state.get("voynich")
+    players = []
+    for i, p in enumerate(state["players"]):
+        pages = [dict(resolve_page(p, k, catalogue), index=k, name=PAGE_NAMES[k]) for k in range(len(p["pages"]))]
+        players.append({
+            "index": i, "name": everyone[i], "automa": i == automa,
+            "markers": [{"key": m, "label": MARKER_LABELS[m], "value": p["markers"][m]} for m in MARKERS],
+            "positions": dict(p["markers"]),
+            "exchange": {k: n for k, n in p["exchange"].items() if n},
+            "pages": pages, "research": p["research"], "cards": p["cards"],
+        })
+    result = score_table(state, players, spaces, options, automa)
+    out: dict[str, Any] = {
+        "players": players,
+        "turn": state["turn"], "turn_name": everyone[state["turn"]], "round": state["round"],
+        "track": track, "has_spaces": bool(spaces), "has_insights": "insights" in track,
+        "end_gk": end_gk(track), "grid": profile.get("grid"), "has_catalogue": bool(catalogue),
+        "result": result,
+        "knowledge": KNOWLEDGE, "sections": SECTIONS, "difficulties": rules.DIFFICULTIES,
+        "difficulty_labels": DIFFICULTY_LABELS, "marker_labels": MARKER_LABELS,
+        "solo": solo, "automa": automa,
+        "screen": screen if screen in ("end", "track", "book") else None,
+    }
+    end = state["end"]
+    if end is not None:
+        out["end"] = {
+            "trigger": everyone[end["trigger"]], "by": everyone[end["by"]],
+            "remaining": [everyone[i] for i in end["remaining"]], "over": state["over"],
+        }
+    else:
+        out["end"] = None
+    if solo and v is not None:
+        out["voynich"] = voynich_view(state, v, profile, players[automa])
+    else:
+        out["voynich"] = None
+    return out
+
+
+def voynich_view(state: dict, v: dict, profile: dict, player: dict) -> dict:
+    """Return Voynich's deck, his current turn and the scan orders for its priority number."""
+    turn = v["turn"]
+    out = {
+        "difficulty": v["difficulty"], "difficulty_label": DIFFICULTY_LABELS[v["difficulty"]],
+        "deck_left": len(v["deck"]), "discard_top": v["discard"][-1] if v["discard"] else None,
+        "open": v["open"], "turn": turn, "tokens_on_board": v["tokens_on_board"],
+        "advanced": [PAGE_NAMES[player["cards"].index(c)] + f" (card {c})" for c in v["advanced"]],
+        "needs_tokens": rules.TOKEN_GK[v["difficulty"]] > 0,
+        "book": [{"name": PAGE_NAMES[k], "card": c, "phase": player["pages"][k]["phase"]} for k, c in enumerate(player["cards"])],
+    }
+    if turn is not None:
+        # [V403] an "X / Y" choice: the left option on the left page, the right on the right page
+        out["slash"] = "left" if turn["page"] == "left" else "right"
+        out["page_name"] = PAGE_NAMES[turn["page_index"]]
+        # [V430-432] each numbered part of the board, scanned from the priority number
+        spaces = profile.get("solo_spaces", {})
+        scans = [
+            {"part": part, "label": label, "order": rules.scan_order(turn["priority"], spaces[part]),
+             "in_spread": part in SPREAD_PARTS[turn["spread"]]}
+            for part, label in SOLO_PARTS.items() if part in spaces
+        ]
+        # the open spread's own parts first; its actions may still reach the others
+        out["scans"] = sorted(scans, key=lambda sc: not sc["in_spread"])
+    return out
+
+
+def score_table(state: dict, players: list[dict], spaces: dict[int, int], options: dict, automa: int | None) -> dict:
+    """Score everyone from the table's entries; say what is still missing instead of guessing."""
+    missing: list[str] = []
+    if not spaces:
+        missing.append("the score track's scoring spaces (box profile, or enter them at the table)")
+    v = state.get("voynich")
+    if automa is not None:
+        if v is None:
+            missing.append(f"{AUTOMA}'s setup (his cards and the difficulty)")
+        elif rules.TOKEN_GK[v["difficulty"]] and v["tokens_on_board"] is None:
+            missing.append(f"the number of {AUTOMA}'s tokens on the board")
+    scored = []
+    for p in players:
+        pages = []
+        for page in p["pages"]:
+            m = page["multiplier"]
+            if m is None:
+                missing.append(f"{p['name']}: the multiplier of {page['name']} (phase {page['phase']})")
+                m = 0
+            entry = {"section": page["section"], "multiplier": m}
+            if page["section"] == "recipes":
+                if m and not page["choices"]:
+                    missing.append(f"{p['name']}: the two knowledge types of {page['name']}")
+                    entry["multiplier"] = 0
+                if page["choices"]:
+                    entry["choices"] = page["choices"]
+                if page["chosen"]:
+                    entry["chosen"] = page["chosen"]
+            pages.append(entry)
+        raw = {"name": p["name"], "gk": p["positions"]["gk"],
+               "markers": {k: p["positions"][k] for k in KNOWLEDGE},
+               "research": p["research"], "pages": pages}
+        if p["automa"] and v is not None:
+            r = rules.score_player(raw, spaces, v["difficulty"], v["tokens_on_board"] or 0)
+        else:
+            r = rules.score_player(raw, spaces)
+        for d, page in zip(r["pages_detail"], p["pages"]):
+            d["name"] = page["name"]
+            d["multiplier"] = page["multiplier"]
+            d["phase"] = page["phase"]
+        scored.append(r)
+    keys = {r["name"]: (r["total"],) + tuple(r["tie_break"]) for r in scored}
+    winners, ranks = places(keys)
+    out = {"players": scored, "missing": missing, "complete": not missing, "tie_winners": winners}
+    if automa is not None:
+        human, voy = scored[0], scored[automa]
+        tie_rule = options.get("solo_tie", "strict")
+        won = human["total"] > voy["total"] or (
+            human["total"] == voy["total"] and tie_rule == "tie_break" and winners == [human["name"]])
+        out["winners"] = [human["name"]] if won else [voy["name"]]
+        out["outcome"] = "win" if won else "loss"
+        out["tied"] = human["total"] == voy["total"]
+        out["tie_rule"] = tie_rule
+    else:
+        out["winners"] = winners
+        out["tied"] = len(winners) > 1
+    out["places"] = ranks
+    top = max(r["total"] for r in scored)
+    tied = [r for r in scored if r["total"] == top]
+    if len(tied) > 1:
+        # [V367] the furthest knowledge marker, then the second furthest, ...; else shared
+        out["tie_break"] = {
+            "total": top,
+            "players": [{"name": r["name"], "markers": r["tie_break"]} for r in tied],
+            "winners": [w for w in winners if any(w == r["name"] for r in tied)],
+        }
+    else:
+        out["tie_break"] = None
+    return out
+

@@ -1,0 +1,112 @@
+// Codex Naturalis helpers (no inline scripts: CSP). Delegated listeners, so they keep working
+// after htmx swaps the live region.
+(function () {
+  "use strict";
+  var CYCLE = ["", "fungi", "plant", "animal", "insect"];
+
+  function gridCells(form) {
+    var cells = [];
+    form.querySelectorAll(".cx-cell").forEach(function (b) {
+      var k = b.getAttribute("data-kingdom");
+      if (k) cells.push({ x: parseInt(b.getAttribute("data-x"), 10), y: parseInt(b.getAttribute("data-y"), 10), kingdom: k });
+    });
+    return cells;
+  }
+
+  function paint(button, kingdom) {
+    CYCLE.forEach(function (k) { if (k) button.classList.remove("cx-" + k); });
+    button.classList.remove("cx-hit");
+    button.textContent = "";
+    if (kingdom) button.classList.add("cx-" + kingdom);
+    button.setAttribute("data-kingdom", kingdom);
+    button.setAttribute("aria-label", "place " + button.getAttribute("data-x") + ", " + button.getAttribute("data-y") + ": " + (kingdom || "empty"));
+    var form = button.closest("form");
+    var input = form && form.querySelector("#cx-cells");
+    if (input) {
+      input.value = JSON.stringify(gridCells(form));
+      form.setAttribute("data-dirty", "true");  // a hidden input has no separate default value
+    }
+  }
+
+  function applyFilters(details) {
+    // every pressed value must be on the card: one per group, several for corners
+    var active = [];
+    details.querySelectorAll("[data-filter][aria-pressed=true]").forEach(function (b) {
+      active.push([b.getAttribute("data-filter"), b.getAttribute("data-value")]);
+    });
+    details.querySelectorAll(".cx-pick").forEach(function (card) {
+      card.hidden = !active.every(function (pair) {
+        return (card.getAttribute("data-" + pair[0]) || "").split(" ").indexOf(pair[1]) >= 0;
+      });
+    });
+  }
+
+  // Taps not yet counted survive a live update from another phone: keep them as a draft
+  // for this editor (same player and card) and paint them again after the swap.
+  var draft = null;
+  function editorKey() {
+    var form = document.querySelector(".cx-grid-form");
+    if (!form) return null;
+    return form.querySelector("[name='data.player:int']").value + "-" + form.querySelector("[name='data.card:int']").value;
+  }
+  document.addEventListener("htmx:beforeSwap", function (evt) {
+    var cfg = evt.detail.requestConfig || {};
+    var input = document.getElementById("cx-cells");
+    var isPoll = (cfg.verb || "").toLowerCase() === "get";
+    var dirty = input && input.form.getAttribute("data-dirty") === "true";
+    draft = isPoll && dirty ? { key: editorKey(), cells: JSON.parse(input.value) } : null;
+  });
+  document.addEventListener("htmx:afterSwap", function () {
+    if (!draft || draft.key !== editorKey()) { draft = null; return; }
+    var form = document.querySelector(".cx-grid-form");
+    var want = {};
+    draft.cells.forEach(function (c) { want[c.x + "," + c.y] = c.kingdom; });
+    form.querySelectorAll(".cx-cell").forEach(function (b) {
+      var k = want[b.getAttribute("data-x") + "," + b.getAttribute("data-y")] || "";
+      if (k !== (b.getAttribute("data-kingdom") || "")) paint(b, k);
+    });
+    draft = null;
+  });
+
+  document.addEventListener("click", function (evt) {
+    var cell = evt.target.closest(".cx-cell");
+    if (cell) {
+      var next = CYCLE[(CYCLE.indexOf(cell.getAttribute("data-kingdom") || "") + 1) % CYCLE.length];
+      paint(cell, next);
+      return;
+    }
+    var clear = evt.target.closest("[data-grid-clear]");
+    if (clear) {
+      clear.closest("form").querySelectorAll(".cx-cell").forEach(function (b) { paint(b, ""); });
+      return;
+    }
+    var filter = evt.target.closest("[data-filter]");
+    if (filter) {
+      var group = filter.getAttribute("data-filter");
+      var on = filter.getAttribute("aria-pressed") !== "true";
+      if (!filter.hasAttribute("data-multi")) {
+        filter.closest("details").querySelectorAll('[data-filter="' + group + '"]').forEach(function (b) { b.setAttribute("aria-pressed", "false"); });
+      }
+      filter.setAttribute("aria-pressed", on ? "true" : "false");
+      applyFilters(filter.closest("details"));
+      return;
+    }
+    var reset = evt.target.closest("[data-filter-reset]");
+    if (reset) {
+      var details = reset.closest("details");
+      details.querySelectorAll("[data-filter]").forEach(function (b) { b.setAttribute("aria-pressed", "false"); });
+      applyFilters(details);
+      return;
+    }
+    var pick = evt.target.closest(".cx-pick");
+    if (pick) {
+      var input = document.getElementById("cx-card-id");
+      if (input) {
+        input.value = pick.getAttribute("data-card");
+        document.querySelectorAll(".cx-pick.chosen").forEach(function (p) { p.classList.remove("chosen"); });
+        pick.classList.add("chosen");
+        input.scrollIntoView({ behavior: "smooth", block: "center" });
+      }
+    }
+  });
+})();

@@ -1,0 +1,480 @@
+"""The rules functions of CONTRACT.md "## codex", tested without Flask."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from companion.games.codex import GAME, api
+from companion.games.codex.packing import max_disjoint
+from companion.games.codex.rules import Layout, final_turns
+from companion.games.validation import RulesError
+
+
+def player(name="A", placement=0, objectives=(), **visible):
+    return {"name": name, "placement_points": placement, "visible": visible, "objectives": list(objectives)}
+
+
+def one_score(objectives, **visible):
+    """Score one player with these objectives; return the objectives' points in order."""
+    return api.score({"players": [player(objectives=objectives, **visible)]})["players"][0]["objectives_detail"]
+
+
+def card(id_, x, y, side="front"):
+    return {"id": id_, "side": side, "x": x, "y": y}
+
+
+def error_of(fn, doc):
+    with pytest.raises(RulesError) as info:
+        fn(doc)
+    return info.value
+
+
+# --- RULES.md section E ------------------------------------------------------------------------
+
+def test_three_pairs_of_quills_need_six_quills():
+    """[CN80] "three pairs of quills require six quills"."""
+    pairs = {"kind": "object_pairs", "object": "quill", "points": 2}
+    assert one_score([pairs], quill=6) == [6]  # three pairs
+    assert one_score([pairs], quill=5) == [4]  # only two pairs from five
+
+
+# --- objective arithmetic ----------------------------------------------------------------------
+
+def test_five_quills_on_two_per_pair_give_four():
+    assert one_score([{"kind": "object_pairs", "object": "quill", "points": 2}], quill=5) == [4]
+
+
+def test_pairs_count_only_the_cards_object():
+    # CDX-C3: an object objective counts pairs of its own object only
+    assert one_score([{"kind": "object_pairs", "object": "inkwell", "points": 2}], quill=9, inkwell=3) == [2]
+
+
+def test_sets_of_three_different_objects():
+    s = {"kind": "object_set", "points": 3}
+    assert one_score([s], quill=4, inkwell=2, manuscript=3) == [6]
+    assert one_score([s], quill=4, inkwell=0, manuscript=3) == [0]
+    assert one_score([s], quill=1, inkwell=1, manuscript=1) == [3]
+
+
+def test_triples_of_a_kingdom():
+    t = {"kind": "resource_triples", "resource": "animal", "points": 2}
+    assert one_score([t], animal=8, fungi=9) == [4]
+    assert one_score([t], animal=2) == [0]
+    assert one_score([t], animal=9) == [6]
+
+
+def test_pattern_objective_is_count_times_points():
+    assert one_score([{"kind": "pattern", "points": 3, "count": 2}]) == [6]
+
+
+# every one of the 16 objective cards, given by its number (values read off cards.md)
+@pytest.mark.parametrize("card_id, count, expected", [
+    (87, 2, 4), (88, 1, 2), (89, 3, 6), (90, 0, 0),      # diagonals: 2 each
+    (91, 2, 6), (92, 1, 3), (93, 3, 9), (94, 0, 0),      # L-shapes: 3 each
+])
+def test_each_pattern_card_by_number(card_id, count, expected):
+    assert one_score([{"card": card_id, "count": count}]) == [expected]
+
+
+VISIBLE = {"fungi": 7, "plant": 3, "animal": 2, "insect": 9, "quill": 6, "inkwell": 1, "manuscript": 5}
+
+
+@pytest.mark.parametrize("card_id, expected", [
+    (95, 4),   # 7 fungi: two sets of 3, 2 each
+    (96, 2),   # 3 plant
+    (97, 0),   # 2 animal
+    (98, 6),   # 9 insect
+    (99, 3),   # quill 6, inkwell 1, manuscript 5: one full set, 3 points
+    (100, 4),  # 5 manuscripts: two pairs
+    (101, 0),  # 1 inkwell
+    (102, 6),  # 6 quills: three pairs
+])
+def test_each_count_card_by_number(card_id, expected):
+    assert one_score([{"card": card_id}], **VISIBLE) == [expected]
+
+
+def test_contract_score_example():
+    doc = {"players": [{"name": "A", "placement_points": 18,
+                        "visible": {"quill": 5, "inkwell": 2, "manuscript": 1, "fungi": 8, "plant": 0, "animal": 3, "insect": 1},
+                        "objectives": [{"kind": "object_pairs", "object": "quill", "points": 2},
+                                       {"kind": "object_set", "points": 3},
+                                       {"kind": "resource_triples", "resource": "fungi", "points": 2},
+                                       {"kind": "pattern", "points": 3, "count": 2}]}]}
+    result = api.score(doc)
+    # 2 pairs of quills (4) + 1 set (3) + 2 triples of fungi (4) + 2 patterns (6) = 17
+    assert result["players"] == [{"name": "A", "total": 35, "breakdown": {"placement": 18, "objectives": 17},
+                                  "objectives_detail": [4, 3, 4, 6]}]
+    assert result["winners"] == ["A"] and result["places"] == {"A": 1}
+
+
+def test_tie_broken_by_objective_points():
+    # [CN56] equal totals: the one with more objective points wins
+    doc = {"players": [player("A", 20, [{"kind": "pattern", "points": 2, "count": 1}]),
+                       player("B", 16, [{"kind": "pattern", "points": 3, "count": 2}]),
+                       player("C", 10)]}
+    result = api.score(doc)
+    assert [p["total"] for p in result["players"]] == [22, 22, 10]
+    assert result["winners"] == ["B"]
+    assert result["places"] == {"B": 1, "A": 2, "C": 3}
+
+
+def test_full_tie_is_a_shared_victory():
+    doc = {"players": [player("A", 20, [{"kind": "pattern", "points": 2, "count": 1}]),
+                       player("B", 20, [{"kind": "pattern", "points": 2, "count": 1}]),
+                       player("C", 21)]}
+    result = api.score(doc)
+    assert sorted(result["winners"]) == ["A", "B"]
+    assert result["places"] == {"A": 1, "B": 1, "C": 3}
+
+
+@pytest.mark.parametrize("doc, field", [
+    ({"players": [player(placement=-1)]}, "players[0].placement_points"),
+    ({"players": [player(quill=-2)]}, "players[0].visible.quill"),
+    ({"players": [player(gold=2)]}, "players[0].visible.gold"),
+    ({"players": [player(objectives=[{"kind": "object_pairs", "object": "scroll", "points": 2}])]}, "players[0].objectives[0].object"),
+    ({"players": [player(objectives=[{"kind": "resource_triples", "resource": "mineral", "points": 2}])]}, "players[0].objectives[0].resource"),
+    ({"players": [player(objectives=[{"kind": "pairs", "points": 2}])]}, "players[0].objectives[0].kind"),
+    ({"players": [player(objectives=[{"kind": "pattern", "points": 3}])]}, "players[0].objectives[0].count"),
+    ({"players": [player(objectives=[{"kind": "pattern", "points": 3, "count": -1}])]}, "players[0].objectives[0].count"),
+    ({"players": [player(objectives=[{"card": 50}])]}, "players[0].objectives[0].card"),
+    ({"players": [player(objectives=[{"card": 103}])]}, "players[0].objectives[0].card"),
+    ({"players": [player(objectives=[{"card": 91}])]}, "players[0].objectives[0].count"),
+    ({"players": [player(objectives=[{"card": 99, "count": 1}])]}, "players[0].objectives[0].count"),
+    ({"players": [player(objectives=[{"card": 99, "points": 3}])]}, "players[0].objectives[0].points"),
+    ({"players": [player("A"), player("a")]}, "players[1].name"),
+    ({"players": []}, "players"),
+    ({"players": [player()], "extra": 1}, "extra"),
+    ({"players": [{"name": "A", "placement_points": 3, "visible": {}}]}, "players[0].objectives"),
+])
+def test_score_bad_input_names_the_field(doc, field):
+    assert error_of(api.score, doc).field == field
+
+
+# --- final turns ------------------------------------------------------------------------------
+
+def test_final_turns_contract_example():
+    assert api.final_turns({"players": ["A", "B", "C"], "trigger": "B"}) == {"turns": ["C", "A", "B", "C"]}
+
+
+def test_last_player_triggering_leaves_one_round():
+    # CDX-C8: the round is already complete, so exactly one more round
+    assert final_turns(["A", "B", "C", "D"], "D") == ["A", "B", "C", "D"]
+
+
+def test_first_player_triggering_finishes_the_round_then_one_more():
+    assert final_turns(["A", "B", "C", "D"], "A") == ["B", "C", "D", "A", "B", "C", "D"]
+
+
+def test_final_turns_works_on_seat_indices():
+    # the table calls it with indices in turn order (first player 2 of 3)
+    assert final_turns([2, 0, 1], 0) == [1, 2, 0, 1]
+
+
+@pytest.mark.parametrize("doc, field", [
+    ({"players": ["A", "B"], "trigger": "C"}, "trigger"),
+    ({"players": ["A"], "trigger": "A"}, "players"),
+    ({"players": ["A", "A"], "trigger": "A"}, "players[1]"),
+    ({"players": ["A", "B"]}, "trigger"),
+])
+def test_final_turns_bad_input(doc, field):
+    assert error_of(api.final_turns, doc).field == field
+
+
+# --- manuscripts: placement, gold cards, visible counts ---------------------------------------
+
+def test_contract_manuscript_example():
+    doc = {"cards": [card(81, 0, 0), card(33, 1, -1), card(75, 0, -2)], "objectives": [90, 97, 99]}
+    result = api.manuscript(doc)
+    # 75 (2 per covered corner) covers only 33's bottom-left corner: 2 points
+    assert result["placement_points"] == [0, 0, 2]
+    assert result["placement_total"] == 2
+    # starter 81: plant and insect corners + insect centre (bottom-right empty corner covered by 33);
+    # 33: insect top-left (its bottom-left insect is covered by 75); 75 shows only empty corners
+    assert result["visible"] == {"fungi": 0, "plant": 1, "animal": 0, "insect": 3, "quill": 0, "inkwell": 0, "manuscript": 0}
+    assert result["objectives"] == {"90": 0, "97": 0, "99": 0}
+
+
+def test_resource_card_scores_its_printed_point():
+    # 8 is a fungi resource card worth 1 [CN46]; on its back it gives it up [CN41]
+    face_up = api.manuscript({"cards": [card(82, 0, 0), card(8, 1, 1)], "objectives": []})
+    face_down = api.manuscript({"cards": [card(82, 0, 0), card(8, 1, 1, "back")], "objectives": []})
+    assert face_up["placement_points"] == [0, 1]
+    assert face_down["placement_points"] == [0, 0]
+
+
+def test_gold_flat_points():
+    # starter 82: fungi bottom-right corner and fungi centre. Card 1 covers the corner and shows
+    # two fungi: 3 visible, enough for gold 47 (3 fungi, 3 points flat).
+    doc = {"cards": [card(82, 0, 0), card(1, 1, -1), card(47, -1, -1)], "objectives": []}
+    assert api.manuscript(doc)["placement_points"] == [0, 0, 3]
+
+
+def test_gold_per_covered_corner():
+    # two backs beside the starter; gold 44 at (2, 0) covers a corner of each: 2 x 2 = 4
+    doc = {"cards": [card(82, 0, 0), card(2, 1, 1, "back"), card(3, 1, -1, "back"), card(44, 2, 0)], "objectives": []}
+    assert api.manuscript(doc)["placement_points"] == [0, 0, 0, 4]
+
+
+def test_gold_per_covered_corner_single_corner():
+    doc = {"cards": [card(82, 0, 0), card(2, 1, 1, "back"), card(3, 1, -1, "back"), card(44, 2, 2)], "objectives": []}
+    assert api.manuscript(doc)["placement_points"] == [0, 0, 0, 2]
+
+
+def test_gold_per_object_counts_its_own_and_not_the_covered():
+    # quills: card 5's top-right and card 27's top-left. Gold 41 (1 per quill) covers card 5's
+    # quill and shows its own: 2 - 1 + 1 = 2 points [CN48]
+    doc = {"cards": [card(82, 0, 0), card(5, 1, -1), card(27, -1, -1), card(41, 2, 0)], "objectives": []}
+    result = api.manuscript(doc)
+    assert result["placement_points"] == [0, 0, 0, 2]
+    assert result["visible"]["quill"] == 2
+
+
+def test_gold_per_object_later_objects_score_nothing_more():
+    # [CN48] "An object added later scores nothing more"
+    doc = {"cards": [card(82, 0, 0), card(5, 1, -1), card(27, -1, -1), card(41, 2, 0), card(15, -2, -2)], "objectives": []}
+    result = api.manuscript(doc)
+    assert result["placement_points"][3] == 2
+    assert result["visible"]["quill"] == 3
+
+
+def test_gold_face_down_needs_nothing_and_scores_nothing():
+    # [CN41] a card played face down gives up its points; no requirement is checked
+    doc = {"cards": [card(81, 0, 0), card(50, 1, 1, "back")], "objectives": []}
+    result = api.manuscript(doc)
+    assert result["placement_points"] == [0, 0]
+    assert result["visible"]["fungi"] == 1  # the back's central resource
+
+
+def test_requirement_counts_before_the_card_is_placed():
+    # [CN42] gold 47 covers the fungi corner of card 1 that made its third fungi: still legal
+    doc = {"cards": [card(82, 0, 0), card(1, 1, -1), card(47, 0, -2)], "objectives": []}
+    result = api.manuscript(doc)
+    assert result["placement_points"] == [0, 0, 3]
+    assert result["visible"]["fungi"] == 2
+
+
+@pytest.mark.parametrize("cards, field, words", [
+    ([card(81, 0, 0), card(103, 1, 1)], "cards[1].id", "unknown card number 103"),
+    ([card(81, 0, 0), card(90, 1, 1)], "cards[1].id", "card 90 is an objective card"),
+    ([card(81, 0, 0), card(5, 1, 1), card(5, -1, -1)], "cards[2]", "card 5 is played twice"),
+    ([card(81, 0, 0), card(5, 3, 3)], "cards[1]", "card 5 at (3, 3) touches no card"),
+    ([card(85, 0, 0), card(5, 1, -1)], "cards[1]", "card 5 at (1, -1) lands on a missing corner"),
+    ([card(81, 0, 0), card(47, 1, 1)], "cards[1]", "card 47 is a gold card"),
+    ([card(5, 0, 0)], "cards[0]", "card 5 is a resource card"),
+    ([card(81, 1, 1)], "cards[0]", "card 81: the starter card lies at (0, 0)"),
+    ([card(81, 0, 0), card(82, 1, 1)], "cards[1]", "card 82 is a starter card"),
+    ([card(81, 0, 0), card(5, 1, 0)], "cards[1]", "card 5 at (1, 0): no such place"),
+    ([card(81, 0, 0), card(5, 1, 1), card(6, 1, 1)], "cards[2]", "card 6 at (1, 1): that place already holds card 5"),
+    ([card(81, 0, 0), {"id": 5, "side": "up", "x": 1, "y": 1}], "cards[1].side", "front"),
+    ([card(81, 0, 0), {"id": 5, "side": "front", "x": 1, "y": 1, "z": 0}], "cards[1].z", "unknown key"),
+])
+def test_illegal_placement_names_the_card(cards, field, words):
+    err = error_of(api.manuscript, {"cards": cards, "objectives": []})
+    assert err.field == field
+    assert words in err.message
+
+
+def test_hidden_corner_message_names_the_corner():
+    # starter 85's bottom-right corner is missing
+    err = error_of(api.manuscript, {"cards": [card(85, 0, 0), card(5, 1, -1)], "objectives": []})
+    assert "bottom-right corner of card 85 is hidden" in err.message
+
+
+def test_gold_requirement_message_says_what_is_missing():
+    err = error_of(api.manuscript, {"cards": [card(81, 0, 0), card(47, 1, 1)], "objectives": []})
+    assert "3 fungi" in err.message and "visible: 0 fungi" in err.message
+
+
+def test_placing_on_a_hidden_corner_of_the_new_card_is_fine():
+    # [CN72] only the corners of the card already in place matter: card 1's hidden
+    # bottom-right corner may lie over the starter's top-left corner
+    doc = {"cards": [card(82, 0, 0), card(1, -1, 1)], "objectives": []}
+    assert api.manuscript(doc)["placement_points"] == [0, 0]
+
+
+def test_failed_placement_leaves_the_layout_unchanged():
+    layout = Layout()
+    layout.place(82, "front", 0, 0, "cards[0]")
+    layout.place(1, "front", 1, -1, "cards[1]")
+    before = (list(layout.placed), dict(layout.at), set(layout.covered), dict(layout.visible))
+    with pytest.raises(RulesError):
+        layout.place(50, "front", 2, 0, "cards[2]")  # needs 5 fungi
+    assert (list(layout.placed), dict(layout.at), set(layout.covered), dict(layout.visible)) == before
+
+
+@pytest.mark.parametrize("objectives, field", [
+    ([90, 90], "objectives[1]"),
+    ([5], "objectives[0]"),
+    ([200], "objectives[0]"),
+    (["90"], "objectives[0]"),
+])
+def test_manuscript_bad_objectives(objectives, field):
+    assert error_of(api.manuscript, {"cards": [card(81, 0, 0)], "objectives": objectives}).field == field
+
+
+def test_manuscript_scores_every_count_objective():
+    # starter 82 front: animal corner, fungi corner, fungi centre; card 6 (fungi) on its
+    # bottom-right corner shows inkwell, fungi, animal (its bottom-left corner is missing)
+    doc = {"cards": [card(82, 0, 0), card(6, 1, -1)], "objectives": [95, 96, 97, 98, 99, 100, 101, 102]}
+    result = api.manuscript(doc)
+    assert result["visible"] == {"fungi": 2, "plant": 0, "animal": 2, "insect": 0, "quill": 0, "inkwell": 1, "manuscript": 0}
+    assert result["objectives"] == {"95": 0, "96": 0, "97": 0, "98": 0, "99": 0, "100": 0, "101": 0, "102": 0}
+
+
+def test_manuscript_counts_a_pattern_on_card_backs():
+    # the match is on a card's kingdom, whichever side it shows (cards.md)
+    cards = [card(81, 0, 0), card(1, 1, 1, "back"), card(2, 2, 2, "back"), card(3, 3, 3, "back")]
+    result = api.manuscript({"cards": cards, "objectives": [87, 95]})
+    assert result["objectives"] == {"87": 2, "95": 2}
+    assert result["occurrences"] == {"87": [[1, 2, 3]]}
+
+
+def test_starter_has_no_colour():
+    # a fungi diagonal through the starter is no diagonal
+    cards = [card(83, 0, 0, "back"), card(1, 1, 1, "back"), card(2, -1, -1, "back")]
+    assert api.manuscript({"cards": cards, "objectives": [87]})["objectives"] == {"87": 0}
+
+
+# --- patterns --------------------------------------------------------------------------------
+
+def cells(*triples):
+    return [{"x": x, "y": y, "kingdom": k} for x, y, k in triples]
+
+
+def count(objective, *triples):
+    return api.patterns({"cells": cells(*triples), "objective": objective})["count"]
+
+
+# each pattern as cards.md describes it, and the same cells mirrored (direction counts [CN49])
+PATTERNS = {
+    87: ([(0, 0, "fungi"), (1, 1, "fungi"), (2, 2, "fungi")], [(0, 0, "fungi"), (1, -1, "fungi"), (2, -2, "fungi")]),
+    89: ([(0, 0, "animal"), (1, 1, "animal"), (2, 2, "animal")], [(0, 0, "animal"), (1, -1, "animal"), (2, -2, "animal")]),
+    88: ([(0, 0, "plant"), (1, -1, "plant"), (2, -2, "plant")], [(0, 0, "plant"), (1, 1, "plant"), (2, 2, "plant")]),
+    90: ([(0, 0, "insect"), (1, -1, "insect"), (2, -2, "insect")], [(0, 0, "insect"), (1, 1, "insect"), (2, 2, "insect")]),
+    91: ([(0, 0, "fungi"), (0, -2, "fungi"), (1, -3, "plant")], [(0, 0, "fungi"), (0, -2, "fungi"), (-1, -3, "plant")]),
+    92: ([(0, 0, "plant"), (0, -2, "plant"), (-1, -3, "insect")], [(0, 0, "plant"), (0, -2, "plant"), (1, -3, "insect")]),
+    93: ([(0, 0, "animal"), (0, -2, "animal"), (1, 1, "fungi")], [(0, 0, "animal"), (0, -2, "animal"), (-1, 1, "fungi")]),
+    94: ([(0, 0, "insect"), (0, -2, "insect"), (-1, 1, "animal")], [(0, 0, "insect"), (0, -2, "insect"), (1, 1, "animal")]),
+}
+
+
+@pytest.mark.parametrize("objective", sorted(PATTERNS))
+def test_each_pattern_card_found_and_not_mirrored(objective):
+    shape, mirrored = PATTERNS[objective]
+    assert count(objective, *shape) == 1
+    assert count(objective, *mirrored) == 0
+    # moved anywhere on the grid it still counts
+    assert count(objective, *[(x + 3, y - 5, k) for x, y, k in shape]) == 1
+
+
+def test_pattern_needs_the_right_colours():
+    assert count(91, (0, 0, "fungi"), (0, -2, "fungi"), (1, -3, "insect")) == 0
+
+
+def test_column_of_four_holds_three_overlapping_l_shapes_but_counts_two():
+    # fungi at y = 0, -2, -4, -6 and a plant beside each lower fungi: L-shapes anchored at
+    # y = 0, -2 and -4, each sharing a fungi with the next: the first and third are disjoint
+    layout = [(0, 0, "fungi"), (0, -2, "fungi"), (0, -4, "fungi"), (0, -6, "fungi"),
+              (1, -3, "plant"), (1, -5, "plant"), (1, -7, "plant")]
+    result = api.patterns({"cells": cells(*layout), "objective": 91})
+    assert result["count"] == 2
+    assert sorted(result["occurrences"]) == [[0, 1, 4], [2, 3, 6]]
+
+
+def test_column_of_four_cards_with_one_plant_holds_one_l_shape():
+    layout = [(0, 0, "fungi"), (0, -2, "fungi"), (0, -4, "fungi"), (0, -6, "fungi"), (1, -7, "plant")]
+    assert count(91, *layout) == 1
+
+
+def test_line_of_six_holds_exactly_two_diagonals():
+    # four overlapping occurrences on six cards; each card counts once [CN50]
+    assert count(87, *[(i, i, "fungi") for i in range(6)]) == 2
+    assert count(90, *[(i, -i, "insect") for i in range(6)]) == 2
+
+
+def test_line_of_five_holds_one_diagonal():
+    assert count(87, *[(i, i, "fungi") for i in range(5)]) == 1
+
+
+def test_count_does_not_depend_on_the_order_cells_are_entered():
+    # a scan that takes the first occurrence it meets, starting from cell (1, 1), would take
+    # (1,1),(2,2),(3,3) and block the rest of the line: 1 instead of 2
+    line = [(i, i, "fungi") for i in (1, 2, 3, 0, 4, 5)]
+    result = api.patterns({"cells": cells(*line), "objective": 87})
+    assert result["count"] == 2
+    assert sorted(result["occurrences"]) == [[2, 4, 5], [3, 0, 1]]
+
+
+@pytest.mark.parametrize("doc, field", [
+    ({"cells": cells((0, 0, "fungi")), "objective": 95}, "objective"),
+    ({"cells": cells((0, 0, "fungi")), "objective": 7}, "objective"),
+    ({"cells": cells((0, 1, "fungi")), "objective": 87}, "cells[0]"),
+    ({"cells": cells((0, 0, "fungi"), (0, 0, "plant")), "objective": 87}, "cells[1]"),
+    ({"cells": cells((0, 0, "mineral")), "objective": 87}, "cells[0].kingdom"),
+    ({"cells": [{"x": 0, "y": 0}], "objective": 87}, "cells[0].kingdom"),
+    ({"cells": [], "objective": 87, "extra": 1}, "extra"),
+])
+def test_patterns_bad_input(doc, field):
+    assert error_of(api.patterns, doc).field == field
+
+
+# --- the packing is exact ---------------------------------------------------------------------
+
+def brute_force(sets):
+    for size in range(len(sets), 0, -1):
+        for combo in itertools.combinations(range(len(sets)), size):
+            used = [e for i in combo for e in sets[i]]
+            if len(used) == len(set(used)):
+                return size
+    return 0
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.frozensets(st.integers(0, 11), min_size=1, max_size=3), max_size=12))
+def test_max_disjoint_matches_brute_force(sets):
+    chosen = max_disjoint(sets)
+    used = [e for i in chosen for e in sets[i]]
+    assert len(used) == len(set(used))  # truly disjoint
+    assert len(chosen) == brute_force(sets)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.dictionaries(st.tuples(st.integers(0, 4), st.integers(0, 4)).map(lambda p: (p[0] * 2 - p[1] % 2, p[1])),
+                       st.sampled_from(["fungi", "plant"]), max_size=14),
+       st.sampled_from([87, 88, 91]))
+def test_pattern_count_matches_brute_force_on_small_grids(grid, objective):
+    # every occurrence found by a direct scan of the shape, then the brute-force maximum
+    shape = PATTERNS[objective][0]
+    occurrences = []
+    for (x, y) in grid:
+        cells_ = [(x + dx, y + dy) for dx, dy, _ in shape]
+        if all(grid.get(c) == k for c, (_, _, k) in zip(cells_, shape)):
+            occurrences.append(cells_)
+    doc = {"cells": [{"x": x, "y": y, "kingdom": k} for (x, y), k in grid.items() if (x + y) % 2 == 0],
+           "objective": objective}
+    if len(doc["cells"]) != len(grid):
+        return  # odd cells are not on the grid; the generator keeps x + y even
+    assert api.patterns(doc)["count"] == brute_force(occurrences)
+
+
+def test_functions_are_registered():
+    assert sorted(GAME.functions) == ["final_turns", "manuscript", "patterns", "score"]
+    assert all(f.summary for f in GAME.functions.values())
+
+
+@pytest.mark.parametrize("card_id, words", [
+    # the patterns as data/codex/cards.md describes them
+    (87, "3 fungi on a rising diagonal"), (88, "3 plant on a falling diagonal"),
+    (91, "2 fungi stacked, plant at the lower one's bottom-right corner"),
+    (92, "2 plant stacked, insect at the lower one's bottom-left corner"),
+    (93, "2 animal stacked, fungi at the upper one's top-right corner"),
+    (94, "2 insect stacked, animal at the upper one's top-left corner"),
+])
+def test_pattern_cards_are_described_as_the_notes_say(card_id, words):
+    from companion.games.codex import cards
+
+    assert cards.objective_text(cards.card(card_id)).endswith(words)

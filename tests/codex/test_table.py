@@ -1,0 +1,270 @@
+"""The Codex table's events and views, without Flask: the state is folded as the framework does."""
+
+from __future__ import annotations
+
+import copy
+
+import pytest
+
+from companion.games.base import Context
+from companion.games.codex import GAME
+from companion.games.validation import RulesError
+
+NAMES = ["Anna", "Ben", "Cara"]
+
+
+def ctx(seed=7):
+    return Context(names=tuple(NAMES), seed=seed)
+
+
+def fold(events, names=NAMES, seed=7, **options):
+    state = GAME.initial_state(list(names), GAME.validate_options(options, len(names)), {})
+    for type_, data in events:
+        state = GAME.apply(state, type_, data, Context(names=tuple(names), seed=seed))
+    return state
+
+
+def rejected(state, type_, data):
+    """Apply an invalid event: return the error, and check that the state did not change."""
+    before = copy.deepcopy(state)
+    with pytest.raises(RulesError) as info:
+        GAME.apply(state, type_, data, ctx())
+    assert state == before
+    return info.value
+
+
+def play(seat, id_, x, y, side="front"):
+    return ("play_card", {"player": seat, "id": id_, "side": side, "x": x, "y": y})
+
+
+# --- setup ------------------------------------------------------------------------------------
+
+def test_options_default_to_twenty_points():
+    assert GAME.validate_options({}, 3) == {"target": 20}
+    assert GAME.validate_options({"target": 30, "first_player": 2}, 3) == {"target": 30, "first_player": 2}
+
+
+@pytest.mark.parametrize("options, field", [
+    ({"target": 25}, "target"), ({"target": "30"}, "target"), ({"first_player": 3}, "first_player"), ({"goal": 20}, "goal"),
+])
+def test_bad_options(options, field):
+    with pytest.raises(RulesError) as info:
+        GAME.validate_options(options, 3)
+    assert info.value.field == field
+
+
+def test_first_player_drawn_at_random_is_repeatable():
+    # the draw is seeded by the table and a counter in the state: an undone draw redone is the same
+    firsts = {fold([("draw_first_player", {})], seed=s)["first"] for s in range(40)}
+    assert firsts == {0, 1, 2}
+    assert fold([("draw_first_player", {})], seed=3)["first"] == fold([("draw_first_player", {})], seed=3)["first"]
+
+
+# --- score track and end trigger ------------------------------------------------------------------
+
+def test_end_before_the_first_player_is_known_waits_for_it():
+    # a score pad started late: the trigger is recorded, the last turns are named once the
+    # first player is chosen (the current round depends on it [CN54])
+    state = fold([("points", {"player": 1, "delta": 20})])
+    assert state["end"] == {"reason": "target", "trigger": 1, "turns": None, "played": 0}
+    assert "first player" in rejected(state, "turn_played", {}).message
+    state = GAME.apply(state, "first_player", {"player": 2}, ctx())
+    # order Cara, Anna, Ben; Ben (last) triggered: one more round
+    assert state["end"]["turns"] == [2, 0, 1]
+    assert "already named" in rejected(state, "first_player", {"player": 0}).message
+
+
+def test_reaching_twenty_triggers_the_end_with_the_last_turns():
+    # Ben (first player Anna) reaches 20: Cara finishes the round, then everyone once more [CN53-54]
+    state = fold([("first_player", {"player": 0}), ("points", {"player": 1, "delta": 15}),
+                  ("points", {"player": 1, "delta": 3}), ("gold_corners", {"player": 1, "corners": 1})])
+    assert state["scores"] == [0, 20, 0]
+    assert state["end"] == {"reason": "target", "trigger": 1, "turns": [2, 0, 1, 2], "played": 0}
+
+
+def test_nineteen_does_not_trigger():
+    state = fold([("first_player", {"player": 0}), ("points", {"player": 1, "delta": 19})])
+    assert state["end"] is None
+
+
+def test_thirty_point_variant_uses_thirty():
+    events = [("first_player", {"player": 2}), ("points", {"player": 0, "delta": 25})]
+    assert fold(events, target=30)["end"] is None
+    state = fold(events + [("points", {"player": 0, "delta": 5})], target=30)
+    # first player Cara: order Cara, Anna, Ben; Anna triggers: Ben, then a full round
+    assert state["end"]["turns"] == [1, 2, 0, 1]
+
+
+def test_later_scores_do_not_move_the_trigger():
+    state = fold([("first_player", {"player": 0}), ("points", {"player": 1, "delta": 20}), ("points", {"player": 2, "delta": 21})])
+    assert state["end"]["trigger"] == 1
+
+
+def test_both_decks_empty_triggers_the_end():
+    # CDX-C1: both decks empty; the last player in order triggering leaves exactly one round (CDX-C8)
+    state = fold([("first_player", {"player": 0}), ("decks_empty", {"player": 2})])
+    assert state["end"] == {"reason": "decks", "trigger": 2, "turns": [0, 1, 2], "played": 0}
+    assert "already" in rejected(state, "decks_empty", {"player": 0}).message
+
+
+def test_last_turns_are_ticked_off_one_by_one():
+    state = fold([("first_player", {"player": 0}), ("decks_empty", {"player": 2})] + [("turn_played", {})] * 3)
+    assert state["end"]["played"] == 3
+    assert "already played" in rejected(state, "turn_played", {}).message
+
+
+def test_ticking_before_the_end_is_refused():
+    assert "not triggered" in rejected(fold([]), "turn_played", {}).message
+
+
+def test_gold_objects_helper_adds_one_per_object():
+    state = fold([("first_player", {"player": 0}), ("gold_objects", {"player": 0, "object": "quill", "count": 3})])
+    assert state["scores"] == [3, 0, 0]
+
+
+@pytest.mark.parametrize("type_, data, field", [
+    ("points", {"player": 3, "delta": 1}, "data.player"),
+    ("points", {"player": 0, "delta": 0}, "data.delta"),
+    ("points", {"player": 0, "delta": -1}, "data.delta"),     # below zero
+    ("points", {"player": 0, "delta": 1.5}, "data.delta"),
+    ("points", {"player": 0, "delta": 1, "why": "x"}, "data.why"),
+    ("gold_corners", {"player": 0, "corners": 5}, "data.corners"),
+    ("gold_objects", {"player": 0, "object": "scroll", "count": 2}, "data.object"),
+    ("gold_objects", {"player": 0, "object": "quill", "count": 0}, "data.count"),
+    ("jump", {}, "type"),
+])
+def test_bad_track_events_change_nothing(type_, data, field):
+    state = fold([("first_player", {"player": 0})])
+    assert rejected(state, type_, data).field == field
+
+
+# --- manuscript mode ----------------------------------------------------------------------------
+
+def test_manuscript_scores_each_card_and_moves_the_track():
+    state = fold([("first_player", {"player": 0}), play(0, 82, 0, 0), play(0, 1, 1, -1), play(0, 47, -1, -1)])
+    assert [c["points"] for c in state["manuscripts"][0]] == [0, 0, 3]
+    assert state["scores"] == [3, 0, 0]
+
+
+def test_manuscript_card_reaching_the_target_triggers_the_end():
+    state = fold([("first_player", {"player": 1}), ("points", {"player": 0, "delta": 17}),
+                  play(0, 82, 0, 0), play(0, 1, 1, -1), play(0, 47, -1, -1)])
+    # order Ben, Cara, Anna; Anna (last) triggers: one more round
+    assert state["end"] == {"reason": "target", "trigger": 0, "turns": [1, 2, 0], "played": 0}
+
+
+def test_play_card_accepts_a_cell():
+    state = fold([("first_player", {"player": 0}), ("play_card", {"player": 0, "id": 81, "side": "front", "cell": [0, 0]})])
+    assert state["manuscripts"][0] == [{"id": 81, "side": "front", "x": 0, "y": 0, "points": 0}]
+
+
+@pytest.mark.parametrize("events, bad, words", [
+    ([], play(0, 103, 0, 0), "unknown card number 103"),
+    ([play(0, 81, 0, 0), play(0, 5, 1, 1)], play(0, 5, -1, -1), "card 5 is played twice"),
+    ([play(0, 81, 0, 0)], play(0, 5, 3, 3), "card 5 at (3, 3) touches no card"),
+    ([play(0, 85, 0, 0)], play(0, 5, 1, -1), "card 5 at (1, -1) lands on a missing corner"),
+    ([play(0, 81, 0, 0)], play(0, 47, 1, 1), "card 47 is a gold card"),
+])
+def test_illegal_placement_is_refused_with_the_card_named(events, bad, words):
+    state = fold([("first_player", {"player": 0})] + events)
+    err = rejected(state, *bad)
+    assert err.field == "data.id"
+    assert words in err.message
+
+
+def test_a_card_may_be_in_two_players_manuscripts_only_once_each():
+    # each player's manuscript is checked on its own: the same number in another area is another copy
+    state = fold([("first_player", {"player": 0}), play(0, 81, 0, 0), play(1, 82, 0, 0)])
+    assert len(state["manuscripts"][1]) == 1
+
+
+# --- objective counter ------------------------------------------------------------------------------
+
+def counter_events():
+    return [("common_objectives", {"cards": [95, 102]}), ("secret_objective", {"player": 0, "card": 91}),
+            ("secret_objective", {"player": 1, "card": 99})]
+
+
+def test_objectives_are_distinct_cards():
+    state = fold(counter_events())
+    assert "common objective" in rejected(state, "secret_objective", {"player": 2, "card": 95}).message
+    assert "another player's" in rejected(state, "secret_objective", {"player": 2, "card": 99}).message
+    assert rejected(state, "common_objectives", {"cards": [96, 96]}).field == "data.cards[1]"
+    assert rejected(state, "common_objectives", {"cards": [96, 91]}).field == "data.cards[1]"
+    assert rejected(state, "common_objectives", {"cards": [96, 200]}).field == "data.cards[1]"
+    assert rejected(state, "secret_objective", {"player": 2, "card": 40}).field == "data.card"
+
+
+def test_counts_never_go_below_zero():
+    state = fold(counter_events() + [("count", {"player": 0, "symbol": "fungi", "delta": 2})])
+    err = rejected(state, "count", {"player": 0, "symbol": "fungi", "delta": -3})
+    assert err.field == "data.delta"
+    assert rejected(state, "count", {"player": 0, "symbol": "mushroom", "delta": 1}).field == "data.symbol"
+    assert rejected(state, "set_count", {"player": 0, "symbol": "quill", "value": -1}).field == "data.value"
+
+
+def test_pattern_count_only_for_the_players_pattern_objectives():
+    state = fold(counter_events())
+    assert "not one of this player's" in rejected(state, "pattern_count", {"player": 1, "card": 91, "delta": 1}).message
+    assert rejected(state, "pattern_count", {"player": 0, "card": 95, "delta": 1}).field == "data.card"
+
+
+def test_end_screen_scores_typed_counts_and_a_laid_out_pattern():
+    # Anna: 7 fungi (95: 2 x 2), 5 quills (102: 2 pairs = 4), and a column of fungi with two plants
+    # laid out for 91: three overlapping L-shapes, two card-disjoint: 2 x 3 = 6
+    column = [{"x": 0, "y": y, "kingdom": "fungi"} for y in (0, -2, -4, -6)] + \
+             [{"x": 1, "y": y, "kingdom": "plant"} for y in (-3, -5, -7)]
+    state = fold([("first_player", {"player": 0}), ("points", {"player": 0, "delta": 12}), ("points", {"player": 1, "delta": 18})]
+                 + counter_events()
+                 + [("set_count", {"player": 0, "symbol": "fungi", "value": 7}), ("set_count", {"player": 0, "symbol": "quill", "value": 5}),
+                    ("pattern_grid", {"player": 0, "card": 91, "cells": column}),
+                    ("set_count", {"player": 1, "symbol": "quill", "value": 1}), ("set_count", {"player": 1, "symbol": "inkwell", "value": 1}),
+                    ("set_count", {"player": 1, "symbol": "manuscript", "value": 2})])
+    v = GAME.view(state, NAMES, {}, {}, None, "end")
+    anna, ben, cara = v["result"]["players"]
+    assert anna["objectives_detail"] == [4, 4, 6] and anna["total"] == 26
+    assert ben["objectives_detail"] == [0, 0, 3] and ben["total"] == 21  # one full set for 99
+    assert cara["total"] == 0
+    assert v["result"]["winners"] == ["Anna"]
+    grid = GAME.view(state, NAMES, {}, {}, None, "grid-0-91")["grid"]
+    hits = sorted((c["x"], c["y"], c["value"]["hit"]) for c in grid["grid"]["cells"] if c["value"]["hit"])
+    assert grid["count"] == 2
+    assert len(hits) == 6 and {h[2] for h in hits} == {1, 2}
+
+
+def test_end_screen_names_the_tie_break():
+    state = fold([("first_player", {"player": 0}), ("points", {"player": 0, "delta": 22}), ("points", {"player": 1, "delta": 20}),
+                  ("common_objectives", {"cards": [95, 102]}), ("set_count", {"player": 1, "symbol": "quill", "value": 2})])
+    v = GAME.view(state, NAMES, {}, {}, None, "end")
+    assert v["result"]["winners"] == ["Ben"]
+    assert v["ties"] == ["Anna and Ben tie on 22: most objective points ranks first."]
+
+
+def test_end_screen_uses_the_manuscript():
+    cards = [play(0, 81, 0, 0), play(0, 1, 1, 1, "back"), play(0, 2, 2, 2, "back"), play(0, 3, 3, 3, "back")]
+    state = fold([("first_player", {"player": 0})] + cards + [("common_objectives", {"cards": [87, 95]})])
+    anna = GAME.view(state, NAMES, {}, {}, None, "end")["result"]["players"][0]
+    assert anna["source"] == "manuscript"
+    assert anna["objectives_detail"] == [2, 2]  # one fungi diagonal; 3 fungi
+    # typed counts are refused for a player whose manuscript counts
+    assert "manuscript" in rejected(state, "count", {"player": 0, "symbol": "fungi", "delta": 1}).message
+
+
+def test_finish_freezes_the_table():
+    state = fold([("finish", {})])
+    assert state["finished"] is True
+    assert "game is over" in rejected(state, "first_player", {"player": 0}).message
+
+
+def test_every_event_has_words_in_the_history():
+    events = [("first_player", {"player": 0}), ("draw_first_player", {}), ("points", {"player": 0, "delta": 3}),
+              ("gold_corners", {"player": 0, "corners": 2}), ("gold_objects", {"player": 1, "object": "quill", "count": 2}),
+              ("decks_empty", {"player": 1}), ("turn_played", {}), ("common_objectives", {"cards": [95, 96]}),
+              ("secret_objective", {"player": 0, "card": 91}), ("count", {"player": 0, "symbol": "fungi", "delta": 1}),
+              ("set_count", {"player": 0, "symbol": "fungi", "value": 4}), ("pattern_count", {"player": 0, "card": 91, "delta": 1}),
+              ("pattern_grid", {"player": 0, "card": 91, "cells": []}), play(1, 81, 0, 0), ("finish", {})]
+    assert {t for t, _ in events} == set(GAME.events)
+    fold(events)  # all valid in this order
+    for type_, data in events:
+        text = GAME.describe(type_, data, NAMES)
+        assert text and text != type_.replace("_", " ")
