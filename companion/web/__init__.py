@@ -35,6 +35,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     database.migrate(app.config["DATABASE"])
     app.extensions["companion.db"] = threading.local()  # one connection per worker thread
 
+    app.jinja_env.globals["event_url"] = event_url
     app.teardown_appcontext(close_db)
     app.before_request(refuse_cross_site)
     app.after_request(security_headers)
@@ -65,6 +66,16 @@ def get_db():
             mine.db = database.connect(current_app.config["DATABASE"])
         g.db = mine.db
     return g.db
+
+
+def event_url(table) -> str:
+    """Return where a table's event forms post, built once per request (a panel holds dozens)."""
+    from flask import url_for
+
+    urls = g.setdefault("event_urls", {})
+    if table.id not in urls:
+        urls[table.id] = url_for("tables.post_event", table_id=table.id)
+    return urls[table.id]
 
 
 def close_db(_exc=None) -> None:
