@@ -72,6 +72,14 @@ class Served:
             pass
         return float("nan")
 
+    def cpu_seconds(self) -> float:
+        """Return the CPU time (user + system) the process has used so far."""
+        try:
+            fields = Path(f"/proc/{self.process.pid}/stat").read_text().rsplit(")", 1)[1].split()
+            return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        except OSError:
+            return float("nan")
+
     def stop(self) -> None:
         if self.process.poll() is None:
             self.process.terminate()
@@ -101,9 +109,11 @@ def start(argv: list[str], port: int, path: str = "/") -> Served:
     raise RuntimeError(f"{argv} did not answer within 30 s")
 
 
-def start_companion(data: Path) -> Served:
+def start_companion(data: Path, threads: int | None = None) -> Served:
     port = free_port()
     argv = [sys.executable, "-m", "companion", "serve", "--host", HOST, "--port", str(port), "--data", str(data), "--quiet"]
+    if threads:
+        argv += ["--threads", str(threads)]
     return start(argv, port)
 
 
@@ -285,15 +295,25 @@ class Load:
     changes_seen: int = 0
 
 
-async def phone(table: Table, seat: int, conn: AsyncConnection, load: Load, started: float, deadline: float,
-                rng: random.Random, write_every: float) -> None:
-    """Poll like the table page does; when it is this seat's turn, change a score."""
+async def phone(table: Table, seat: int, conn: AsyncConnection, load: Load, join_at: float, measure_from: float,
+                deadline: float, rng: random.Random, write_every: float) -> None:
+    """Open the table page once, then poll like it does; when it is this seat's turn, change a score.
+
+    Only requests sent from `measure_from` on count in the figures: before it the phones join,
+    spread over the ramp as people sit down (200 phones loading a page in the same second would
+    measure a crowd that never happens). An error counts whenever it happens.
+    """
     mine = Table(table.id, table.token)  # what this phone has seen
-    next_poll = started + rng.uniform(0, POLL_S)
+    await asyncio.sleep(max(0.0, join_at - time.perf_counter()))
+    page = await _request(conn, load, "GET", f"/t/{table.id}", browser_headers(mine, seat, htmx=False), None, (200,))
+    if page is not None:
+        read_fragment(mine, page.text())
+    next_poll = time.perf_counter() + POLL_S
     while True:
         now = time.perf_counter()
         if now >= deadline:
             break
+        counted = now >= measure_from
         if table.changes % 4 == seat and now >= table.due:  # this phone taps a score
             table.due = now + rng.uniform(0.5, 1.5) * write_every
             type_, data = score_change(GAME, table.changes)
@@ -301,8 +321,9 @@ async def phone(table: Table, seat: int, conn: AsyncConnection, load: Load, star
             headers = dict(browser_headers(mine, seat), **{"Content-Type": "application/x-www-form-urlencoded"})
             answer = await _request(conn, load, "POST", f"/t/{table.id}/events", headers, event_form(type_, data, mine.version), (200, 409))
             if answer is not None:
-                load.writes.append(answer.seconds)
-                load.conflicts += answer.status == 409
+                if counted:
+                    load.writes.append(answer.seconds)
+                    load.conflicts += answer.status == 409
                 read_fragment(mine, answer.text())
             continue
         if now < next_poll:
@@ -314,9 +335,10 @@ async def phone(table: Table, seat: int, conn: AsyncConnection, load: Load, star
             headers["If-None-Match"] = mine.etag
         answer = await _request(conn, load, "GET", f"/t/{table.id}/live", headers, None, (200, 304))
         if answer is not None:
-            load.polls.append(answer.seconds)
+            if counted:
+                load.polls.append(answer.seconds)
+                load.changes_seen += answer.status == 200
             if answer.status == 200:
-                load.changes_seen += 1
                 read_fragment(mine, answer.text())
     await conn.close()
 
@@ -333,25 +355,34 @@ async def _request(conn, load: Load, method, path, headers, body, expected) -> R
     return answer
 
 
-async def _run_load(port: int, tables: list[Table], seconds: float, write_every: float) -> tuple[Load, float]:
+async def _run_load(companion: Served, tables: list[Table], ramp: float, seconds: float,
+                    write_every: float) -> tuple[Load, float, float]:
+    """Run the phones; return what they saw, the measured seconds and the server's CPU share."""
     load = Load()
     rng = random.Random(7)
     started = time.perf_counter()
-    deadline = started + seconds
+    measure_from = started + ramp
+    deadline = measure_from + seconds
     for table in tables:
-        table.due = started + rng.uniform(0, write_every)
-    tasks = [phone(t, seat, AsyncConnection(HOST, port), load, started, deadline, rng, write_every)
-             for t in tables for seat in range(4)]
-    await asyncio.gather(*tasks)
-    return load, time.perf_counter() - started
+        table.due = measure_from + rng.uniform(0, write_every)
+    tasks = [phone(t, seat, AsyncConnection(HOST, companion.port), load, started + rng.uniform(0, ramp), measure_from,
+                   deadline, rng, write_every) for t in tables for seat in range(4)]
+
+    async def cpu_at_measure_start() -> float:
+        await asyncio.sleep(ramp)
+        return companion.cpu_seconds()
+
+    cpu_from, *_ = await asyncio.gather(cpu_at_measure_start(), *tasks)
+    elapsed = time.perf_counter() - measure_from
+    return load, elapsed, (companion.cpu_seconds() - cpu_from) / elapsed
 
 
-def convention_load(companion: Served, n_tables: int, seconds: float, write_every: float = 3.0) -> dict:
+def convention_load(companion: Served, n_tables: int, ramp: float, seconds: float, write_every: float = 3.0) -> dict:
     """n tables of 4 phones, all polling every 750 ms, each table changing a score every few seconds."""
     setup = Connection(HOST, companion.port)
     tables = [create_table(setup) for _ in range(n_tables)]
     setup.close()
-    load, elapsed = asyncio.run(_run_load(companion.port, tables, seconds, write_every))
+    load, elapsed, cpu = asyncio.run(_run_load(companion, tables, ramp, seconds, write_every))
     every = load.polls + load.writes
     return {
         "tables": n_tables,
@@ -370,6 +401,7 @@ def convention_load(companion: Served, n_tables: int, seconds: float, write_ever
         "errors": len(load.errors),
         "error_kinds": sorted(set(load.errors))[:5],
         "peak_rss_mb": companion.peak_rss_mb(),
+        "server_cpu": cpu,
     }
 
 
@@ -380,8 +412,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="under a minute: fewer samples, 50 tables for 10 s")
     parser.add_argument("--json", metavar="FILE", help="also write every figure to FILE as JSON")
+    parser.add_argument("--threads", type=int, help="the server's worker threads (default: companion serve's own)")
     args = parser.parse_args(argv)
-    samples, n_tables, seconds, startups = (200, 50, 10.0, 1) if args.quick else (1000, 200, 60.0, 3)
+    samples, n_tables, ramp, seconds, startups = (200, 50, 5.0, 10.0, 1) if args.quick else (1000, 200, 20.0, 60.0, 3)
     figures: dict = {"quick": args.quick}
 
     with tempfile.TemporaryDirectory(prefix="companion-bench-") as tmp:
@@ -394,7 +427,7 @@ def main(argv: list[str] | None = None) -> int:
         figures["startup_s"] = {"median": statistics.median(times), "max": max(times)}
         print(f"  median {statistics.median(times):.2f} s, max {max(times):.2f} s\n", flush=True)
 
-        companion = start_companion(Path(tmp) / "latency")
+        companion = start_companion(Path(tmp) / "latency", args.threads)
         hello = start_hello()
         try:
             print(f"latency: {samples} rounds over keep-alive connections, one request at a time", flush=True)
@@ -418,18 +451,18 @@ def main(argv: list[str] | None = None) -> int:
             companion.stop()
             hello.stop()
 
-        companion = start_companion(Path(tmp) / "load")
+        companion = start_companion(Path(tmp) / "load", args.threads)
         try:
             print(f"convention load: {n_tables} tables x 4 phones polling every {POLL_S * 1000:.0f} ms, "
-                  f"a score change per table every ~3 s, for {seconds:.0f} s", flush=True)
-            load = convention_load(companion, n_tables, seconds)
+                  f"a score change per table every ~3 s, for {seconds:.0f} s (after {ramp:.0f} s in which the phones join)", flush=True)
+            load = convention_load(companion, n_tables, ramp, seconds)
             figures["load"] = load
             print(f"  {load['requests']} requests in {load['seconds']:.1f} s: {load['rps']:.0f} req/s", flush=True)
             print(f"  all requests p50 {load['p50_ms']:.1f} ms, p99 {load['p99_ms']:.1f} ms "
                   f"(polls p99 {load['poll_p99_ms']:.1f} ms; score changes p50 {load['write_p50_ms']:.1f} ms, p99 {load['write_p99_ms']:.1f} ms)", flush=True)
             print(f"  {load['writes']} score changes ({load['conflicts']} answered 409), {load['changes_seen']} live updates received", flush=True)
             print(f"  errors {load['errors']} {load['error_kinds'] or ''}", flush=True)
-            print(f"  server peak RSS {load['peak_rss_mb']:.1f} MiB\n", flush=True)
+            print(f"  server peak RSS {load['peak_rss_mb']:.1f} MiB, server CPU {load['server_cpu'] * 100:.0f}% of one core\n", flush=True)
         finally:
             companion.stop()
 
