@@ -9,16 +9,21 @@ added. A function without a seed here (a game merged later) still gets random do
 
 from __future__ import annotations
 
+import os
 import re
 from typing import Any
 
 from hypothesis import HealthCheck, Phase, settings
 from hypothesis import strategies as st
 
+#: FUZZ_SCALE=N (N > 1) runs N times the examples, freshly randomized: a bug hunt, not CI
+SCALE = max(1, int(os.environ.get("FUZZ_SCALE", "1")))
+
 #: derandomized: CI runs the same examples every time, so a failure found once stays found
 #: and an xfail marks a reproducible bug; no deadline: timing is the benchmark's job
 FUZZ = settings(
-    derandomize=True,
+    derandomize=SCALE == 1,
+    max_examples=100 * SCALE,
     deadline=None,
     database=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much],
@@ -138,6 +143,11 @@ ANY_JSON = st.recursive(
 )
 
 _MISSING = object()
+
+
+def examples(n: int) -> settings:
+    """Return FUZZ with n examples (times FUZZ_SCALE)."""
+    return settings(FUZZ, max_examples=n * SCALE)
 
 
 def strings_in(value: Any) -> list[str]:

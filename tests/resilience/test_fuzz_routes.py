@@ -13,13 +13,13 @@ import json
 import tempfile
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 from werkzeug.datastructures import MultiDict
 
 from companion import create_app, games, rules
 
-from .fuzzing import ANY_JSON, FUZZ, some_profile
+from .fuzzing import ANY_JSON, examples, some_profile
 
 HTML = ["<script>alert(1)</script>", '"><img src=x onerror=alert(1)>', "Anna", "", " ", "x" * 41, "\u0000", "Zoë"]
 FIELD_NAMES = ["type", "expected_version:int", "data.player:int", "data.name", "data.delta:json", "data:json",
@@ -85,7 +85,7 @@ def headers_for(mine: dict, other: dict) -> st.SearchStrategy:
 
 
 @pytest.mark.parametrize("endpoint, rule", ROUTES, ids=[e for e, _ in ROUTES])
-@settings(FUZZ, max_examples=60)
+@examples(60)
 @given(data=st.data())
 def test_route_never_answers_500_or_a_traceback(world, endpoint, rule, data):
     app, mine, other, profile_id = world
