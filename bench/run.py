@@ -125,15 +125,25 @@ def start_hello() -> Served:
 # --- what a phone sends -----------------------------------------------------------------------
 
 
+#: each game's score change: the event and the data it takes besides player and delta
+#: (galileo's VP wait for the board's printed values, so renames stand in there)
+SCORE_EVENTS = {
+    "gutenberg": ("fame", {}),
+    "codex": ("points", {}),
+    "voynich": ("move", {"marker": "gk"}),
+}
+
+
 def score_change(game_key: str, i: int) -> tuple[str, dict]:
-    """Return the i-th score change a player taps: the game's own score event where it has one."""
+    """Return the i-th score change a player taps (up, up, down, down: the score stays small).
+
+    A game not listed here (or no longer taking that event) changes a name instead.
+    """
     from companion import games
 
-    events = games.get(game_key).events
-    if "fame" in events:  # gutenberg: the fame track, up then down again
-        return "fame", {"player": i % 2, "delta": 1 if i % 4 < 2 else -1}
-    if "score" in events:
-        return "score", {"player": i % 2, "delta": 1 if i % 4 < 2 else -1}
+    type_, extra = SCORE_EVENTS.get(game_key, ("rename", {}))
+    if type_ in games.get(game_key).events:
+        return type_, {"player": i % 2, **extra, "delta": 1 if i % 4 < 2 else -1}
     return "rename", {"player": i % 2, "name": f"{PLAYERS[i % 2]}{i % 7}"}
 
 
@@ -254,15 +264,20 @@ def latency(companion: Served, hello: Served, samples: int) -> dict:
 ASSET = re.compile(r'<(?:script[^>]*\bsrc|link[^>]*\bhref|img[^>]*\bsrc)="([^"]+)"')
 
 
-def page_weight(companion: Served) -> dict:
+def page_weight(companion: Served, game_key: str) -> dict:
     """Bytes of a table page's first load with everything it pulls, and of a live update."""
+    from companion import games
+
     conn = Connection(HOST, companion.port)
-    table = create_table(conn)
+    game = games.get(game_key)
+    table = create_table(conn, game_key, PLAYERS[: game.max_players])
     for i in range(6):  # a table in play, with some history
-        type_, data = score_change(GAME, i)
+        type_, data = score_change(game_key, i)
         answer = conn.request("POST", f"/t/{table.id}/events",
                               dict(browser_headers(table), **{"Content-Type": "application/x-www-form-urlencoded"}),
                               event_form(type_, data, table.version))
+        if answer.status != 200:
+            raise RuntimeError(f"{game_key}: {type_} {data} answered {answer.status}")
         read_fragment(table, answer.text())
     page = conn.request("GET", f"/t/{table.id}", browser_headers(table, htmx=False))
     parts = [("page", page.body)]
@@ -273,11 +288,24 @@ def page_weight(companion: Served) -> dict:
     conn.close()
     rows = [(name, len(body), len(gzip.compress(body, 6))) for name, body in parts]
     return {
+        "game": game_key,
         "parts": rows,
         "page_raw_kb": kb(sum(r[1] for r in rows)),
         "page_gzip_kb": kb(sum(r[2] for r in rows)),
         "fragment_raw_kb": kb(len(fragment)),
         "fragment_gzip_kb": kb(len(gzip.compress(fragment, 6))),
+    }
+
+
+def page_weights(companion: Served) -> dict:
+    """Weigh every game's table; the summary keeps the heaviest page and the heaviest fragment."""
+    from companion import games
+
+    per_game = [page_weight(companion, key) for key in games.registry()]
+    return {
+        "games": per_game,
+        "page_gzip_kb": max(w["page_gzip_kb"] for w in per_game),
+        "fragment_gzip_kb": max(w["fragment_gzip_kb"] for w in per_game),
     }
 
 
@@ -440,13 +468,16 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"  unexpected answers: {lat['unexpected']}", flush=True)
             print(flush=True)
 
-            print("page weight: a table page's first load with everything it pulls, and one live update", flush=True)
-            weight = page_weight(companion)
+            print("page weight: each game's table page, first load with everything it pulls, and one live update", flush=True)
+            weight = page_weights(companion)
             figures["weight"] = weight
-            for name, raw, zipped in weight["parts"]:
+            first = weight["games"][0]
+            for name, raw, zipped in first["parts"][1:]:
                 print(f"  {name:<40} {kb(raw):7.1f} KiB raw {kb(zipped):6.1f} KiB gzip", flush=True)
-            print(f"  {'page, all in':<40} {weight['page_raw_kb']:7.1f} KiB raw {weight['page_gzip_kb']:6.1f} KiB gzip", flush=True)
-            print(f"  {'live-update fragment':<40} {weight['fragment_raw_kb']:7.1f} KiB raw {weight['fragment_gzip_kb']:6.1f} KiB gzip\n", flush=True)
+            for w in weight["games"]:
+                print(f"  {w['game'] + ': page, all in':<40} {w['page_raw_kb']:7.1f} KiB raw {w['page_gzip_kb']:6.1f} KiB gzip"
+                      f"   live update {w['fragment_raw_kb']:5.1f} KiB raw {w['fragment_gzip_kb']:4.1f} KiB gzip", flush=True)
+            print("  (the summary line keeps the heaviest of each)\n", flush=True)
         finally:
             companion.stop()
             hello.stop()
