@@ -257,6 +257,19 @@ def check_ranking(result: dict) -> None:
                 assert places[a] < places[b], (a, b, totals, places)
 
 
+# --- text stays text --------------------------------------------------------------------------
+
+#: markup a player might paste into any text field; a page must show it, never run it
+HOSTILE = ['<script>window.__pwned=1</script>', '"><img src=x onerror="window.__pwned=1">', "</textarea><b>x</b>"]
+
+
+def assert_inert(html: str, where: object = "") -> None:
+    """Check that no hostile markup reached a page unescaped."""
+    for payload in HOSTILE:
+        assert payload not in html, (where, payload)
+    assert not re.search(r"<img[^>]*\bonerror", html, re.I), where
+
+
 # --- table events ----------------------------------------------------------------------------
 
 KEY_IN_DOC = re.compile(r"[{,]\s*\"?([a-z_]+)\"?\??\s*:")
@@ -271,6 +284,7 @@ def event_vocabulary(game, state: Any) -> tuple[list[str], list[str]]:
         keys.update(KEY_IN_DOC.findall(doc))
         words.update(WORD_IN_DOC.findall(doc))
     words.update(keys)
+    words.update(HOSTILE)
     return sorted(keys), sorted(words)
 
 

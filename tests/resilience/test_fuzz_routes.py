@@ -19,9 +19,9 @@ from werkzeug.datastructures import MultiDict
 
 from companion import create_app, games, rules
 
-from .fuzzing import ANY_JSON, examples, some_profile
+from .fuzzing import ANY_JSON, HOSTILE, assert_inert, examples, some_profile
 
-HTML = ["<script>alert(1)</script>", '"><img src=x onerror=alert(1)>', "Anna", "", " ", "x" * 41, "\u0000", "Zoë"]
+HTML = HOSTILE + ["Anna", "", " ", "x" * 41, "\u0000", "Zoë"]
 FIELD_NAMES = ["type", "expected_version:int", "data.player:int", "data.name", "data.delta:json", "data:json",
                "data.player:json", "players[]", "players[]:int", "automa:bool", "options.automa:bool", "profile",
                "profile:int", "profile_name", "seat", "screen", "next", "data..x", ":int", "a:weird", "x[]:json",
@@ -117,6 +117,8 @@ def test_route_never_answers_500_or_a_traceback(world, endpoint, rule, data):
     text = response.get_data(as_text=True)
     assert response.status_code < 500, (method, path, response.status_code, text[:500])
     assert "Traceback" not in text
+    if response.mimetype == "text/html":
+        assert_inert(text, (method, path))
     if path.startswith("/api/") and response.status_code >= 400 and method != "HEAD":
         doc = response.get_json()
         assert isinstance(doc, dict) and isinstance(doc.get("error"), str), text[:300]

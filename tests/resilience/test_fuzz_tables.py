@@ -18,14 +18,14 @@ from werkzeug.datastructures import MultiDict
 from companion import create_app, games, tables
 from companion.web import get_db
 
-from .fuzzing import examples, event_data, event_vocabulary, options_for
+from .fuzzing import HOSTILE, assert_inert, examples, event_data, event_vocabulary, options_for
 
 #: bugs found in games this branch may not edit: game -> the bug, reported to its author
 KNOWN_BUGS: dict[str, str] = {}
 
 GAMES = [pytest.param(key, id=key, marks=[pytest.mark.xfail(strict=True, reason=KNOWN_BUGS[key])] if key in KNOWN_BUGS else [])
          for key in games.registry()]
-NAMES = ["Anna", "<b>Tom</b>", "Kate & Ben", "Zoë"]
+NAMES = ["Anna", HOSTILE[0][:40], "Kate & Ben", HOSTILE[1][:40]]
 
 
 @pytest.fixture(scope="module")
@@ -36,9 +36,9 @@ def app(tmp_path_factory):
 def steps(game) -> st.SearchStrategy:
     keys, words = event_vocabulary(game, game.initial_state(NAMES[: game.max_players], {}, {}))
     types = st.sampled_from(sorted(game.events) + ["rename", "undo", "no_such_event"])
-    rename = st.fixed_dictionaries({"player": st.integers(-1, 4), "name": st.sampled_from(NAMES) | st.text(max_size=42)})
+    rename = st.fixed_dictionaries({"player": st.integers(-1, 4), "name": st.sampled_from(NAMES + HOSTILE) | st.text(max_size=42)})
     event = st.tuples(types, st.one_of(event_data(keys, words), rename))
-    screen = st.none() | st.sampled_from(words) | st.text(max_size=10)
+    screen = st.none() | st.sampled_from(words) | st.sampled_from(HOSTILE) | st.text(max_size=10)
     return st.one_of(
         st.tuples(st.sampled_from(["api", "form", "stale"]), event, screen),
         st.tuples(st.just("undo"), st.just(None), screen),
@@ -66,8 +66,10 @@ def check_pages(client, table_id: str, screen) -> None:
     query = {"screen": screen} if screen else {}
     page = client.get(f"/t/{table_id}", query_string=query)
     assert page.status_code == 200, page.get_data(as_text=True)[:500]
+    assert_inert(page.get_data(as_text=True), "table page")
     live = client.get(f"/t/{table_id}/live", query_string=query, headers={"HX-Request": "true"})
     assert live.status_code == 200 and "<html" not in live.get_data(as_text=True)
+    assert_inert(live.get_data(as_text=True), "live region")
 
 
 @pytest.mark.parametrize("game_key", GAMES)
@@ -106,6 +108,7 @@ def test_random_event_sequences_keep_a_table_whole(app, game_key, data):
         elif how == "form":
             assert status in (200, 400), response.get_data(as_text=True)[:500]
             assert "<html" not in response.get_data(as_text=True)
+            assert_inert(response.get_data(as_text=True), "form answer")
         else:
             assert status in (200, 400), response.get_data(as_text=True)[:500]
             if status == 400:
