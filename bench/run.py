@@ -345,13 +345,15 @@ async def phone(table: Table, seat: int, conn: AsyncConnection, load: Load, join
         if table.changes % 4 == seat and now >= table.due:  # this phone taps a score
             table.due = now + rng.uniform(0.5, 1.5) * write_every
             type_, data = score_change(GAME, table.changes)
-            table.changes += 1
             headers = dict(browser_headers(mine, seat), **{"Content-Type": "application/x-www-form-urlencoded"})
             answer = await _request(conn, load, "POST", f"/t/{table.id}/events", headers, event_form(type_, data, mine.version), (200, 409))
             if answer is not None:
                 if counted:
                     load.writes.append(answer.seconds)
                     load.conflicts += answer.status == 409
+                # a 409 shows the table as it is now; the same player taps again at the next turn,
+                # so the ups and downs stay paired and the score never goes below its start
+                table.changes += answer.status == 200
                 read_fragment(mine, answer.text())
             continue
         if now < next_poll:
