@@ -83,6 +83,16 @@ SEEDS: dict[tuple[str, str], list[Any]] = {
          "state": {"position": 1, "penance_taken": [False, False, False], "arrested": False, "at_stake": False},
          "delta": 3},
     ],
+    # galileo's own functions beyond the contract, from docs/galileo.md
+    ("galileo", "round"): [
+        {"order": ["Luna", "Sol", "Mars"], "passes": ["Sol"], "future": [], "inquisition_up": False},
+        {"order": ["Luna", "Mars"], "passes": ["Mars", "Luna"], "future": ["Sol"], "inquisition_up": True,
+         "passing": "first_passer_first"},
+    ],
+    ("galileo", "books"): [
+        {"levels": [1, 2, 3, 4], "markers": {"astronomy": 2, "physics": 0, "mathematics": 3, "philosophy": 1},
+         "costs": {"astronomy": 2, "mathematics": 1}, "discounts": {"astronomy": 1}},
+    ],
     ("voynich", "score"): [
         {"track": {"scoring_spaces": {"10": 3, "20": 6, "30": 10}},
          "players": [

@@ -79,10 +79,15 @@ def test_rules_route_refuses_what_is_not_one_json_document(http, game, name, bod
         assert set(response.get_json()) == {"error", "field"}
 
 
-def test_every_function_with_a_contract_example_is_fuzzed_from_it():
+def test_every_seed_names_a_registered_function():
+    # a seed whose function was renamed or removed fuzzes nothing
     listed = {(game, name) for game, name, _ in rules.listing()}
-    assert listed, "no rules functions registered"
-    # a contract function the registry does not list yet is fine (its game is not merged);
-    # a listed one without a seed is fuzzed with random documents only, so say so here
-    unseeded = sorted(listed - set(SEEDS))
-    assert all(game not in {g for g, _ in SEEDS} or (game, name) not in SEEDS for game, name in unseeded)
+    assert listed and sorted(set(SEEDS) - listed) == []
+
+
+def test_every_rules_function_has_a_seed():
+    # without a seed a function gets random documents only, which rarely pass its first check;
+    # a game's new function is still fuzzed, and this says so until fuzzing.SEEDS has one
+    unseeded = sorted({(game, name) for game, name, _ in rules.listing()} - set(SEEDS))
+    if unseeded:
+        pytest.skip(f"fuzzed with random documents only until fuzzing.SEEDS has a seed: {unseeded}")
