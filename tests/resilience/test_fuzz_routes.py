@@ -25,7 +25,7 @@ HTML = HOSTILE + ["Anna", "", " ", "x" * 41, "\u0000", "Zoë"]
 FIELD_NAMES = ["type", "expected_version:int", "data.player:int", "data.name", "data.delta:json", "data:json",
                "data.player:json", "players[]", "players[]:int", "automa:bool", "options.automa:bool", "profile",
                "profile:int", "profile_name", "seat", "screen", "next", "data..x", ":int", "a:weird", "x[]:json",
-               "data.player", "data.player.x", "csrf"]
+               "data.player", "data.player.x", "csrf", "options", "options:json", "players", "players:json", "x"]
 
 
 def _routes() -> list[tuple[str, str]]:
