@@ -11,6 +11,9 @@ from . import rules
 from .games.validation import RulesError
 from .paths import DATA, DB_NAME
 
+#: how `companion serve` runs waitress (bench/hello.py serves its baseline the same way)
+WAITRESS_OPTIONS = {"threads": 16, "connection_limit": 2000, "channel_timeout": 30}
+
 
 def build_parser() -> argparse.ArgumentParser:
     """Return the parser; `companion --help` lists every command."""
@@ -24,7 +27,8 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--host", default="0.0.0.0", help="interface to listen on (default: all interfaces)")
     serve.add_argument("--port", type=int, default=8000, help="port (default: 8000)")
     serve.add_argument("--data", default=None, help=f"data folder holding {DB_NAME} (default: {DATA}, or $COMPANION_DATA)")
-    serve.add_argument("--threads", type=int, default=16, help="worker threads (default: 16)")
+    serve.add_argument("--threads", type=int, default=WAITRESS_OPTIONS["threads"],
+                       help=f"worker threads (default: {WAITRESS_OPTIONS['threads']})")
     serve.add_argument("--quiet", action="store_true", help="do not draw the QR code in the terminal")
 
     rl = sub.add_parser("rules", help="run one rules function on a JSON document (see --list)")
@@ -114,8 +118,8 @@ def serve(args) -> int:
     print(f"Data: {app.config['DATABASE']}", flush=True)
     if not args.quiet:
         print(qr.terminal(url), flush=True)
-    waitress.serve(app, host=args.host, port=args.port, threads=args.threads, ident="companion", _quiet=True,
-                   connection_limit=2000, channel_timeout=30)
+    options = dict(WAITRESS_OPTIONS, threads=args.threads)
+    waitress.serve(app, host=args.host, port=args.port, ident="companion", _quiet=True, **options)
     return 0
 
 

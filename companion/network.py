@@ -5,6 +5,7 @@ from __future__ import annotations
 import ipaddress
 import socket
 import struct
+import time
 
 LOCAL_NAMES = {"localhost", "0.0.0.0", "::", "::1", ""}
 
@@ -35,8 +36,28 @@ def _interface_addresses() -> list[str]:
     return list(dict.fromkeys(found))
 
 
+#: how long a looked-up LAN address is reused: every table page shows it, and asking the
+#: kernel for every interface's address costs more than rendering the page
+LAN_ADDRESS_TTL_S = 10.0
+_looked_up: tuple[float, str | None] = (float("-inf"), None)
+
+
 def lan_address() -> str | None:
-    """Return the best LAN IPv4 address: a private one first, never loopback; None if there is none."""
+    """Return the best LAN IPv4 address: a private one first, never loopback; None if there is none.
+
+    Looked up again at most every LAN_ADDRESS_TTL_S seconds, so a laptop that changes network
+    shows its new address within seconds.
+    """
+    global _looked_up
+    when, address = _looked_up
+    now = time.monotonic()
+    if now - when > LAN_ADDRESS_TTL_S:
+        address = _best_lan_address()
+        _looked_up = (now, address)
+    return address
+
+
+def _best_lan_address() -> str | None:
     candidates = []
     for text in _interface_addresses():
         try:

@@ -173,23 +173,27 @@ def create(db: sqlite_utils.Database, doc: Any, profile_data) -> tuple[Table, st
     return _row_to_table(row), secret
 
 
-def load(db: sqlite_utils.Database, table_id: str) -> Table:
-    """Return a table by id, or raise NotFound."""
+def _select(db: sqlite_utils.Database, table_id: str) -> dict:
     cursor = db.execute("SELECT * FROM tables WHERE id = ?", [table_id])
     row = cursor.fetchone()
     if row is None:
         raise NotFound(table_id)
-    return _row_to_table(dict(zip([d[0] for d in cursor.description], row)))
+    return dict(zip([d[0] for d in cursor.description], row))
+
+
+def load(db: sqlite_utils.Database, table_id: str) -> Table:
+    """Return a table by id, or raise NotFound."""
+    return _row_to_table(_select(db, table_id))
 
 
 def authorize(db: sqlite_utils.Database, table_id: Any, secret: Any) -> Table:
     """Return the table if the secret is its own; otherwise NotFound, whether it exists or not."""
     if not isinstance(table_id, str) or not isinstance(secret, str) or not secret:
         raise NotFound(table_id)
-    row = db.execute("SELECT secret_hash FROM tables WHERE id = ?", [table_id]).fetchone()
-    if row is None or not hmac.compare_digest(row[0], _hash(secret)):
+    row = _select(db, table_id)
+    if not hmac.compare_digest(row["secret_hash"], _hash(secret)):
         raise NotFound(table_id)
-    return load(db, table_id)
+    return _row_to_table(row)
 
 
 def version_if_authorized(db: sqlite_utils.Database, table_id: str, secret: str | None) -> int:
@@ -319,7 +323,46 @@ def events(db: sqlite_utils.Database, table_id: str) -> list[dict]:
     rows = db.execute(
         "SELECT seq, type, data, seat, at FROM events WHERE table_id = ? ORDER BY seq", [table_id]
     ).fetchall()
-    return [{"seq": s, "type": t, "data": json.loads(d), "seat": seat, "at": a} for s, t, d, seat, a in rows]
+    return [_event(row) for row in rows]
+
+
+def recent_history(db: sqlite_utils.Database, table: Table, limit: int = 60) -> list[dict]:
+    """Return history(table, whole log)[:limit] while reading only the newest `limit` events.
+
+    The page is rendered on every change and every live update, so it must not cost more as
+    the game goes on. An undo newer than the window cannot exist, so every undo that marks a
+    shown line is in the window; only the events older undos took back are read besides.
+    """
+    rows = db.execute(
+        "SELECT seq, type, data, seat, at FROM events WHERE table_id = ? ORDER BY seq DESC LIMIT ?", [table.id, limit]
+    ).fetchall()
+    window = [_event(row) for row in reversed(rows)]
+    shown = {e["seq"] for e in window}
+    older = sorted({e["data"]["seq"] for e in window if e["type"] == "undo"} - shown)
+    taken: list[dict] = []
+    if older:
+        marks = ",".join("?" * len(older))
+        taken = [_event(row) for row in db.execute(
+            f"SELECT seq, type, data, seat, at FROM events WHERE table_id = ? AND seq IN ({marks}) ORDER BY seq",
+            [table.id, *older]).fetchall()]
+    return history(table, taken + window)[: len(window)]
+
+
+def can_undo(db: sqlite_utils.Database, table_id: str) -> bool:
+    """Return bool(in_force(events(...))) in one query.
+
+    Each undo takes back exactly one event that is not an undo, and nothing is taken back twice,
+    so the events in force number the other events minus the undos.
+    """
+    row = db.execute(
+        "SELECT coalesce(sum(type != 'undo'), 0) - coalesce(sum(type = 'undo'), 0) FROM events WHERE table_id = ?", [table_id]
+    ).fetchone()
+    return row[0] > 0
+
+
+def _event(row: tuple) -> dict:
+    seq, type_, data, seat, at_ = row
+    return {"seq": seq, "type": type_, "data": json.loads(data), "seat": seat, "at": at_}
 
 
 def history(table: Table, log: list[dict]) -> list[dict]:

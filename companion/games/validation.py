@@ -26,6 +26,8 @@ def at(parent: str, key: str | int) -> str:
     """Return the path of `key` inside `parent` (`players` + 1 -> `players[1]`)."""
     if isinstance(key, int):
         return f"{'' if parent == '$' else parent}[{key}]"
+    if key == "":  # an empty key still needs a path that names it, never an empty field
+        return f"{parent or '$'}[\"\"]"
     return key if parent in ("$", "") else f"{parent}.{key}"
 
 

@@ -40,14 +40,15 @@ def _game_or_404(key: str):
 
 def _new_form(game, doc: dict | None = None, error: RulesError | None = None, status: int = 200):
     doc = doc or {}
-    entered = list(doc.get("players") or [])
+    players, options = doc.get("players"), doc.get("options")
+    entered = [n if isinstance(n, str) else "" for n in players] if isinstance(players, list) else []
     entered += [""] * (game.max_players - len(entered))
     return (
         render_template(
             "home/new.html",
             game=game,
             names=entered[: game.max_players],
-            options=doc.get("options") or {},
+            options=options if isinstance(options, dict) else {},
             profile_id=doc.get("profile"),
             profiles=profiles.list_profiles(get_db(), game.key),
             error=error,
@@ -69,8 +70,12 @@ def create(game_key: str):
     doc: dict = {}
     try:
         doc = forms.decode(request.form.items(multi=True))
+        if not isinstance(doc.get("players", []), list):
+            raise RulesError("players", "send the names as players[] fields")
+        if not isinstance(doc.get("options", {}), dict):
+            raise RulesError("$", "send the setup options as options.NAME fields")
         names = [n for n in doc.get("players", []) if isinstance(n, str) and n.strip()]
-        create_doc = {"game": game.key, "players": names, **(doc.get("options") or {})}
+        create_doc = {"game": game.key, "players": names, **doc.get("options", {})}
         if doc.get("profile") is not None:
             create_doc["profile"] = doc["profile"]
         table, secret = tables.create(get_db(), create_doc, profiles.snapshot_for_table(get_db()))

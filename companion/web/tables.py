@@ -14,6 +14,7 @@ bp = Blueprint("tables", __name__)
 
 NO_TABLE = "There is no such table here. Scan the table's QR code to join it."
 COOKIE_AGE = 60 * 60 * 24 * 60  # two months: a finished table stays readable as a record
+HISTORY_LINES = 60
 
 
 def secret_cookie(table_id: str) -> str:
@@ -58,7 +59,6 @@ def etag(table) -> str:
 def table_context(table, screen: str | None = None, error=None, notice: str | None = None) -> dict:
     """Build the one context every table page and fragment is rendered with."""
     db = get_db()
-    log = tables.events(db, table.id)
     seat = current_seat(table)
     secret = request.cookies.get(secret_cookie(table.id), "")
     url = join_url(table.id, secret)
@@ -75,8 +75,8 @@ def table_context(table, screen: str | None = None, error=None, notice: str | No
         "screen": screen,
         "error": error,
         "notice": notice,
-        "history": tables.history(table, log)[:60],
-        "can_undo": bool(tables.in_force(log)),
+        "history": tables.recent_history(db, table, HISTORY_LINES),
+        "can_undo": tables.can_undo(db, table.id),
         "join_url": url,
         "qr_svg": lambda: qr.svg(url),  # only the full page draws it, outside the live region
         "etag": etag(table),
