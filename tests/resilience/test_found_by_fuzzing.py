@@ -1,8 +1,7 @@
 """Failures the fuzzers found, kept as plain examples so CI checks them every run.
 
 Each was found by a randomized hunt (FUZZ_SCALE=10), which CI's derandomized examples do
-not repeat. A bug in a game this branch may not edit is an xfail(strict=True) naming it:
-it turns into a failure the day the game is fixed, so the mark is then removed.
+not repeat.
 """
 
 from __future__ import annotations
@@ -13,12 +12,6 @@ import pytest
 from werkzeug.datastructures import MultiDict
 
 from companion import games
-
-GUTENBERG_PROFILE_BUG = (
-    "templates/gutenberg/profile.html: a posted profile without reward_track re-renders with "
-    "track = Undefined (`is sequence` lets it through), and track[i] raises UndefinedError: 500"
-)
-
 
 def count(app, table: str) -> int:
     conn = sqlite3.connect(app.config["DATABASE"])
@@ -41,10 +34,7 @@ def test_start_form_refuses_options_or_players_not_sent_as_their_fields(app, cli
     assert count(app, "tables") == 0
 
 
-@pytest.mark.parametrize("game_key", [
-    pytest.param(key, marks=[pytest.mark.xfail(strict=True, reason=GUTENBERG_PROFILE_BUG)] if key == "gutenberg" else [])
-    for key in games.registry()
-])
+@pytest.mark.parametrize("game_key", list(games.registry()))  # gutenberg's was a 500: profile.html, reward_track
 @pytest.mark.parametrize("form", [{"profile_name": "Box", "x": "1"}, {"profile_name": "", "type": "x"}])
 def test_profile_form_with_a_stray_field_answers_400_beside_it(app, client, game_key, form):
     response = client.post(f"/profiles/new/{game_key}", data=form)
