@@ -1,0 +1,31 @@
+"""Every game's start form, box-profile form and table page fit a 360 px phone without sideways scrolling."""
+
+import json
+import urllib.request
+
+import pytest
+
+from companion import games
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+
+def create_table(server, game) -> str:
+    players = ["Anna", "Tom", "Kate", "Ben"][: max(2, game.min_players)]
+    body = json.dumps({"game": game.key, "players": players}).encode()
+    req = urllib.request.Request(server.url + "/api/v1/tables", data=body, headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(req, timeout=10) as response:
+        return json.loads(response.read())["join_url"]
+
+
+def test_pages_fit_a_phone(server, phone, shot):
+    too_wide = []
+    for key, game in games.registry().items():
+        join = create_table(server, game)
+        for name, url in [("new", f"{server.url}/new/{key}"), ("profile", f"{server.url}/profiles/new/{key}"), ("table", join)]:
+            phone.goto(url)
+            width = phone.evaluate("() => document.documentElement.scrollWidth")
+            if width > 360:
+                too_wide.append(f"{key} {name}: {width} px")
+                shot(phone, f"too-wide-{key}-{name}")
+    assert not too_wide, too_wide
