@@ -117,7 +117,9 @@ def _row_to_table(row: dict) -> Table:
 
 def validate_create(doc: Any, profile_data: "callable") -> tuple[Game, list[str], dict, dict]:
     """Check a create request; return (game, names, options, profile snapshot)."""
-    obj(doc, "$", required=("game", "players"), optional=_option_keys(doc))
+    # Every key besides game and players is a setup option: the game's validate_options
+    # knows its own and reports the unknown ones.
+    obj(doc, "$", required=("game", "players"), optional=doc if isinstance(doc, dict) else ())
     key = doc["game"]
     game = games.get(key) if isinstance(key, str) else None
     if game is None:
@@ -129,13 +131,6 @@ def validate_create(doc: Any, profile_data: "callable") -> tuple[Game, list[str]
     if doc.get("profile") is not None:
         profile = profile_data(game.key, doc["profile"])
     return game, player_names, options, profile
-
-
-def _option_keys(doc: Any) -> list[str]:
-    # Unknown keys are left to the game's validate_options, which knows its own options.
-    if not isinstance(doc, dict):
-        return []
-    return [k for k in doc if k not in ("game", "players")]
 
 
 def create(db: sqlite_utils.Database, doc: Any, profile_data) -> tuple[Table, str]:

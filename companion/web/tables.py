@@ -61,7 +61,6 @@ def table_context(table, screen: str | None = None, error=None, notice: str | No
     db = get_db()
     seat = current_seat(table)
     secret = request.cookies.get(secret_cookie(table.id), "")
-    url = join_url(table.id, secret)
     try:
         view = table.rules.view(table.state, table.names, table.options, table.profile, seat, screen)
     except RulesError as err:
@@ -77,8 +76,9 @@ def table_context(table, screen: str | None = None, error=None, notice: str | No
         "notice": notice,
         "history": tables.recent_history(db, table, HISTORY_LINES),
         "can_undo": tables.can_undo(db, table.id),
-        "join_url": url,
-        "qr_svg": lambda: qr.svg(url),  # only the full page draws it, outside the live region
+        # only the full page's invite shows these, outside the live region: not built on a poll
+        "join_url": lambda: join_url(table.id, secret),
+        "qr_svg": qr.svg,
         "etag": etag(table),
         "poll_ms": current_app.config["POLL_MS"],
         "game": table.rules,
