@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import gzip
+import html
 import json
 import os
 import random
@@ -147,11 +148,31 @@ def score_change(game_key: str, i: int) -> tuple[str, dict]:
     return "rename", {"player": i % 2, "name": f"{PLAYERS[i % 2]}{i % 7}"}
 
 
-def event_form(type_: str, data: dict, version: int) -> bytes:
+def event_form(type_: str, data: dict, version: int, stepper: str | None = None) -> bytes:
     """Encode an event the way the table page's forms post it (companion/forms.py naming)."""
     fields = [("type", type_), ("expected_version:int", str(version))]
+    if stepper is not None:
+        fields.append(("stepper", stepper))
     fields += [(f"data.{key}:json", json.dumps(value)) for key, value in data.items()]
     return urlencode(fields).encode()
+
+
+def tap(table: "Table", seat: int, type_: str, data: dict) -> tuple[dict[str, str], bytes]:
+    """Return the headers and body a phone sends for a score change, from the form the page shows.
+
+    When the page shows a stepper for it (it read them with read_steppers), the post comes from
+    that stepper the way htmx sends it: HX-Target names the stepper, which answers alone
+    (companion/web/steppers.py). Otherwise it comes from a form that targets the live region.
+    """
+    from companion.web.steppers import stepper_id
+
+    rest = {k: v for k, v in data.items() if k != "delta"}
+    wid = stepper_id(type_, rest)
+    headers = dict(browser_headers(table, seat), **{"Content-Type": "application/x-www-form-urlencoded"})
+    settings = table.steppers.get(wid)
+    if settings is not None:
+        headers["HX-Target"] = wid
+    return headers, event_form(type_, data, table.version, settings)
 
 
 @dataclass
@@ -164,6 +185,7 @@ class Table:
     etag: str | None = None
     changes: int = 0  # score changes sent at this table (whose turn it is to tap next)
     due: float = 0.0  # when the next score change is due
+    steppers: dict = field(default_factory=dict)  # stepper id -> its hidden settings, as the page shows them
 
     def cookie(self, seat: int = 0) -> str:
         return f"tc_{self.id}={self.token}; seat_{self.id}={seat}"
@@ -179,6 +201,12 @@ def browser_headers(table: Table, seat: int = 0, htmx: bool = True) -> dict[str,
 
 HX_HEADERS = re.compile(r"hx-headers='([^']*)'")
 VERSION = re.compile(r'data-version="(\d+)"')
+STEPPER = re.compile(r'id="(w-[0-9a-f]+)">(?:(?!</form>).)*?name="stepper" value="([^"]*)"', re.S)
+
+
+def read_steppers(table: Table, page: str) -> None:
+    """Remember the steppers a page shows (their ids and hidden settings), as the browser holds them."""
+    table.steppers.update((wid, html.unescape(value)) for wid, value in STEPPER.findall(page))
 
 
 def read_fragment(table: Table, body: str) -> None:
@@ -239,15 +267,15 @@ def latency(companion: Served, hello: Served, samples: int) -> dict:
 
     for _ in range(max(5, samples // 10)):  # warm up: imports, template compilation, page cache
         base.request("GET", "/")
-        app.request("GET", f"/t/{table.id}", browser_headers(table, htmx=False))
+        read_steppers(table, app.request("GET", f"/t/{table.id}", browser_headers(table, htmx=False)).text())
     for i in range(samples):
         timed("hello", base.request("GET", "/"), 200)
         type_, data = score_change(GAME, i)
-        headers = dict(browser_headers(table), **{"Content-Type": "application/x-www-form-urlencoded"})
-        answer = timed("score_change", app.request("POST", f"/t/{table.id}/events", headers, event_form(type_, data, table.version)), 200)
+        headers, body = tap(table, 0, type_, data)
+        answer = timed("score_change", app.request("POST", f"/t/{table.id}/events", headers, body), 200)
         stale = table.etag
         read_fragment(table, answer.text())
-        timed("table_page", app.request("GET", f"/t/{table.id}", browser_headers(table, htmx=False)), 200)
+        read_fragment(table, timed("table_page", app.request("GET", f"/t/{table.id}", browser_headers(table, htmx=False)), 200).text())
         timed("live_304", app.request("GET", f"/t/{table.id}/live", dict(browser_headers(table), **{"If-None-Match": table.etag})), 304)
         timed("live_200", app.request("GET", f"/t/{table.id}/live", dict(browser_headers(table), **{"If-None-Match": stale})), 200)
     app.close()
@@ -256,7 +284,16 @@ def latency(companion: Served, hello: Served, samples: int) -> dict:
     figures["latency_ratio"] = figures["score_change"]["median_ms"] / figures["hello"]["median_ms"]
     figures["unexpected"] = unexpected[:5] + ([f"... {len(unexpected) - 5} more"] if len(unexpected) > 5 else [])
     figures["events_in_log"] = table.version
+    figures["score_change_by"] = "its stepper (answers alone)" if table.steppers.get(stepper_id_of(GAME, 0)) else "a form (whole live region)"
     return figures
+
+
+def stepper_id_of(game_key: str, i: int) -> str:
+    """Return the id of the stepper the i-th score change would come from."""
+    from companion.web.steppers import stepper_id
+
+    type_, data = score_change(game_key, i)
+    return stepper_id(type_, {k: v for k, v in data.items() if k != "delta"})
 
 
 # --- page weight ----------------------------------------------------------------------------
@@ -271,11 +308,11 @@ def page_weight(companion: Served, game_key: str) -> dict:
     conn = Connection(HOST, companion.port)
     game = games.get(game_key)
     table = create_table(conn, game_key, PLAYERS[: game.max_players])
+    read_steppers(table, conn.request("GET", f"/t/{table.id}", browser_headers(table, htmx=False)).text())
     for i in range(6):  # a table in play, with some history
         type_, data = score_change(game_key, i)
-        answer = conn.request("POST", f"/t/{table.id}/events",
-                              dict(browser_headers(table), **{"Content-Type": "application/x-www-form-urlencoded"}),
-                              event_form(type_, data, table.version))
+        headers, body = tap(table, 0, type_, data)
+        answer = conn.request("POST", f"/t/{table.id}/events", headers, body)
         if answer.status != 200:
             raise RuntimeError(f"{game_key}: {type_} {data} answered {answer.status}")
         read_fragment(table, answer.text())
@@ -336,6 +373,7 @@ async def phone(table: Table, seat: int, conn: AsyncConnection, load: Load, join
     page = await _request(conn, load, "GET", f"/t/{table.id}", browser_headers(mine, seat, htmx=False), None, (200,))
     if page is not None:
         read_fragment(mine, page.text())
+        read_steppers(mine, page.text())
     next_poll = time.perf_counter() + POLL_S
     while True:
         now = time.perf_counter()
@@ -345,8 +383,8 @@ async def phone(table: Table, seat: int, conn: AsyncConnection, load: Load, join
         if table.changes % 4 == seat and now >= table.due:  # this phone taps a score
             table.due = now + rng.uniform(0.5, 1.5) * write_every
             type_, data = score_change(GAME, table.changes)
-            headers = dict(browser_headers(mine, seat), **{"Content-Type": "application/x-www-form-urlencoded"})
-            answer = await _request(conn, load, "POST", f"/t/{table.id}/events", headers, event_form(type_, data, mine.version), (200, 409))
+            headers, body = tap(mine, seat, type_, data)
+            answer = await _request(conn, load, "POST", f"/t/{table.id}/events", headers, body, (200, 409))
             if answer is not None:
                 if counted:
                     load.writes.append(answer.seconds)
@@ -465,7 +503,7 @@ def main(argv: list[str] | None = None) -> int:
             figures["latency"] = lat
             for kind in ("hello", "score_change", "table_page", "live_304", "live_200"):
                 print(f"  {kind:<13} median {lat[kind]['median_ms']:7.2f} ms   p99 {lat[kind]['p99_ms']:7.2f} ms", flush=True)
-            print(f"  latency_ratio (score change / hello, medians) {lat['latency_ratio']:.2f}", flush=True)
+            print(f"  latency_ratio (score change / hello, medians) {lat['latency_ratio']:.2f}; the score change came from {lat['score_change_by']}", flush=True)
             if lat["unexpected"]:
                 print(f"  unexpected answers: {lat['unexpected']}", flush=True)
             print(flush=True)

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from . import rules
 from .games.validation import RulesError
+from .db import SYNC_MODES
 from .paths import DATA, DB_NAME
 
 #: how `companion serve` runs waitress (bench/hello.py serves its baseline the same way)
@@ -30,6 +31,9 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--threads", type=int, default=WAITRESS_OPTIONS["threads"],
                        help=f"worker threads (default: {WAITRESS_OPTIONS['threads']})")
     serve.add_argument("--quiet", action="store_true", help="do not draw the QR code in the terminal")
+    serve.add_argument("--sync", choices=SYNC_MODES, default=None,
+                       help="normal (default, or $COMPANION_SYNC): an acknowledged event survives any crash of the server"
+                            " and is flushed to disk within 50 ms; full: fsync before every acknowledgement (power cuts)")
 
     rl = sub.add_parser("rules", help="run one rules function on a JSON document (see --list)")
     rl.add_argument("--list", action="store_true", help="list every GAME FUNCTION pair with a one-line description")
@@ -111,11 +115,13 @@ def serve(args) -> int:
     config = {}
     if args.data:
         config["DATA_DIR"] = args.data
+    if args.sync:
+        config["SYNC"] = args.sync
     app = create_app(config)
     host = lan_address() if args.host in ("0.0.0.0", "::", "") else args.host
     url = f"http://{host or '127.0.0.1'}:{args.port}/"
     print(f"Table Companion is running. Open {url} on any phone on this network.", flush=True)
-    print(f"Data: {app.config['DATABASE']}", flush=True)
+    print(f"Data: {app.config['DATABASE']} (sync {app.config['SYNC']})", flush=True)
     if not args.quiet:
         print(qr.terminal(url), flush=True)
     options = dict(WAITRESS_OPTIONS, threads=args.threads)

@@ -23,7 +23,7 @@ from typing import Any, Iterable
 from .games.validation import RulesError
 
 #: form fields that belong to the page machinery, not to the document
-RESERVED = {"csrf", "screen", "next"}
+RESERVED = {"csrf", "screen", "next", "stepper"}  # stepper: web/steppers.py
 
 
 def decode(items: Iterable[tuple[str, str]]) -> dict:

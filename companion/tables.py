@@ -193,7 +193,7 @@ def authorize(db: sqlite_utils.Database, table_id: Any, secret: Any) -> Table:
 
 def version_if_authorized(db: sqlite_utils.Database, table_id: str, secret: str | None) -> int:
     """Return the table's version in one query (the live-update fast path), or raise NotFound."""
-    if not secret:
+    if not isinstance(table_id, str) or not isinstance(secret, str) or not secret:
         raise NotFound(table_id)
     row = db.execute("SELECT secret_hash, version FROM tables WHERE id = ?", [table_id]).fetchone()
     if row is None or not hmac.compare_digest(row[0], _hash(secret)):
@@ -230,6 +230,7 @@ def apply_one(game: Game, names: list[str], state: dict, type_: str, data: Any, 
 
 
 def _write(db: sqlite_utils.Database, table: Table, type_: str, data: Any, seat: int | None, names: list[str], state: dict) -> Table:
+    stored = _state_json(state)
     stamp = now()
     seq = table.version + 1
     db.execute(
@@ -238,7 +239,7 @@ def _write(db: sqlite_utils.Database, table: Table, type_: str, data: Any, seat:
     )
     db.execute(
         "UPDATE tables SET names = ?, state = ?, version = ?, updated = ? WHERE id = ?",
-        [_dump(names), _dump(state), seq, stamp, table.id],
+        [_dump(names), stored, seq, stamp, table.id],
     )
     table.names, table.state, table.version, table.updated = names, state, seq, stamp
     return table
@@ -259,24 +260,44 @@ class _Transaction:
         return False
 
 
-def append(db: sqlite_utils.Database, table_id: str, doc: Any, seat: int | None = None) -> Table:
-    """Append one event from its request document; raise RulesError or Conflict and write nothing."""
+def _load_for_write(db: sqlite_utils.Database, table_id: str, secret: str | None) -> Table:
+    """Read the table inside a write's transaction, checking its secret when one is given.
+
+    Callers that authorized already (the JSON API) pass none; the table pages pass the
+    cookie's, so a write reads its table once.
+    """
+    if secret is None:
+        return load(db, table_id)
+    row = _select(db, table_id) if isinstance(secret, str) and secret else None
+    if row is None or not hmac.compare_digest(row["secret_hash"], _hash(secret)):
+        raise NotFound(table_id)
+    return _row_to_table(row)
+
+
+def _seat(table: Table, seat: int | None) -> int | None:
+    """Return the seat to record: a player's index at this table, or None."""
+    return seat if isinstance(seat, int) and 0 <= seat < len(table.names) else None
+
+
+def append(db: sqlite_utils.Database, table_id: str, doc: Any, seat: int | None = None, secret: str | None = None) -> Table:
+    """Append one event from its request document; raise RulesError, Conflict or NotFound and write nothing."""
     type_, data, expected = check_event_document(doc)
     with _Transaction(db):
-        table = load(db, table_id)
+        table = _load_for_write(db, table_id, secret)
+        seat = _seat(table, seat)
         if expected != table.version:
             raise Conflict(table.version)
         names, state = apply_one(table.rules, table.names, table.state, type_, data, table.context())
-        _ensure_json(state)
         return _write(db, table, type_, data, seat, names, state)
 
 
-def undo(db: sqlite_utils.Database, table_id: str, doc: Any, seat: int | None = None) -> Table:
+def undo(db: sqlite_utils.Database, table_id: str, doc: Any, seat: int | None = None, secret: str | None = None) -> Table:
     """Take back the latest event still in force, recording the undo itself as an event."""
     obj(doc, "$", required=("expected_version",))
     expected = whole(doc["expected_version"], "expected_version", 0)
     with _Transaction(db):
-        table = load(db, table_id)
+        table = _load_for_write(db, table_id, secret)
+        seat = _seat(table, seat)
         if expected != table.version:
             raise Conflict(table.version)
         log = events(db, table_id)
@@ -306,10 +327,11 @@ def fold(table: Table, log: list[dict]) -> tuple[list[str], dict]:
     return names, state
 
 
-def _ensure_json(state: Any) -> None:
+def _state_json(state: Any) -> str:
+    """Return the state as stored; a state that is not JSON is a game bug, never stored."""
     try:
-        json.dumps(state)
-    except (TypeError, ValueError) as exc:  # a game bug, not the player's: never store it
+        return _dump(state)
+    except (TypeError, ValueError) as exc:
         raise RuntimeError(f"state is not JSON: {exc}") from exc
 
 

@@ -18,11 +18,38 @@
   var pending = {};
   var openState = {};
 
+  // The newest version of the table this page has seen: the tools' data-version. A stepper's tap
+  // updates it out of band without redrawing the region (companion/web/steppers.py).
+  function knownVersion() {
+    var tools = document.getElementById("table-tools");
+    var v = tools ? parseInt(tools.getAttribute("data-version"), 10) : NaN;
+    return isNaN(v) ? null : v;
+  }
+
+  // Every form posts the newest version this page saw, not the one it was drawn with: after a
+  // stepper's tap the rest of the region waits for the next poll, and a second tap meanwhile is
+  // still based on what this phone has seen. Another phone's change still gets a 409.
+  document.addEventListener("htmx:configRequest", function (evt) {
+    var params = evt.detail.parameters;
+    var known = knownVersion();
+    if (known === null || !params || params["expected_version:int"] === undefined) return;
+    params["expected_version:int"] = String(known);
+  });
+
   document.addEventListener("htmx:beforeSwap", function (evt) {
     var target = evt.detail.target;
     if (!target || target.id !== "table-live") return;
     var cfg = evt.detail.requestConfig || {};
     var isPoll = (cfg.verb || "").toLowerCase() === "get";
+    // A poll sent before a tap can come back after the tap's answer: never swap in an older table.
+    if (isPoll && evt.detail.xhr) {
+      var found = /data-version="(\d+)"/.exec(evt.detail.xhr.responseText || "");
+      var known = knownVersion();
+      if (found && known !== null && parseInt(found[1], 10) < known) {
+        evt.detail.shouldSwap = false;
+        return;
+      }
+    }
     var active = document.activeElement;
     // A live update never takes the field someone is typing in: wait until they leave it.
     if (isPoll && isEditing(active) && target.contains(active)) {

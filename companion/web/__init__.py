@@ -11,6 +11,7 @@ from flask import Flask, g, jsonify, request
 from werkzeug.exceptions import HTTPException
 
 from .. import db as database
+from . import steppers
 from ..paths import DATA, DB_NAME, STATIC, TEMPLATES
 
 CSP = (
@@ -28,14 +29,24 @@ def create_app(test_config: dict | None = None) -> Flask:
         MAX_CONTENT_LENGTH=1024 * 1024,
         POLL_MS=750,
         SEND_FILE_MAX_AGE_DEFAULT=3600,
+        SYNC=os.environ.get("COMPANION_SYNC", database.DEFAULT_SYNC),
     )
     if test_config:
         app.config.update(test_config)
     app.config["DATABASE"] = str(Path(app.config["DATA_DIR"]) / DB_NAME)
+    try:
+        database.check_sync(app.config["SYNC"])
+    except ValueError as exc:  # COMPANION_SYNC=fast, say: refuse to start rather than guess
+        raise SystemExit(f"error: COMPANION_SYNC: {exc}") from None
     database.migrate(app.config["DATABASE"])
+    if app.config["SYNC"] == "normal":
+        database.WalFlusher.start(app.config["DATABASE"])
     app.extensions["companion.db"] = threading.local()  # one connection per worker thread
 
     app.jinja_env.globals["event_url"] = event_url
+    app.jinja_env.globals["undo_url"] = undo_url
+    app.jinja_env.globals["stepper_id"] = steppers.stepper_id
+    app.jinja_env.globals["stepper_settings"] = steppers.settings
     app.teardown_appcontext(close_db)
     app.before_request(refuse_cross_site)
     app.after_request(security_headers)
@@ -63,19 +74,39 @@ def get_db():
 
         mine = current_app.extensions["companion.db"]
         if getattr(mine, "db", None) is None:
-            mine.db = database.connect(current_app.config["DATABASE"])
+            mine.db = database.connect(current_app.config["DATABASE"], current_app.config["SYNC"])
         g.db = mine.db
     return g.db
 
 
-def event_url(table) -> str:
-    """Return where a table's event forms post, built once per request (a panel holds dozens)."""
-    from flask import url_for
+_TABLE_URLS: dict[tuple[str, str, str], str] = {}
 
-    urls = g.setdefault("event_urls", {})
-    if table.id not in urls:
-        urls[table.id] = url_for("tables.post_event", table_id=table.id)
-    return urls[table.id]
+
+def table_url(endpoint: str, table_id: str) -> str:
+    """Return url_for(endpoint, table_id=...), built once per table and app root, not per form.
+
+    A panel holds dozens of forms and url_for builds a URL adapter each call (bench/README.md).
+    The addresses never change while the process runs; the cache is dropped when it grows large.
+    """
+    from flask import request, url_for
+
+    key = (request.script_root, endpoint, table_id)
+    url = _TABLE_URLS.get(key)
+    if url is None:
+        if len(_TABLE_URLS) > 10_000:
+            _TABLE_URLS.clear()
+        url = _TABLE_URLS[key] = url_for(endpoint, table_id=table_id)
+    return url
+
+
+def event_url(table) -> str:
+    """Return where a table's event forms post."""
+    return table_url("tables.post_event", table.id)
+
+
+def undo_url(table) -> str:
+    """Return where a table's undo form posts."""
+    return table_url("tables.undo", table.id)
 
 
 def close_db(_exc=None) -> None:
@@ -115,14 +146,21 @@ def refuse_cross_site():
     return message, 403, {"Content-Type": "text/plain; charset=utf-8"}
 
 
+SECURITY_HEADERS = (
+    ("Content-Security-Policy", CSP),
+    ("X-Content-Type-Options", "nosniff"),
+    ("Referrer-Policy", "same-origin"),
+    ("X-Frame-Options", "DENY"),
+)
+
+
 def security_headers(response):
-    """Add the headers every answer carries."""
-    response.headers.setdefault("Content-Security-Policy", CSP)
-    response.headers.setdefault("X-Content-Type-Options", "nosniff")
-    response.headers.setdefault("Referrer-Policy", "same-origin")
-    response.headers.setdefault("X-Frame-Options", "DENY")
+    """Add the headers every answer carries (one pass over the response's own headers)."""
+    present = {name.lower() for name, _ in response.headers}
+    wanted = list(SECURITY_HEADERS)
     if request.path.startswith(("/t/", "/join/", "/api/")):
-        response.headers.setdefault("Cache-Control", "no-store" if request.path.startswith("/join/") else "no-cache")
+        wanted.append(("Cache-Control", "no-store" if request.path.startswith("/join/") else "no-cache"))
+    response.headers.extend([(name, value) for name, value in wanted if name.lower() not in present])
     return response
 
 

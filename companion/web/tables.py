@@ -7,7 +7,7 @@ from flask import Blueprint, abort, current_app, make_response, redirect, reques
 from .. import forms, qr, tables
 from ..games.validation import RulesError
 from ..network import public_base
-from . import get_db
+from . import get_db, steppers
 from .render import is_htmx, render_block, render_page_or_block
 
 bp = Blueprint("tables", __name__)
@@ -42,8 +42,14 @@ def current_table(table_id: str) -> tables.Table:
 
 def current_seat(table) -> int | None:
     """Return this device's seat index at the table, None when watching or not chosen."""
-    raw = request.cookies.get(seat_cookie(table.id), "")
-    return int(raw) if raw.isdigit() and int(raw) < len(table.names) else None
+    seat = cookie_seat(table.id)
+    return seat if seat is not None and seat < len(table.names) else None
+
+
+def cookie_seat(table_id: str) -> int | None:
+    """Return the seat this device's cookie names (writes check it against the table)."""
+    raw = request.cookies.get(seat_cookie(table_id), "")
+    return int(raw) if raw.isdigit() and len(raw) < 4 else None
 
 
 def join_url(table_id: str, secret: str) -> str:
@@ -134,19 +140,35 @@ def _after_write(table_id: str, ok_table=None, error=None, notice=None, status=2
         return redirect(url_for("tables.show", table_id=table_id, screen=screen), 303)
     table = ok_table or current_table(table_id)
     body = render_page_or_block("tables/table.html", "live", **table_context(table, screen, error, notice))
-    return body, status
+    response = make_response(body, status)
+    if steppers.aimed_elsewhere():  # e.g. a stepper's post answered in full: swap the region, not the stepper
+        steppers.retarget(response)
+    return response
 
 
 def _write_from_form(table_id: str, operation, conflict_notice: str):
-    """Decode the form (forms.py naming) and run one write, answering as _after_write does."""
-    current = current_table(table_id)
+    """Decode the form (forms.py naming) and run one write, answering as _after_write does.
+
+    The write checks the secret itself, in its transaction, so the table is read once. Any
+    refusal answers through _after_write, which shows the table only to its secret's holder.
+    """
+    secret = request.cookies.get(secret_cookie(table_id))
+    if not secret:
+        abort(404, NO_TABLE)
     try:
         doc = forms.decode(request.form.items(multi=True))
-        table = operation(get_db(), table_id, doc, current_seat(current))
+        table = operation(get_db(), table_id, doc, cookie_seat(table_id), secret=secret)
+    except tables.NotFound:
+        abort(404, NO_TABLE)
     except RulesError as err:
         return _after_write(table_id, error=err, status=400)
     except tables.Conflict:
         return _after_write(table_id, notice=conflict_notice, status=409)
+    tap = steppers.posted()
+    if tap is not None:
+        alone = steppers.answer(tap, table, doc.get("type"), doc.get("data"), _screen())
+        if alone is not None:
+            return alone
     return _after_write(table_id, ok_table=table)
 
 
@@ -154,9 +176,10 @@ def _write_from_form(table_id: str, operation, conflict_notice: str):
 def post_event(table_id: str):
     """Apply one event posted by a form, as the API does (data defaults to {})."""
 
-    def append(db, tid, doc, seat):
-        doc.setdefault("data", {})
-        return tables.append(db, tid, doc, seat)
+    def append(db, tid, doc, seat, secret):
+        if isinstance(doc, dict):
+            doc.setdefault("data", {})
+        return tables.append(db, tid, doc, seat, secret)
 
     return _write_from_form(table_id, append, "The table changed on another phone: here it is now. Tap again if still needed.")
 

@@ -38,9 +38,43 @@ def rename(version, player, name):
     return {"type": "rename", "data": {"player": player, "name": name}, "expected_version": version}
 
 
-def test_wal_mode_and_full_sync(conn):
+def test_wal_mode_and_normal_sync_by_default(conn):
     assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
-    assert conn.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
+    assert conn.execute("PRAGMA synchronous").fetchone()[0] == 1  # NORMAL: a killed server keeps every commit
+
+
+def test_full_sync_on_request_and_nothing_else(dbpath):
+    c = database.connect(dbpath, "full")
+    try:
+        assert c.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
+    finally:
+        c.conn.close()
+    with pytest.raises(ValueError, match="sync must be one of normal, full"):
+        database.connect(dbpath, "off")
+
+
+def test_wal_flusher_fsyncs_the_wal_after_a_commit_and_not_again_until_the_next(dbpath, conn):
+    flusher = database.WalFlusher(dbpath)  # not started: driven by hand here
+    new_table(conn)
+    assert flusher.flush_if_changed() is True
+    assert flusher.flush_if_changed() is False  # nothing new
+    new_table(conn)
+    assert flusher.flush_if_changed() is True
+    assert flusher.flushes == 2
+
+
+def test_the_running_flusher_flushes_each_commit_soon(dbpath, conn):
+    flusher = database.WalFlusher.start(dbpath, interval=0.01)
+    assert database.WalFlusher.start(dbpath) is flusher  # one per file per process
+    before = flusher.flushes
+    new_table(conn)
+    done = threading.Event()
+    for _ in range(500):  # bounded wait, not a timing assertion: at most 5 s
+        if flusher.flushes > before:
+            done.set()
+            break
+        done.wait(0.01)
+    assert done.is_set()
 
 
 def test_event_is_one_row_with_table_seq_type_data_seat_time(conn):

@@ -39,6 +39,10 @@ class Codex(Game):
     def describe(self, type_: str, data: Any, names: list[str]) -> str:
         return table.describe(type_, data, names)
 
+    def counter(self, state: dict, type_: str, data: dict) -> int | None:
+        """The end screen's steppers: a visible count, a typed-in pattern count."""
+        return table.counter(state, type_, data)
+
     def view(self, state: dict, names: list[str], options: dict, profile: dict, seat: int | None, screen: str | None) -> dict:
         return table.view(state, names, seat, screen)
 

@@ -345,6 +345,18 @@ assert set(SHAPES) == set(HANDLERS) == set(EVENTS)
 
 # --- what the pages show ------------------------------------------------------------------------
 
+def counter(state: dict, type_: str, data: dict) -> int | None:
+    """Return what the end screen's stepper for this event shows (see Game.counter)."""
+    seat = data.get("player")
+    if not isinstance(seat, int) or not 0 <= seat < len(state["counts"]):
+        return None
+    if type_ == "count" and data.get("symbol") in state["counts"][seat]:
+        return state["counts"][seat][data["symbol"]]
+    if type_ == "pattern_count" and isinstance(data.get("card"), int):
+        return pattern_count(state, seat, data["card"])[0]
+    return None
+
+
 def pattern_count(state: dict, seat: int, oid: int) -> tuple[int, list, dict | None]:
     """Return (count, occurrences as cell lists, grid cells or None) for a typed-in seat."""
     entry = state["patterns"][seat].get(str(oid))

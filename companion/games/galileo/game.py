@@ -336,6 +336,14 @@ class GalileoGame(Game):
         }.get(type_, type_.replace("_", " "))
 
     # --- web ------------------------------------------------------------------------
+    def counter(self, state: dict, type_: str, data: dict) -> int | None:
+        """The VP stepper answers alone. Suspicion does not: crossing a threshold brings up
+        Penance, Prison or the Stake, which the whole panel must show at once."""
+        player = data.get("player")
+        if type_ == "vp" and isinstance(player, int) and 0 <= player < len(state["players"]):
+            return state["players"][player]["vp"]
+        return None
+
     def view(self, state: dict, names: list[str], options: dict, profile: dict, seat: int | None, screen: str | None) -> dict:
         """Return what templates/galileo/panel.html shows: turn, tracks, checks and the score."""
         from .view import build

@@ -47,6 +47,12 @@ class Gutenberg(Game):
         """Say in plain words what an event did."""
         return table.describe(type_, data, names)
 
+    def counter(self, state: dict, type_: str, data: dict) -> int | None:
+        """A player card's steppers: fame, guilders, inks, types, patronage cards."""
+        if type_ in table.COUNTERS and isinstance(data.get("player"), int):
+            return state["players"][data["player"]][type_]
+        return None
+
     def view(self, state: dict, names: list[str], options: dict, profile: dict, seat: int | None,
              screen: str | None) -> dict:
         """Return the acting orders, the automa's prompts and the final tally for the templates."""

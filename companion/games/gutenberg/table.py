@@ -69,6 +69,9 @@ EVENTS = {
     "end_round": '{}: prepare the next round (token passes, markers given) or, after round 6, end the game',
 }
 
+#: events whose stepper shows one count of one player (Gutenberg.counter)
+COUNTERS = ("fame", "guilders", "inks", "types", "patronage_cards")
+
 # --- options ---------------------------------------------------------------------------------
 
 

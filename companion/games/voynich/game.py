@@ -578,6 +578,13 @@ class VoynichGame(Game):
         return super().describe(type_, data, names)
 
     # --- views -------------------------------------------------------------------------------
+    def counter(self, state: dict, type_: str, data: dict) -> int | None:
+        """A player's marker steppers: the knowledge tracks and GK."""
+        player, marker = data.get("player"), data.get("marker")
+        if type_ == "move" and isinstance(player, int) and 0 <= player < len(state["players"]):
+            return state["players"][player]["markers"].get(marker)
+        return None
+
     def view(self, state: dict, names: list[str], options: dict, profile: dict, seat: int | None, screen: str | None) -> dict:
         from .view import build_view
 
