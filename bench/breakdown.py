@@ -3,7 +3,8 @@
     python bench/breakdown.py [GAME] [ROUNDS]
 
 Appends ROUNDS score changes (default 300) to a table of four in a temporary SQLite file, the
-way the table page's form does, timing each step; prints the medians.
+way a tap on the table page's stepper does, timing each step; prints the medians. The last
+column is what the next poll of each phone then pays: the whole live region.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.run import PLAYERS, score_change  # noqa: E402
 from companion import create_app, games, tables  # noqa: E402
-from companion.web import get_db, render  # noqa: E402
+from companion.web import get_db, render, steppers  # noqa: E402
 from companion.web import tables as pages  # noqa: E402
 
 
@@ -27,28 +28,35 @@ def main(game_key: str = "gutenberg", rounds: int = 300) -> None:
         app = create_app({"DATA_DIR": tmp})
         players = PLAYERS[: games.get(game_key).max_players]
         created = app.test_client().post("/api/v1/tables", json={"game": game_key, "players": players}).get_json()
-        table_id = created["table"]
-        cookie = f"tc_{table_id}={created['token']}; seat_{table_id}=0"
-        steps: dict[str, list[float]] = {"authorize": [], "append and commit": [], "context": [], "render live region": []}
-        size = 0
+        table_id, secret = created["table"], created["token"]
+        cookie = f"tc_{table_id}={secret}; seat_{table_id}=0"
+        steps: dict[str, list[float]] = {"check secret, append, commit": [], "draw the stepper": [],
+                                         "(next poll) context": [], "(next poll) live region": []}
+        size = answer = 0
         with app.test_request_context(f"/t/{table_id}/events", method="POST", headers={"HX-Request": "true", "Cookie": cookie}):
             db = get_db()
+            version = 0
             for i in range(rounds):
                 type_, data = score_change(game_key, i)
+                rest = {k: v for k, v in data.items() if k != "delta"}
+                tap = steppers.Tap(steppers.stepper_id(type_, rest), "delta", "Score", 1)
                 t0 = time.perf_counter()
-                current = pages.current_table(table_id)
+                table = tables.append(db, table_id, {"type": type_, "data": data, "expected_version": version}, 0, secret=secret)
                 t1 = time.perf_counter()
-                table = tables.append(db, table_id, {"type": type_, "data": data, "expected_version": current.version}, 0)
+                alone = steppers.answer(tap, table, type_, data, None) if "delta" in data else None
                 t2 = time.perf_counter()
                 context = pages.table_context(table)
                 t3 = time.perf_counter()
                 size = len(render.render_block("tables/table.html", "live", **context))
                 t4 = time.perf_counter()
+                version = table.version
+                answer = len(alone or "")
                 for name, start, end in zip(steps, (t0, t1, t2, t3), (t1, t2, t3, t4)):
                     steps[name].append(end - start)
-    print(f"{game_key}: one score change ({type_}), median of {rounds}, live region {size / 1024:.1f} KiB")
+    how = f"answered by its stepper ({answer} bytes)" if answer else "no stepper: answered with the whole region"
+    print(f"{game_key}: one score change ({type_}), median of {rounds}; {how}; live region {size / 1024:.1f} KiB")
     for name, seconds in steps.items():
-        print(f"  {name:<20} {statistics.median(seconds) * 1000:6.2f} ms")
+        print(f"  {name:<30} {statistics.median(seconds) * 1000:6.2f} ms")
 
 
 if __name__ == "__main__":

@@ -202,3 +202,20 @@ def test_fold_from_log_matches_stored_snapshot(conn):
     stored = tables.load(conn, table.id)
     names, state = tables.fold(stored, tables.in_force(tables.events(conn, table.id)))
     assert (names, state) == (stored.names, stored.state)
+
+
+def test_the_app_opens_its_connections_with_the_chosen_sync_mode(tmp_path):
+    from companion import create_app
+    from companion.web import get_db
+
+    for mode, pragma in (("normal", 1), ("full", 2)):
+        app = create_app({"DATA_DIR": str(tmp_path / mode), "SYNC": mode})
+        with app.test_request_context("/"):
+            assert get_db().execute("PRAGMA synchronous").fetchone()[0] == pragma
+
+
+def test_an_unknown_sync_mode_stops_the_app_with_a_clear_message(tmp_path):
+    from companion import create_app
+
+    with pytest.raises(SystemExit, match="COMPANION_SYNC: sync must be one of normal, full, not 'fast'"):
+        create_app({"DATA_DIR": str(tmp_path), "SYNC": "fast"})
