@@ -18,6 +18,27 @@
   var pending = {};
   var openState = {};
 
+  // The live region is the same for every phone; this phone's seat is on the page's body
+  // (data-seat: a player's index, or "" when watching or not chosen yet). Mark "you", open your
+  // own cards, say who you are, and drop the seat chooser once a seat was chosen.
+  function applySeat(root) {
+    var body = document.body;
+    if (!root || !body || !body.hasAttribute("data-seat")) return;
+    var seat = body.getAttribute("data-seat");
+    root.querySelectorAll("[data-you]").forEach(function (el) {
+      el.classList.toggle("you", seat !== "" && el.getAttribute("data-you") === seat);
+    });
+    root.querySelectorAll("details[data-open-for]").forEach(function (d) {
+      if (seat === "" ? d.hasAttribute("data-open-watching") : d.getAttribute("data-open-for") === seat) d.open = true;
+    });
+    var name = seat !== "" && root.querySelector('.players-line [data-you="' + seat + '"]');
+    root.querySelectorAll("[data-you-are]").forEach(function (el) { el.textContent = name ? name.textContent : "watching"; });
+    if (body.hasAttribute("data-seat-chosen")) {
+      root.querySelectorAll(".seat-chooser").forEach(function (c) { c.remove(); });
+    }
+  }
+  document.addEventListener("DOMContentLoaded", function () { applySeat(document.getElementById("table-live")); });
+
   // The newest version of the table this page has seen: the tools' data-version. A stepper's tap
   // updates it out of band without redrawing the region (companion/web/steppers.py).
   function knownVersion() {
@@ -72,6 +93,7 @@
     if (!evt.detail.target || evt.detail.target.id !== "table-live") return;
     var live = document.getElementById("table-live");
     if (!live) return;
+    applySeat(live);  // first the seat's defaults, then what the player opened or closed by hand
     Object.keys(openState).forEach(function (id) {
       var d = document.getElementById(id);
       if (d && d.tagName === "DETAILS") d.open = openState[id];

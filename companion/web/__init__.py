@@ -12,6 +12,7 @@ from werkzeug.exceptions import HTTPException
 
 from .. import db as database
 from . import steppers
+from .live import LiveCache
 from ..paths import DATA, DB_NAME, STATIC, TEMPLATES
 
 CSP = (
@@ -42,6 +43,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     if app.config["SYNC"] == "normal":
         database.WalFlusher.start(app.config["DATABASE"])
     app.extensions["companion.db"] = threading.local()  # one connection per worker thread
+    app.extensions["companion.live"] = LiveCache()  # one render of a live region per version
 
     app.jinja_env.globals["event_url"] = event_url
     app.jinja_env.globals["undo_url"] = undo_url

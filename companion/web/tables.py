@@ -108,10 +108,22 @@ def join(table_id: str, secret: str):
     return response
 
 
+def live_region(table, screen: str | None) -> str:
+    """Return the table's live region: one render per version and screen, shared by every phone."""
+    cache = current_app.extensions["companion.live"]
+    html = cache.get(table.id, screen, table.version)
+    if html is None:
+        html = render_block("tables/table.html", "live", **table_context(table, screen))
+        cache.put(table.id, screen, table.version, html)
+    return html
+
+
 @bp.get("/t/<table_id>")
 def show(table_id: str):
     """Show the table: the game's panel, the players, the QR code and the history."""
     table = current_table(table_id)
+    if is_htmx():
+        return live_region(table, _screen())
     return render_page_or_block("tables/table.html", "live", **table_context(table, _screen()))
 
 
@@ -128,7 +140,7 @@ def live(table_id: str):
         response.set_etag(tag)
         return response
     table = current_table(table_id)
-    response = make_response(render_block("tables/table.html", "live", **table_context(table, _screen())))
+    response = make_response(live_region(table, _screen()))
     response.set_etag(etag(table))
     return response
 
@@ -139,7 +151,10 @@ def _after_write(table_id: str, ok_table=None, error=None, notice=None, status=2
     if ok_table is not None and not is_htmx():
         return redirect(url_for("tables.show", table_id=table_id, screen=screen), 303)
     table = ok_table or current_table(table_id)
-    body = render_page_or_block("tables/table.html", "live", **table_context(table, screen, error, notice))
+    if error is None and notice is None and is_htmx():
+        body = live_region(table, screen)  # the same text the other phones' next polls get
+    else:
+        body = render_page_or_block("tables/table.html", "live", **table_context(table, screen, error, notice))
     response = make_response(body, status)
     if steppers.aimed_elsewhere():  # e.g. a stepper's post answered in full: swap the region, not the stepper
         steppers.retarget(response)

@@ -1,0 +1,87 @@
+"""The live region is the same for every phone, so one render per version serves them all.
+
+companion/web/live.py keeps one render per (table, version, screen). That is only right if no
+template of the region looks at the device's seat: the first test renders each game's region for
+every kind of device, with the cache emptied in between, and wants the same bytes.
+"""
+
+import pytest
+
+from companion import games
+from tests.foundation.test_steppers import SETUPS, join
+
+HX = {"HX-Request": "true", "Sec-Fetch-Site": "same-origin"}
+
+
+def cache(app):
+    return app.extensions["companion.live"]
+
+
+def poll(client, t, screen=None, seat=None, etag=None):
+    if seat is None:
+        client.delete_cookie(f"seat_{t['table']}")
+    else:
+        client.set_cookie(f"seat_{t['table']}", seat)
+    headers = dict(HX, **({"If-None-Match": etag} if etag else {}))
+    return client.get(f"/t/{t['table']}/live", query_string={"screen": screen} if screen else {}, headers=headers)
+
+
+SCREENS = {"codex": [None, "end", "book-1", "grid-0-95"], "voynich": [None, "end"], "galileo": [None], "gutenberg": [None]}
+
+
+@pytest.mark.parametrize("key", sorted(games.registry()))
+def test_every_device_gets_the_same_live_region(client, api, app, key):
+    t = api.create(key, ["Anna", "Tom"])
+    screen = SETUPS.get(key, lambda api, t: None)(api, t)
+    join(client, t)
+    for screen in dict.fromkeys([screen, *SCREENS[key]]):
+        seen = set()
+        for seat in (None, "0", "1", "watch"):
+            cache(app).clear()
+            response = poll(client, t, screen, seat)
+            assert response.status_code == 200
+            seen.add(response.get_data())
+        assert len(seen) == 1, f"{key} screen {screen}: the region depends on the device's seat"
+
+
+def test_the_second_phone_gets_the_first_ones_render_until_the_table_changes(client, api, app):
+    t = api.create("gutenberg", ["Anna", "Tom"])
+    join(client, t)
+    cache(app).clear()
+    first = poll(client, t, seat="0").get_data()
+    hits = cache(app).hits
+    assert poll(client, t, seat="1").get_data() == first and cache(app).hits == hits + 1
+    api.event(t, "fame", {"player": 1, "delta": 2})
+    after = poll(client, t, seat="1").get_data()
+    assert after != first and b'data-version="1"' in after and cache(app).hits == hits + 1
+
+
+def test_a_form_answer_is_the_region_the_next_polls_get(client, api, app):
+    t = api.create("gutenberg", ["Anna", "Tom"])
+    join(client, t)
+    form = {"type": "end_round", "expected_version:int": "0"}
+    answer = client.post(f"/t/{t['table']}/events", data=form, headers=HX)
+    assert answer.status_code == 200
+    hits = cache(app).hits
+    assert poll(client, t, seat="1").get_data() == answer.get_data() and cache(app).hits == hits + 1
+
+
+def test_an_error_is_shown_to_its_phone_only(client, api, app):
+    t = api.create("gutenberg", ["Anna", "Tom"])
+    join(client, t)
+    form = {"type": "fame", "expected_version:int": "0", "data.player:int": "0", "data.delta:int": "-3"}
+    answer = client.post(f"/t/{t['table']}/events", data=form, headers=HX)
+    assert answer.status_code == 400 and b"cannot go below 0" in answer.get_data()
+    assert b"cannot go below 0" not in poll(client, t, seat="1").get_data()
+
+
+def test_an_old_render_never_replaces_a_newer_one():
+    from companion.web.live import LiveCache
+
+    kept = LiveCache(size=2)
+    kept.put("t", None, 3, "three")
+    kept.put("t", None, 2, "two")  # a slow render of an older version finishing late
+    assert kept.get("t", None, 3) == "three" and kept.get("t", None, 2) is None
+    kept.put("u", None, 1, "u1")
+    kept.put("v", None, 1, "v1")  # over size: the least recently used goes
+    assert kept.get("t", None, 3) is None and kept.get("v", None, 1) == "v1"
