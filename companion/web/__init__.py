@@ -13,6 +13,7 @@ from werkzeug.exceptions import HTTPException
 from .. import db as database
 from . import steppers
 from .live import LiveCache
+from .polls import QuickPolls
 from ..paths import DATA, DB_NAME, STATIC, TEMPLATES
 
 CSP = (
@@ -31,6 +32,7 @@ def create_app(test_config: dict | None = None) -> Flask:
         POLL_MS=750,
         SEND_FILE_MAX_AGE_DEFAULT=3600,
         SYNC=os.environ.get("COMPANION_SYNC", database.DEFAULT_SYNC),
+        QUICK_POLLS=True,  # answer unchanged and already-rendered polls before Flask (polls.py)
     )
     if test_config:
         app.config.update(test_config)
@@ -61,7 +63,17 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.register_blueprint(tables.bp)
     app.register_blueprint(profiles.bp)
     app.register_blueprint(api.bp)
+    if app.config["QUICK_POLLS"]:
+        app.wsgi_app = QuickPolls(app.wsgi_app, app, lambda: thread_db(app), lambda: SECURITY_HEADERS)
     return app
+
+
+def thread_db(app):
+    """Return the calling server thread's own connection to the app's database, opened on first use."""
+    mine = app.extensions["companion.db"]
+    if getattr(mine, "db", None) is None:
+        mine.db = database.connect(app.config["DATABASE"], app.config["SYNC"])
+    return mine.db
 
 
 def get_db():
@@ -74,10 +86,7 @@ def get_db():
     if "db" not in g:
         from flask import current_app
 
-        mine = current_app.extensions["companion.db"]
-        if getattr(mine, "db", None) is None:
-            mine.db = database.connect(current_app.config["DATABASE"], current_app.config["SYNC"])
-        g.db = mine.db
+        g.db = thread_db(current_app)
     return g.db
 
 

@@ -139,9 +139,11 @@ def live(table_id: str):
         response = make_response("", 304)
         response.set_etag(tag)
         return response
-    table = current_table(table_id)
-    response = make_response(live_region(table, _screen()))
-    response.set_etag(etag(table))
+    html = current_app.extensions["companion.live"].get(table_id, _screen(), version)
+    if html is None:  # the first phone to ask after a change renders it for the others
+        html = live_region(current_table(table_id), _screen())
+    response = make_response(html)
+    response.set_etag(tag)
     return response
 
 

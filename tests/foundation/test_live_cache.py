@@ -85,3 +85,49 @@ def test_an_old_render_never_replaces_a_newer_one():
     kept.put("u", None, 1, "u1")
     kept.put("v", None, 1, "v1")  # over size: the least recently used goes
     assert kept.get("t", None, 3) is None and kept.get("v", None, 1) == "v1"
+
+
+# --- polls answered before Flask (companion/web/polls.py) ---------------------------------------
+
+
+def both_paths(tmp_path):
+    """Two apps on the same database: one answers polls before Flask, one only through its route."""
+    from companion import create_app
+
+    quick = create_app({"DATA_DIR": str(tmp_path), "QUICK_POLLS": True})
+    flask_only = create_app({"DATA_DIR": str(tmp_path), "QUICK_POLLS": False})
+    return quick, flask_only
+
+
+@pytest.mark.parametrize("case", ["unchanged", "changed, rendered", "changed, not rendered", "weak tag", "two tags",
+                                  "any tag", "no cookie", "wrong secret", "quoted cookie", "screen", "odd screen"])
+def test_a_poll_gets_the_same_answer_before_flask_as_through_it(tmp_path, case):
+    quick, flask_only = both_paths(tmp_path)
+    t = quick.test_client().post("/api/v1/tables", json={"game": "codex", "players": ["Anna", "Tom"]}).get_json()
+    tid = t["table"]
+    cookie = {"no cookie": "", "wrong secret": f"tc_{tid}={t['token'][:-1]}x", "quoted cookie": f'tc_{tid}="{t["token"]}"'}.get(case, f"tc_{tid}={t['token']}; seat_{tid}=1")
+    query = {"screen": "end"} if case == "screen" else {"screen": " book-1\u00e9%"} if case == "odd screen" else {}
+    etag = f'"{tid}-0"'
+    if case.startswith("changed"):
+        quick.test_client().post(f"/api/v1/tables/{tid}/events", json={"type": "points", "data": {"player": 0, "delta": 3}, "expected_version": 0},
+                                 headers={"X-Table-Token": t["token"]})
+        if case == "changed, rendered":  # another phone asked first, in each app
+            for app in (quick, flask_only):
+                app.test_client(use_cookies=False).get(f"/t/{tid}/live", headers={"Cookie": cookie, "If-None-Match": etag})
+    header = {"weak tag": f"W/{etag}", "two tags": f'"{tid}-9", {etag}', "any tag": "*"}.get(case, etag)
+    answers = []
+    for app in (quick, flask_only):
+        before = getattr(app.wsgi_app, "answered", 0)
+        # use_cookies=False: the test client would otherwise replace the Cookie header with its own jar
+        response = app.test_client(use_cookies=False).get(f"/t/{tid}/live", query_string=query,
+                                                          headers={"Cookie": cookie, "If-None-Match": header})
+        answers.append((response.status_code, sorted(response.headers.items()), response.get_data()))
+        if app is quick:
+            expected = case in ("unchanged", "changed, rendered", "two tags", "screen", "odd screen")
+            assert (app.wsgi_app.answered == before + 1) == expected
+    assert answers[0] == answers[1]
+    assert answers[0][0] == STATUS[case]
+
+
+STATUS = {"unchanged": 304, "changed, rendered": 200, "changed, not rendered": 200, "weak tag": 200, "two tags": 304,
+          "any tag": 304, "no cookie": 404, "wrong secret": 404, "quoted cookie": 304, "screen": 304, "odd screen": 304}
