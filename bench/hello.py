@@ -1,7 +1,11 @@
 """A bare WSGI "hello", served by waitress the way `companion serve` serves the app.
 
-The latency benchmark's baseline: whatever the app costs above this is ours to cut.
-Run: python bench/hello.py PORT
+The latency benchmark's baseline: whatever the app costs above this is ours to cut. It is
+served exactly as `companion serve` serves the app: the same waitress options and, given a
+number of workers (`companion serve --workers N`, companion/workers.py), the same workers on
+SO_REUSEPORT sockets, so the ratio measures the app and not the way it is served.
+
+Run: python bench/hello.py PORT [WORKERS]
 """
 
 from __future__ import annotations
@@ -20,11 +24,17 @@ def hello(environ, start_response):
 def main() -> None:
     import waitress
 
+    from companion import workers
     from companion.cli import WAITRESS_OPTIONS
 
     port = int(sys.argv[1])
-    print(f"hello on 127.0.0.1:{port}", flush=True)
-    waitress.serve(hello, host="127.0.0.1", port=port, ident="hello", _quiet=True, **WAITRESS_OPTIONS)
+    count = int(sys.argv[2]) if len(sys.argv) > 2 else 1
+    print(f"hello on 127.0.0.1:{port}, {count} process(es)", flush=True)
+    if count == 1:
+        waitress.serve(hello, host="127.0.0.1", port=port, ident="hello", _quiet=True, **WAITRESS_OPTIONS)
+        return
+    sockets = [workers.listening_socket("127.0.0.1", port) for _ in range(count)]
+    workers.run(lambda sock: waitress.serve(hello, sockets=[sock], ident="hello", _quiet=True, **WAITRESS_OPTIONS), sockets)
 
 
 if __name__ == "__main__":

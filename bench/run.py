@@ -63,23 +63,40 @@ class Served:
     port: int
     startup_s: float
 
+    def pids(self) -> list[int]:
+        """Return the server's process and its children (`companion serve` forks one worker per core)."""
+        children = []
+        for entry in Path("/proc").iterdir():
+            if entry.name.isdigit():
+                try:
+                    if int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1]) == self.process.pid:
+                        children.append(int(entry.name))
+                except (OSError, IndexError, ValueError):
+                    continue
+        return [self.process.pid, *children]
+
     def peak_rss_mb(self) -> float:
-        """Return the process's peak resident memory (VmHWM), in MiB."""
-        try:
-            for line in Path(f"/proc/{self.process.pid}/status").read_text().splitlines():
-                if line.startswith("VmHWM:"):
-                    return int(line.split()[1]) / 1024
-        except OSError:
-            pass
-        return float("nan")
+        """Return the sum over the server's processes of each one's peak resident memory (VmHWM), in MiB."""
+        total = 0
+        for pid in self.pids():
+            try:
+                for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+                    if line.startswith("VmHWM:"):
+                        total += int(line.split()[1])
+            except OSError:
+                pass
+        return total / 1024 if total else float("nan")
 
     def cpu_seconds(self) -> float:
-        """Return the CPU time (user + system) the process has used so far."""
-        try:
-            fields = Path(f"/proc/{self.process.pid}/stat").read_text().rsplit(")", 1)[1].split()
-            return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-        except OSError:
-            return float("nan")
+        """Return the CPU time (user + system) the server's processes have used so far."""
+        total = 0
+        for pid in self.pids():
+            try:
+                fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+                total += int(fields[11]) + int(fields[12])
+            except OSError:
+                pass
+        return total / os.sysconf("SC_CLK_TCK")
 
     def stop(self) -> None:
         if self.process.poll() is None:
@@ -110,17 +127,20 @@ def start(argv: list[str], port: int, path: str = "/") -> Served:
     raise RuntimeError(f"{argv} did not answer within 30 s")
 
 
-def start_companion(data: Path, threads: int | None = None) -> Served:
+def start_companion(data: Path, threads: int | None = None, workers: int | None = None) -> Served:
     port = free_port()
     argv = [sys.executable, "-m", "companion", "serve", "--host", HOST, "--port", str(port), "--data", str(data), "--quiet"]
     if threads:
         argv += ["--threads", str(threads)]
+    if workers:
+        argv += ["--workers", str(workers)]
     return start(argv, port)
 
 
-def start_hello() -> Served:
+def start_hello(workers: int | None = None) -> Served:
+    """Start the baseline, served as `companion serve` serves the app (same options, same workers)."""
     port = free_port()
-    return start([sys.executable, str(ROOT / "bench" / "hello.py"), str(port)], port)
+    return start([sys.executable, str(ROOT / "bench" / "hello.py"), str(port), *([str(workers)] if workers else [])], port)
 
 
 # --- what a phone sends -----------------------------------------------------------------------
@@ -469,6 +489,7 @@ def convention_load(companion: Served, n_tables: int, ramp: float, seconds: floa
         "errors": len(load.errors),
         "error_kinds": sorted(set(load.errors))[:5],
         "peak_rss_mb": companion.peak_rss_mb(),
+        "processes": len(companion.pids()),
         "server_cpu": cpu,
     }
 
@@ -481,6 +502,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help="under a minute: fewer samples, 50 tables for 10 s")
     parser.add_argument("--json", metavar="FILE", help="also write every figure to FILE as JSON")
     parser.add_argument("--threads", type=int, help="the server's worker threads (default: companion serve's own)")
+    parser.add_argument("--workers", type=int, help="the server's processes for latency (default: companion serve's own, 1)")
+    parser.add_argument("--load-workers", type=int,
+                        help="its processes for the convention load (default: one per core, as a hall runs `companion serve --workers N`)")
     args = parser.parse_args(argv)
     samples, n_tables, ramp, seconds, startups = (200, 50, 5.0, 10.0, 1) if args.quick else (1000, 200, 20.0, 60.0, 3)
     figures: dict = {"quick": args.quick}
@@ -495,8 +519,8 @@ def main(argv: list[str] | None = None) -> int:
         figures["startup_s"] = {"median": statistics.median(times), "max": max(times)}
         print(f"  median {statistics.median(times):.2f} s, max {max(times):.2f} s\n", flush=True)
 
-        companion = start_companion(Path(tmp) / "latency", args.threads)
-        hello = start_hello()
+        companion = start_companion(Path(tmp) / "latency", args.threads, args.workers)
+        hello = start_hello(args.workers)
         try:
             print(f"latency: {samples} rounds over keep-alive connections, one request at a time", flush=True)
             lat = latency(companion, hello, samples)
@@ -522,18 +546,24 @@ def main(argv: list[str] | None = None) -> int:
             companion.stop()
             hello.stop()
 
-        companion = start_companion(Path(tmp) / "load", args.threads)
+        from companion.workers import hall_workers
+
+        load_workers = args.load_workers or hall_workers()
+        companion = start_companion(Path(tmp) / "load", args.threads, load_workers)
         try:
             print(f"convention load: {n_tables} tables x 4 phones polling every {POLL_S * 1000:.0f} ms, "
-                  f"a score change per table every ~3 s, for {seconds:.0f} s (after {ramp:.0f} s in which the phones join)", flush=True)
+                  f"a score change per table every ~3 s, for {seconds:.0f} s (after {ramp:.0f} s in which the phones join),\n"
+                  f"  against `companion serve --workers {load_workers}` (a hall's setting: one process per core)", flush=True)
             load = convention_load(companion, n_tables, ramp, seconds)
+            load["workers"] = load_workers
             figures["load"] = load
             print(f"  {load['requests']} requests in {load['seconds']:.1f} s: {load['rps']:.0f} req/s", flush=True)
             print(f"  all requests p50 {load['p50_ms']:.1f} ms, p99 {load['p99_ms']:.1f} ms "
                   f"(polls p99 {load['poll_p99_ms']:.1f} ms; score changes p50 {load['write_p50_ms']:.1f} ms, p99 {load['write_p99_ms']:.1f} ms)", flush=True)
             print(f"  {load['writes']} score changes ({load['conflicts']} answered 409), {load['changes_seen']} live updates received", flush=True)
             print(f"  errors {load['errors']} {load['error_kinds'] or ''}", flush=True)
-            print(f"  server peak RSS {load['peak_rss_mb']:.1f} MiB, server CPU {load['server_cpu'] * 100:.0f}% of one core\n", flush=True)
+            print(f"  server ({load['processes']} processes): peak RSS {load['peak_rss_mb']:.1f} MiB (sum of each one's), "
+                  f"CPU {load['server_cpu'] * 100:.0f}% of one core\n", flush=True)
         finally:
             companion.stop()
 

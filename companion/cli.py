@@ -30,6 +30,8 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--data", default=None, help=f"data folder holding {DB_NAME} (default: {DATA}, or $COMPANION_DATA)")
     serve.add_argument("--threads", type=int, default=WAITRESS_OPTIONS["threads"],
                        help=f"worker threads (default: {WAITRESS_OPTIONS['threads']})")
+    serve.add_argument("--workers", type=int, default=1,
+                       help="server processes sharing the port (default 1; for a hall of more than ~80 tables, one per CPU core; Linux only)")
     serve.add_argument("--quiet", action="store_true", help="do not draw the QR code in the terminal")
     serve.add_argument("--sync", choices=SYNC_MODES, default=None,
                        help="normal (default, or $COMPANION_SYNC): an acknowledged event survives any crash of the server"
@@ -106,27 +108,58 @@ def run_rules(args, parser) -> int:
 
 
 def serve(args) -> int:
-    """Serve the app with waitress; print the address phones open and draw it as a QR code."""
+    """Serve the app with waitress; print the address phones open and draw it as a QR code.
+
+    With more than one worker (companion/workers.py) the parent only migrates the database,
+    binds the port and watches the workers; each worker builds its own app after the fork.
+    """
     import waitress
 
-    from . import create_app, qr
+    from . import create_app, qr, workers
     from .network import lan_address
+    from .web import database_settings
 
     config = {}
     if args.data:
         config["DATA_DIR"] = args.data
     if args.sync:
         config["SYNC"] = args.sync
-    app = create_app(config)
+    count = args.workers
+    if count < 1 or (count > 1 and not workers.can_share_port()):
+        print("error: --workers: must be 1 or more (more than 1 only on Linux)", file=sys.stderr)
+        return 2
+    options = dict(WAITRESS_OPTIONS, threads=args.threads)
+    path, sync = database_settings(config)
+    if count == 1:
+        app = create_app(config)
+    else:
+        from . import db
+
+        db.migrate(path)  # once, before any worker opens the file
+        try:
+            sockets = [workers.listening_socket(args.host, args.port) for _ in range(count)]
+        except OSError as exc:
+            print(f"error: --port: cannot listen on {args.host}:{args.port}: {exc.strerror}", file=sys.stderr)
+            return 2
     host = lan_address() if args.host in ("0.0.0.0", "::", "") else args.host
     url = f"http://{host or '127.0.0.1'}:{args.port}/"
     print(f"Table Companion is running. Open {url} on any phone on this network.", flush=True)
-    print(f"Data: {app.config['DATABASE']} (sync {app.config['SYNC']})", flush=True)
+    print(f"Data: {path} (sync {sync}; {count} process{'es' if count > 1 else ''})", flush=True)
     if not args.quiet:
         print(qr.terminal(url), flush=True)
-    options = dict(WAITRESS_OPTIONS, threads=args.threads)
-    waitress.serve(app, host=args.host, port=args.port, ident="companion", _quiet=True, **options)
-    return 0
+    if count == 1 and workers.hall_workers() > 1:
+        print(f"For a hall of more than about 80 tables: companion serve --workers {workers.hall_workers()}", flush=True)
+    if count == 1:
+        waitress.serve(app, host=args.host, port=args.port, ident="companion", _quiet=True, **options)
+        return 0
+
+    def serve_on(sock):
+        app = create_app(dict(config, WAL_FLUSHER=False))
+        waitress.serve(app, sockets=[sock], ident="companion", _quiet=True, **options)
+
+    if sync == "normal":  # one flusher for the file, in the parent, started after the fork
+        return workers.run(serve_on, sockets, on_started=lambda: db.WalFlusher.start(path))
+    return workers.run(serve_on, sockets)
 
 
 if __name__ == "__main__":  # pragma: no cover

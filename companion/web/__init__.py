@@ -23,6 +23,17 @@ CSP = (
 )
 
 
+def database_settings(config: dict) -> tuple[Path, str]:
+    """Return the database file and sync mode create_app(config) would use (SystemExit if the mode is unknown)."""
+    data = config.get("DATA_DIR") or os.environ.get("COMPANION_DATA", str(DATA))
+    sync = config.get("SYNC") or os.environ.get("COMPANION_SYNC", database.DEFAULT_SYNC)
+    try:
+        database.check_sync(sync)
+    except ValueError as exc:  # COMPANION_SYNC=fast, say: refuse to start rather than guess
+        raise SystemExit(f"error: COMPANION_SYNC: {exc}") from None
+    return Path(data) / DB_NAME, sync
+
+
 def create_app(test_config: dict | None = None) -> Flask:
     """Build the app; test_config overrides settings (DATA_DIR above all)."""
     app = Flask("companion", template_folder=str(TEMPLATES), static_folder=str(STATIC), static_url_path="/static")
@@ -33,16 +44,14 @@ def create_app(test_config: dict | None = None) -> Flask:
         SEND_FILE_MAX_AGE_DEFAULT=3600,
         SYNC=os.environ.get("COMPANION_SYNC", database.DEFAULT_SYNC),
         QUICK_POLLS=True,  # answer unchanged and already-rendered polls before Flask (polls.py)
+        WAL_FLUSHER=True,  # False in `serve`'s workers: their parent flushes the file for all (workers.py)
     )
     if test_config:
         app.config.update(test_config)
-    app.config["DATABASE"] = str(Path(app.config["DATA_DIR"]) / DB_NAME)
-    try:
-        database.check_sync(app.config["SYNC"])
-    except ValueError as exc:  # COMPANION_SYNC=fast, say: refuse to start rather than guess
-        raise SystemExit(f"error: COMPANION_SYNC: {exc}") from None
+    path, _ = database_settings(app.config)
+    app.config["DATABASE"] = str(path)
     database.migrate(app.config["DATABASE"])
-    if app.config["SYNC"] == "normal":
+    if app.config["SYNC"] == "normal" and app.config["WAL_FLUSHER"]:
         database.WalFlusher.start(app.config["DATABASE"])
     app.extensions["companion.db"] = threading.local()  # one connection per worker thread
     app.extensions["companion.live"] = LiveCache()  # one render of a live region per version
