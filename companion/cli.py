@@ -31,7 +31,7 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--threads", type=int, default=WAITRESS_OPTIONS["threads"],
                        help=f"worker threads (default: {WAITRESS_OPTIONS['threads']})")
     serve.add_argument("--workers", type=int, default=1,
-                       help="server processes sharing the port (default 1; for a hall of more than ~80 tables, one per CPU core; Linux only)")
+                       help="server processes sharing the port (default 1; for a hall of more than ~150 tables, one per CPU core; Linux only)")
     serve.add_argument("--quiet", action="store_true", help="do not draw the QR code in the terminal")
     serve.add_argument("--sync", choices=SYNC_MODES, default=None,
                        help="normal (default, or $COMPANION_SYNC): an acknowledged event survives any crash of the server"
@@ -148,7 +148,7 @@ def serve(args) -> int:
     if not args.quiet:
         print(qr.terminal(url), flush=True)
     if count == 1 and workers.hall_workers() > 1:
-        print(f"For a hall of more than about 80 tables: companion serve --workers {workers.hall_workers()}", flush=True)
+        print(f"For a hall of more than about 150 tables: companion serve --workers {workers.hall_workers()}", flush=True)
     if count == 1:
         waitress.serve(app, host=args.host, port=args.port, ident="companion", _quiet=True, **options)
         return 0

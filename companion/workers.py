@@ -1,7 +1,7 @@
 """Serve from several processes on one port, so a busy table hall can use every core.
 
 One Python process serves on one core at a time (the GIL): plenty for a few tables, and the
-limit at a convention hall, about 80 tables of four phones on this project's 2-core benchmark
+limit at a convention hall, about 160 tables of four phones on this project's 2-core benchmark
 machine (bench/README.md). `companion serve --workers N` (Linux) starts N worker processes:
 the parent binds one listening socket per worker, all with SO_REUSEPORT on the same port, so
 the kernel spreads new connections over them, then forks the workers. Each worker builds its
