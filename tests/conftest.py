@@ -101,6 +101,7 @@ class Server:
     port: int
     data: Path
     process: subprocess.Popen | None = None
+    workers: int = 1  # `companion serve --workers N`
 
     def start(self) -> "Server":
         env = dict(os.environ, PYTHONUNBUFFERED="1")
@@ -108,7 +109,8 @@ class Server:
         self.log = self.data / "server.log"
         with open(self.log, "ab") as log:
             self.process = subprocess.Popen(
-                [sys.executable, "-m", "companion", "serve", "--port", str(self.port), "--data", str(self.data), "--quiet"],
+                [sys.executable, "-m", "companion", "serve", "--port", str(self.port), "--data", str(self.data), "--quiet",
+                 "--workers", str(self.workers)],
                 cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
             )
         deadline = time.monotonic() + 20
