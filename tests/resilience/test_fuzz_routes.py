@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 from werkzeug.datastructures import MultiDict
 
 from companion import create_app, games, rules
+from companion.web.steppers import settings, stepper_id
 
 from .fuzzing import ANY_JSON, HOSTILE, assert_inert, examples, some_profile
 
@@ -25,7 +26,12 @@ HTML = HOSTILE + ["Anna", "", " ", "x" * 41, "\u0000", "Zoë"]
 FIELD_NAMES = ["type", "expected_version:int", "data.player:int", "data.name", "data.delta:json", "data:json",
                "data.player:json", "players[]", "players[]:int", "automa:bool", "options.automa:bool", "profile",
                "profile:int", "profile_name", "seat", "screen", "next", "data..x", ":int", "a:weird", "x[]:json",
-               "data.player", "data.player.x", "csrf", "options", "options:json", "players", "players:json", "x"]
+               "data.player", "data.player.x", "csrf", "options", "options:json", "players", "players:json", "x", "stepper"]
+#: what a stepper posts besides its event (companion/web/steppers.py), well formed or not
+STEPPER_SETTINGS = [settings("delta", "Fame", 1), settings("delta", None, 3), settings("player", "x", 1), '{"field": "delta"}',
+                    "[]", "{", '{"field": "delta", "label": "<b>x</b>", "step": 1}']
+#: HX-Target values: the live region, the stepper of a player's fame or another event, nonsense
+HX_TARGETS = ["table-live", stepper_id("fame", {"player": 0}), stepper_id("points", {"player": 1}), "w-", "w-zzz", "x"]
 
 
 def _routes() -> list[tuple[str, str]]:
@@ -64,7 +70,7 @@ def path_values(rule, mine: dict, other: dict, profile_id: int) -> st.SearchStra
 
 def bodies() -> st.SearchStrategy:
     form = st.lists(st.tuples(st.sampled_from(FIELD_NAMES) | st.text(max_size=12),
-                              st.sampled_from(HTML + ["0", "1", "-1", "99", "true", "on", '{"a": 1}', "[1, 2]", "null"])
+                              st.sampled_from(HTML + STEPPER_SETTINGS + ["0", "1", "-1", "99", "true", "on", '{"a": 1}', "[1, 2]", "null"])
                               | st.text(max_size=30)), max_size=8).map(lambda pairs: ("form", pairs))
     as_json = ANY_JSON.map(lambda doc: ("json", doc))
     raw = st.binary(max_size=80).map(lambda b: ("raw", b))
@@ -76,6 +82,7 @@ def headers_for(mine: dict, other: dict) -> st.SearchStrategy:
     optional = {
         "HX-Request": st.sampled_from(["true", "false", "x"]),
         "HX-History-Restore-Request": st.just("true"),
+        "HX-Target": st.sampled_from(HX_TARGETS),
         "If-None-Match": st.sampled_from([f'"{mine["table"]}-0"', "*", "garbage", '"x"']),
         "X-Table-Token": st.sampled_from([mine["token"], other["token"], "wrong", ""]),
         "Origin": st.sampled_from(["http://localhost", "http://evil.example", "null"]),
