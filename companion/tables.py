@@ -266,12 +266,7 @@ def _load_for_write(db: sqlite_utils.Database, table_id: str, secret: str | None
     Callers that authorized already (the JSON API) pass none; the table pages pass the
     cookie's, so a write reads its table once.
     """
-    if secret is None:
-        return load(db, table_id)
-    row = _select(db, table_id) if isinstance(secret, str) and secret else None
-    if row is None or not hmac.compare_digest(row["secret_hash"], _hash(secret)):
-        raise NotFound(table_id)
-    return _row_to_table(row)
+    return load(db, table_id) if secret is None else authorize(db, table_id, secret)
 
 
 def _seat(table: Table, seat: int | None) -> int | None:

@@ -42,13 +42,12 @@ def create_app(test_config: dict | None = None) -> Flask:
         MAX_CONTENT_LENGTH=1024 * 1024,
         POLL_MS=750,
         SEND_FILE_MAX_AGE_DEFAULT=3600,
-        SYNC=os.environ.get("COMPANION_SYNC", database.DEFAULT_SYNC),
         QUICK_POLLS=True,  # answer unchanged and already-rendered polls before Flask (polls.py)
         WAL_FLUSHER=True,  # False in `serve`'s workers: their parent flushes the file for all (workers.py)
     )
     if test_config:
         app.config.update(test_config)
-    path, _ = database_settings(app.config)
+    path, app.config["SYNC"] = database_settings(app.config)  # SYNC: test_config's, else $COMPANION_SYNC, else normal
     app.config["DATABASE"] = str(path)
     database.migrate(app.config["DATABASE"])
     if app.config["SYNC"] == "normal" and app.config["WAL_FLUSHER"]:
