@@ -43,6 +43,7 @@ def create_app(test_config: dict | None = None) -> Flask:
         POLL_MS=750,
         SEND_FILE_MAX_AGE_DEFAULT=3600,
         QUICK_POLLS=True,  # answer unchanged and already-rendered polls before Flask (polls.py)
+        QUICK_TAPS=True,  # answer steppers' taps before Flask's request handling (taps.py)
         WAL_FLUSHER=True,  # False in `serve`'s workers: their parent flushes the file for all (workers.py)
     )
     if test_config:
@@ -71,8 +72,15 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.register_blueprint(tables.bp)
     app.register_blueprint(profiles.bp)
     app.register_blueprint(api.bp)
+    # in front of Flask, kept in app.extensions for tests and benchmarks to count what they answer
     if app.config["QUICK_POLLS"]:
-        app.wsgi_app = QuickPolls(app.wsgi_app, app, lambda: thread_db(app), lambda: SECURITY_HEADERS)
+        app.wsgi_app = app.extensions["companion.quick_polls"] = QuickPolls(
+            app.wsgi_app, app, lambda: thread_db(app), lambda: SECURITY_HEADERS)
+    if app.config["QUICK_TAPS"]:
+        from .taps import QuickTaps
+
+        app.wsgi_app = app.extensions["companion.quick_taps"] = QuickTaps(
+            app.wsgi_app, app, lambda: thread_db(app), lambda: SECURITY_HEADERS)
     return app
 
 

@@ -54,8 +54,11 @@ def posted() -> Tap | None:
     """Return the stepper a post came from, or None (not htmx, not a stepper, or malformed)."""
     if not is_htmx():
         return None
-    target = request.headers.get("HX-Target", "")
-    raw = request.form.get(FIELD)
+    return parse_tap(request.headers.get("HX-Target", ""), request.form.get(FIELD))
+
+
+def parse_tap(target: str, raw: str | None) -> Tap | None:
+    """Read a stepper's post from its HX-Target and its hidden field; None if it is not one."""
     if not target.startswith("w-") or raw is None:
         return None
     try:

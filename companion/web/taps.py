@@ -1,0 +1,145 @@
+"""Answer a stepper's tap before Flask's request handling, as polls.py does for polls.
+
+A tap on a stepper is the commonest write at a table (companion/web/steppers.py). Its own work
+is small (check the secret, append the event, draw one stepper), and Flask's handling around
+it (request context, form parsing, routing, hooks, response) cost about a third of it; next to
+a bare WSGI answer, that third was what kept a score change near three times the hello
+(bench/README.md). This middleware takes the plain case and does the same work with the same
+functions:
+
+- a POST to /t/ID/events sent by htmx from a stepper (HX-Target names it), from the page's own
+  origin (Sec-Fetch-Site: same-origin, which Flask's cross-site check lets through too), as a
+  small urlencoded form with plain cookies;
+- the form decodes (forms.decode), the stepper's settings read (steppers.parse_tap), and the
+  event appended with the cookie's secret checked in the write's transaction (tables.append);
+- the answer is the stepper alone with the tools out of band (steppers.answer), or, when the
+  game has no counter for the event, the whole live region retargeted, as the Flask route gives.
+
+Everything else goes to the Flask route, which answers every case: a refused, stale or unknown
+table's write has written nothing, so Flask running it again gives the same 400, 409 or 404
+with its page. If drawing the answer failed after the write (a bug), the post also goes on to
+Flask, whose expected_version check then answers 409 with the table as it is: the event is never
+applied twice. tests/foundation/test_taps.py sends the same posts down both paths, from copies
+of one database, and wants the same answers.
+"""
+
+from __future__ import annotations
+
+import io
+import logging
+import re
+from urllib.parse import parse_qs, parse_qsl
+
+from .. import forms, tables
+from ..games.validation import RulesError
+from . import steppers
+from .polls import cookie
+
+TAP_PATH = re.compile(r"/t/([A-Za-z0-9_-]{1,64})/events")
+MAX_BODY = 16 * 1024  # a stepper's form is a few hundred bytes; anything bigger goes to Flask
+
+log = logging.getLogger(__name__)
+
+
+class QuickTaps:
+    """WSGI middleware: answers the stepper taps it can (see the module), hands on the rest."""
+
+    def __init__(self, wsgi_app, flask_app, connection, headers):
+        self.wsgi_app = wsgi_app
+        self.flask_app = flask_app
+        self.connection = connection  # () -> this thread's database connection
+        self.headers = headers  # () -> the security headers every answer carries
+        self.answered = 0  # taps answered here (tests, benchmarks)
+
+    def __call__(self, environ, start_response):
+        if (environ.get("REQUEST_METHOD") == "POST" and environ.get("HTTP_HX_REQUEST") == "true"
+                and "HTTP_HX_HISTORY_RESTORE_REQUEST" not in environ
+                and environ.get("HTTP_SEC_FETCH_SITE") == "same-origin"
+                and environ.get("HTTP_HX_TARGET", "").startswith("w-")):
+            found = TAP_PATH.fullmatch(environ.get("PATH_INFO", ""))
+            if found:
+                answer = self.answer(found.group(1), environ)
+                if answer is not None:
+                    headers, body = answer
+                    self.answered += 1
+                    start_response("200 OK", headers)
+                    return [body]
+        return self.wsgi_app(environ, start_response)
+
+    def answer(self, table_id: str, environ) -> tuple[list, bytes] | None:
+        """Apply the tap and return (headers, body), or None to let Flask answer the post."""
+        items = read_form(environ)
+        if items is None:
+            return None
+        header = environ.get("HTTP_COOKIE", "")
+        secret = cookie(header, f"tc_{table_id}")
+        seat = plain_seat(header, f"seat_{table_id}")
+        if not secret or seat is False:
+            return None
+        try:
+            doc = forms.decode(items)
+        except RulesError:
+            return None
+        tap = steppers.parse_tap(environ["HTTP_HX_TARGET"], first(items, steppers.FIELD))
+        if tap is None:
+            return None
+        doc.setdefault("data", {})
+        screen = screen_of(environ.get("QUERY_STRING", ""), items)
+        with self.flask_app.request_context(environ):  # the templates build addresses from the request
+            try:
+                table = tables.append(self.connection(), table_id, doc, seat, secret=secret)
+            except (RulesError, tables.Conflict, tables.NotFound):
+                return None  # nothing written: Flask answers with its page and message
+            try:
+                html = steppers.answer(tap, table, doc.get("type"), doc.get("data"), screen)
+                extra = []
+                if html is None:  # no counter for this event: the whole region, where it belongs
+                    from .tables import live_region
+
+                    html = live_region(table, screen)
+                    extra = [("HX-Retarget", "#table-live"), ("HX-Reswap", "outerHTML")]
+            except Exception:  # a bug: Flask's try of the same post answers 409, never a second write
+                log.exception("drawing a tap's answer failed on %s", environ.get("PATH_INFO"))
+                return None
+        body = html.encode()
+        headers = [("Content-Type", "text/html; charset=utf-8"), ("Content-Length", str(len(body))), *extra,
+                   *self.headers(), ("Cache-Control", "no-cache")]
+        return headers, body
+
+
+def read_form(environ) -> list[tuple[str, str]] | None:
+    """Read a small urlencoded body, leaving it readable again for Flask; None if it is not one."""
+    if environ.get("CONTENT_TYPE", "").split(";")[0].strip().lower() != "application/x-www-form-urlencoded":
+        return None
+    try:
+        length = int(environ.get("CONTENT_LENGTH") or 0)
+    except ValueError:
+        return None
+    if not 0 < length <= MAX_BODY:
+        return None
+    body = environ["wsgi.input"].read(length)
+    environ["wsgi.input"] = io.BytesIO(body)
+    try:
+        return parse_qsl(body.decode("utf-8"), keep_blank_values=True, errors="strict")
+    except (UnicodeDecodeError, ValueError):
+        return None  # werkzeug has its own way with bad bytes: let it
+
+
+def plain_seat(header: str, name: str) -> int | None | bool:
+    """Return the seat cookie as the Flask route reads it (tables.cookie_seat); False if it is odd."""
+    raw = cookie(header, name)
+    if raw is None:
+        return False if f"{name}=" in header else None  # quoted or odd: Flask decides
+    return int(raw) if raw.isdigit() and len(raw) < 4 else None
+
+
+def first(items: list[tuple[str, str]], name: str) -> str | None:
+    return next((value for key, value in items if key == name), None)
+
+
+def screen_of(query: str, items: list[tuple[str, str]]) -> str | None:
+    """Return the screen as the Flask route reads it (request.values: the query first, then the form)."""
+    values = parse_qs(query, keep_blank_values=True).get("screen")
+    value = values[0] if values else first(items, "screen")
+    value = (value or "").strip()
+    return value[:40] or None
