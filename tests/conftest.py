@@ -14,10 +14,36 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 from companion import create_app
 
 ROOT = Path(__file__).resolve().parent.parent
+
+# scripts/mutation.py runs the tests with --hypothesis-profile=mutation: the same examples on
+# every run and no example database, so a fault's verdict never depends on an earlier one's
+settings.register_profile("mutation", derandomize=True, database=None)
+
+#: pytest-timeout's limit for a browser test or one that starts server processes (the
+#: default, in pyproject.toml, is for everything else: an endless loop fails in seconds)
+SLOW_TIMEOUT = 240
+
+
+def pytest_collection_modifyitems(config, items):
+    """Give the browser and server tests the longer limit, unless they set their own.
+
+    A bug hunt with FUZZ_SCALE=N (tests/resilience/fuzzing.py) runs N times the examples,
+    so every limit grows N times with it.
+    """
+    scale = max(1, int(os.environ.get("FUZZ_SCALE", "1") or 1))
+    default = float(config.getini("timeout") or 0)
+    for item in items:
+        if item.get_closest_marker("timeout"):
+            continue
+        slow = item.get_closest_marker("browser") or item.get_closest_marker("slow")
+        limit = SLOW_TIMEOUT if slow else default
+        if limit and (slow or scale > 1):
+            item.add_marker(pytest.mark.timeout(limit * scale))
 SCREENSHOTS = ROOT / "tests" / "screenshots"
 CHROMIUM = os.environ.get("CHROMIUM", shutil.which("chromium") or "/usr/bin/chromium")
 
