@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import random
 
 import pytest
 from hypothesis import given, settings
@@ -306,6 +307,47 @@ def test_failed_placement_leaves_the_layout_unchanged():
     assert (list(layout.placed), dict(layout.at), set(layout.covered), dict(layout.visible)) == before
 
 
+def test_free_cells_leave_out_places_on_a_hidden_corner():
+    # [CN40] a card covers visible corners of cards already in place; [CN72] a hidden corner
+    # is no corner. Card 1 face up at (1, 1) hides its bottom-right corner, so (2, 0) is no place.
+    layout = Layout()
+    layout.place(83, "front", 0, 0, "cards[0]")
+    layout.place(1, "front", 1, 1, "cards[1]")
+    assert layout.free_cells() == [(-1, -1), (-1, 1), (0, 2), (1, -1), (2, 2)]
+
+
+def legal_places(layout):
+    """Every empty place where a fresh card face down could be laid, asked of Layout.check."""
+    spare = next(i for i in range(1, 41) if all(p.id != i for p in layout.placed))
+    xs = [p.x for p in layout.placed]
+    ys = [p.y for p in layout.placed]
+    found = []
+    for x in range(min(xs) - 2, max(xs) + 3):
+        for y in range(min(ys) - 2, max(ys) + 3):
+            try:
+                layout.check(spare, "back", x, y, "probe")
+            except RulesError:
+                continue
+            found.append((x, y))
+    return found
+
+
+def test_free_cells_are_exactly_the_places_a_card_may_be_laid():
+    # fixed random play areas: each step lays a random card, face up or down, on a free cell
+    rng = random.Random(5)
+    for _ in range(30):
+        layout = Layout()
+        layout.place(rng.randint(81, 86), rng.choice(["front", "back"]), 0, 0, "cards[0]")
+        ids = rng.sample(range(1, 41), 12)
+        for step, card_id in enumerate(ids, start=1):
+            free = layout.free_cells()
+            assert free == sorted(legal_places(layout))
+            if not free:
+                break
+            x, y = rng.choice(free)
+            layout.place(card_id, rng.choice(["front", "back"]), x, y, f"cards[{step}]")
+
+
 @pytest.mark.parametrize("objectives, field", [
     ([90, 90], "objectives[1]"),
     ([5], "objectives[0]"),
@@ -440,6 +482,28 @@ def test_max_disjoint_matches_brute_force(sets):
     used = [e for i in chosen for e in sets[i]]
     assert len(used) == len(set(used))  # truly disjoint
     assert len(chosen) == brute_force(sets)
+
+
+def test_max_disjoint_counterexample_where_a_set_meets_itself():
+    # [CN50] each card used once per objective (CDX-C5): {5,6,7} conflicts with {5,10,11}, {7}
+    # and {0,7,11}, yet {7}, {1,2,8} and {5,10,11} make three; found by mutation testing
+    sets = [[5, 10, 11], [7], [1, 2, 8], [5, 6, 7], [0, 7, 11]]
+    assert brute_force(sets) == 3
+    chosen = max_disjoint(sets)
+    assert len(chosen) == 3
+    used = [e for i in chosen for e in sets[i]]
+    assert len(used) == len(set(used))
+
+
+def test_max_disjoint_matches_brute_force_on_fixed_random_families():
+    # the same 400 families on every run, so a fault is caught every time, not by luck
+    rng = random.Random(17)
+    for _ in range(400):
+        sets = [rng.sample(range(12), rng.randint(1, 3)) for _ in range(rng.randint(0, 11))]
+        chosen = max_disjoint(sets)
+        used = [e for i in chosen for e in sets[i]]
+        assert len(used) == len(set(used)), sets
+        assert len(chosen) == brute_force(sets), sets
 
 
 @settings(max_examples=150, deadline=None)

@@ -4,6 +4,7 @@ import copy
 
 import pytest
 
+from companion.games.galileo import rules
 from companion.games.galileo.functions import run_books, run_round, run_score, run_suspicion
 from companion.games.validation import RulesError
 
@@ -55,6 +56,16 @@ def test_several_icons_crossed_in_one_move_resolve_in_track_order():
     result = move(dict(START, position=5, penance_taken=[True, False, False]), 7)
     assert result["events"] == ["penance_2", "penance_3", "arrested"]
     assert result["state"] == {"position": 12, "penance_taken": [True, True, True], "arrested": True, "at_stake": False}
+
+
+def test_icons_resolve_in_track_order_when_a_penance_icon_lies_past_prison():
+    # GAL-C12 "resolve them in track order": a box whose Penance III icon follows Prison
+    # arrests the figure before the card, which a sort by icon name would turn round
+    track = {"penance": [2, 4, 9], "prison": 7, "stake": 12}
+    state = dict(START, position=6, penance_taken=[True, True, False])
+    result = move(state, 4, track)
+    assert result["events"] == ["arrested", "penance_3"]
+    assert result["state"] == {"position": 10, "penance_taken": [True, True, True], "arrested": True, "at_stake": False}
 
 
 def test_icons_sharing_one_gap_give_the_card_before_the_arrest():
@@ -281,3 +292,21 @@ def test_books_bad_input():
     with pytest.raises(RulesError) as err:
         run_books({"levels": LEVELS, "markers": {"physic": 3}, "costs": {}})
     assert err.value.field == "markers.physic"
+
+
+# --- the end of a cycle -------------------------------------------------------------------
+
+@pytest.mark.parametrize("cycle, workshop, deck_change, prohibition", [
+    (1, True, False, False),
+    (2, False, True, True),
+    (3, True, False, True),
+    (4, False, True, False),
+    (5, False, False, True),
+])
+def test_turning_points_of_each_cycle(cycle, workshop, deck_change, prohibition):
+    # [GT718] Workshop update in Cycles 1 and 3; [GT722] deck change in Cycles 2 and 4;
+    # [GT726] Prohibition check in Cycles 2, 3 and 5; in that order
+    points = rules.turning_points(cycle)
+    expected = [text for text, due in (("Workshop", workshop), ("Change the Inventions deck", deck_change),
+                                       ("Prohibition check", prohibition)) if due]
+    assert [p.split(":")[0] for p in points] == expected

@@ -292,6 +292,32 @@ def test_scoring_spaces_must_be_positions():
     fails("score", doc, "track.scoring_spaces")
 
 
+def test_the_highest_track_position_is_accepted_and_one_more_refused():
+    # POS_HI bounds typing slips, not the rules: a marker or a scoring space on it is fine
+    top = rules.POS_HI
+    result = score(player("Ana", gk=top, markers=(top, 0, 0, 0), pages=[{"section": "botany", "multiplier": 1}]),
+                   spaces={str(top): 7})
+    assert result["players"][0]["breakdown"] == {"gk": top, "research": 0, "pages": 7, "tokens": 0}
+    doc = base_doc()
+    doc["track"]["scoring_spaces"] = {str(top + 1): 3}
+    fails("score", doc, f"track.scoring_spaces.{top + 1}")
+    doc = base_doc()
+    doc["players"][0]["markers"]["botany"] = top + 1
+    fails("score", doc, "players[0].markers.botany")
+
+
+def test_insight_symbols_sit_on_spaces_1_and_up():
+    # [V170] a token for each insight symbol a marker reaches or passes moving forward; the
+    # markers start on space 0 [V64], so a symbol there could never be reached
+    assert rules.insight_positions([1, rules.POS_HI], "insights") == [1, rules.POS_HI]
+    with pytest.raises(RulesError) as err:
+        rules.insight_positions([4, 0], "insights")
+    assert err.value.field == "insights[1]"
+    with pytest.raises(RulesError) as err:
+        rules.insight_positions([rules.POS_HI + 1], "insights")
+    assert err.value.field == "insights[0]"
+
+
 def test_duplicate_player_names_are_refused():
     doc = base_doc()
     doc["players"].append(player("ana"))
@@ -433,6 +459,14 @@ def test_solo_turns_card_numbers_checked(change, field):
     fails("solo_turns", {"cards": cards, "difficulty": "easy", "turns": 1}, field)
 
 
+def test_each_spread_holds_exactly_two_cards():
+    # [V58] each spread holds 2 pages, one card each: a third number in a section is refused
+    for section in rules.SECTIONS:
+        cards = copy.deepcopy(CARDS)
+        cards[section].append(40)
+        fails("solo_turns", {"cards": cards, "difficulty": "easy", "turns": 3}, f"cards.{section}")
+
+
 def test_solo_turns_needs_all_five_spreads_and_a_real_difficulty():
     cards = copy.deepcopy(CARDS)
     del cards["recipes"]
@@ -452,6 +486,14 @@ def test_final_turns_finish_the_round_then_one_more_each():
 def test_solo_final_turns_when_voynich_triggers():
     # VOY-C21: the human is first, so Voynich's trigger completes the round: one more each
     assert run("final_turns", {"players": ["Ana", "Voynich"], "trigger": "Voynich"}) == {"turns": ["Ana", "Voynich"]}
+
+
+def test_final_turns_with_four_players():
+    # [V356] up to four players [V50]; the fourth triggering leaves exactly one more round
+    players = ["A", "B", "C", "D"]
+    assert run("final_turns", {"players": players, "trigger": "D"}) == {"turns": players}
+    assert run("final_turns", {"players": players, "trigger": "B"}) == {"turns": ["C", "D", "A", "B", "C", "D"]}
+    fails("final_turns", {"players": players + ["E"], "trigger": "A"}, "players")
 
 
 def test_final_turns_bad_trigger():
