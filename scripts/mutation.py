@@ -184,7 +184,7 @@ def find_mutants(path: Path) -> list[Mutant]:
     """Return every fault this script seeds into one module."""
     source = path.read_text()
     tree = ast.parse(source)
-    module = path.relative_to(ROOT).as_posix()
+    module = path.relative_to(ROOT).as_posix() if path.is_relative_to(ROOT) else path.as_posix()
     mutants = []
     seen: dict[tuple[str, str, str], int] = {}
     for index, (node, change, function, parent, field) in enumerate(_Walker(tree).found):
@@ -198,8 +198,9 @@ def find_mutants(path: Path) -> list[Mutant]:
 
 
 def _shown(source: str, node: ast.AST, change: str, parent: ast.AST | None) -> tuple[str, str]:
-    """Return the changed expression before and after, with its parent expression around it."""
-    context = parent if isinstance(parent, ast.expr) and len(ast.unparse(parent)) <= 120 else node
+    """Return the changed expression before and after, inside its parent expression or simple statement."""
+    simple = isinstance(parent, ast.expr) or (isinstance(parent, ast.stmt) and not hasattr(parent, "body"))
+    context = parent if simple and len(ast.unparse(parent)) <= 120 else node
     before = ast.get_source_segment(source, context) or ast.unparse(context)
     twin = copy.deepcopy(context)
     # deepcopy keeps the shape, so the node has the same place in the copy's walk
