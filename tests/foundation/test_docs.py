@@ -22,6 +22,12 @@ def test_readme_names_every_cli_command():
         assert f"companion {name}" in README, name
 
 
+def test_readme_names_every_script():
+    for script in sorted((ROOT / "scripts").iterdir()):
+        if script.suffix in (".py", ".sh"):
+            assert f"scripts/{script.name}" in README, script.name
+
+
 def test_readme_lists_every_rules_function():
     table = README.split("<!-- rules-functions", 1)[1].split("\n\n", 1)[0]
     listed = set(re.findall(r"^\| (\w+) \| `(\w+)` \|", table, re.M))
