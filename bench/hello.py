@@ -25,16 +25,17 @@ def main() -> None:
     import waitress
 
     from companion import workers
-    from companion.cli import WAITRESS_OPTIONS
+    from companion.cli import waitress_options
 
     port = int(sys.argv[1])
     count = int(sys.argv[2]) if len(sys.argv) > 2 else 1
+    options = waitress_options()
     print(f"hello on 127.0.0.1:{port}, {count} process(es)", flush=True)
     if count == 1:
-        waitress.serve(hello, host="127.0.0.1", port=port, ident="hello", _quiet=True, **WAITRESS_OPTIONS)
+        waitress.serve(hello, host="127.0.0.1", port=port, ident="hello", _quiet=True, **options)
         return
     sockets = [workers.listening_socket("127.0.0.1", port) for _ in range(count)]
-    workers.run(lambda sock: waitress.serve(hello, sockets=[sock], ident="hello", _quiet=True, **WAITRESS_OPTIONS), sockets)
+    workers.run(lambda sock: waitress.serve(hello, sockets=[sock], ident="hello", _quiet=True, **options), sockets)
 
 
 if __name__ == "__main__":

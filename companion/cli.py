@@ -12,8 +12,49 @@ from .games.validation import RulesError
 from .db import SYNC_MODES
 from .paths import DATA, DB_NAME
 
-#: how `companion serve` runs waitress (bench/hello.py serves its baseline the same way)
-WAITRESS_OPTIONS = {"threads": 16, "connection_limit": 2000, "channel_timeout": 30}
+#: how `companion serve` runs waitress (bench/hello.py serves its baseline the same way), with
+#: poll() rather than select(): select() cannot watch a descriptor of 1024 or more, and waitress
+#: died of it at about 1,030 idle connections; the connection limit is waitress_options()'s
+WAITRESS_OPTIONS = {"threads": 16, "channel_timeout": 30, "asyncore_use_poll": True}
+#: descriptors kept free beside the connections: SQLite's file and WAL, listening sockets, logs
+FD_HEADROOM = 64
+#: the most connections held where there is no poll() (Windows): waitress falls back to select()
+SELECT_CONNECTIONS = 500
+#: the open-file limit asked for at start-up, where the hard limit allows it
+WANTED_FILES = 65536
+
+
+def waitress_options(**overrides) -> dict:
+    """Return waitress's options, with a connection limit the process can always accept."""
+    return dict(WAITRESS_OPTIONS, connection_limit=connection_limit(), **overrides)
+
+
+def connection_limit() -> int:
+    """Raise the open-file limit as far as allowed; return it less headroom.
+
+    Past the limit, accept() fails with EMFILE and waitress spins on the listening socket,
+    so it must stop taking connections first: the kernel then queues them.
+    """
+    import select
+
+    try:
+        import resource
+    except ImportError:  # Windows
+        return SELECT_CONNECTIONS
+    if not hasattr(select, "poll"):
+        return SELECT_CONNECTIONS
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    unlimited = resource.RLIM_INFINITY
+    for wanted in (WANTED_FILES if hard == unlimited else min(hard, WANTED_FILES), 10240):
+        if soft != unlimited and soft < wanted:
+            try:  # macOS refuses more than its OPEN_MAX (10240) even with an unlimited hard limit
+                resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
+                soft = wanted
+                break
+            except (ValueError, OSError):
+                continue
+    files = WANTED_FILES if soft == unlimited else soft
+    return max(1, files - FD_HEADROOM)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -128,7 +169,7 @@ def serve(args) -> int:
     if count < 1 or (count > 1 and not workers.can_share_port()):
         print("error: --workers: must be 1 or more (more than 1 only on Linux)", file=sys.stderr)
         return 2
-    options = dict(WAITRESS_OPTIONS, threads=args.threads)
+    options = waitress_options(threads=args.threads)
     path, sync = database_settings(config)
     if count == 1:
         app = create_app(config)

@@ -128,6 +128,7 @@ class Server:
     data: Path
     process: subprocess.Popen | None = None
     workers: int = 1  # `companion serve --workers N`
+    open_files: int | None = None  # soft and hard RLIMIT_NOFILE for the server, as a small box may have
 
     def start(self) -> "Server":
         env = dict(os.environ, PYTHONUNBUFFERED="1")
@@ -138,6 +139,7 @@ class Server:
                 [sys.executable, "-m", "companion", "serve", "--port", str(self.port), "--data", str(self.data), "--quiet",
                  "--workers", str(self.workers)],
                 cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
+                preexec_fn=self._limit_files if self.open_files else None,
             )
         deadline = time.monotonic() + 20
         while time.monotonic() < deadline:
@@ -150,6 +152,11 @@ class Server:
             if self.process.poll() is not None:
                 raise RuntimeError(f"companion serve exited: {self.log.read_text()}")
         raise RuntimeError("companion serve did not answer within 20 s")
+
+    def _limit_files(self) -> None:
+        import resource
+
+        resource.setrlimit(resource.RLIMIT_NOFILE, (self.open_files, self.open_files))
 
     def kill(self) -> None:
         """SIGKILL the server: no chance to flush anything."""
