@@ -4,7 +4,7 @@ import copy
 
 import pytest
 
-from companion.games.galileo import rules
+from companion.games.galileo import rules, schema
 from companion.games.galileo.functions import run_books, run_round, run_score, run_suspicion
 from companion.games.validation import RulesError
 
@@ -135,6 +135,83 @@ def test_suspicion_bad_input_names_the_field(doc, field):
     assert doc == before
 
 
+def test_a_marker_on_the_prisons_space_is_not_yet_arrested():
+    # [GT148] icons are not spaces; [GT164] the arrest comes only on moving *past* Prison
+    # (after space 11 on TRACK): space 11 is still before it
+    on_prison = {"position": 11, "penance_taken": [True, True, True], "arrested": False, "at_stake": False}
+    assert move(dict(on_prison, position=10), 1) == {"state": on_prison, "events": []}
+    assert move(on_prison, 1)["events"] == ["arrested"]
+    doc = {"track": TRACK, "state": dict(on_prison, arrested=True), "delta": 1}
+    before = copy.deepcopy(doc)
+    with pytest.raises(RulesError) as err:
+        run_suspicion(doc)
+    assert err.value.field == "state.arrested"
+    # the message explains the rule: a figure on space 11 is not past the icon after space 11
+    assert err.value.message.startswith("must be false")
+    assert "space 11 is not past the Prison icon" in err.value.message
+    assert doc == before
+
+
+def test_a_marker_on_the_stakes_space_is_not_yet_at_the_stake():
+    # [GT186] the Stake takes the figure only as the marker "moves past" the icon after space 14
+    on_stake = {"position": 14, "penance_taken": [True, True, True], "arrested": True, "at_stake": False}
+    assert move(on_stake, 0) == {"state": on_stake, "events": []}
+    assert move(on_stake, 1)["events"] == ["stake"]
+
+
+AT_THE_STAKE = {"position": 0, "penance_taken": [True, True, True], "arrested": False, "at_stake": True}
+
+
+# Bounds of the suspicion function's input. The track's length counts the "0" space; 2 spaces
+# are the fewest that leave room for an icon (after space 0, before space 1), and 100 (spaces 0
+# to 99: MAX_TRACK) is a generous bound to catch typing slips. An icon after space k needs a
+# space k+1 [GT148], so it sits after space 0 at the lowest and before the last space at the
+# highest: length - 2, or 98 when the length is not given (positions then run up to 99). The
+# delta is a move on the track, so at most its 99 steps either way.
+@pytest.mark.parametrize("doc, position", [
+    # the shortest track: from 0 by +1 crosses every icon at once, the Stake sends it to 0 [GT188]
+    ({"track": {"length": 2, "penance": [0, 0, 0], "prison": 0, "stake": 0},
+      "state": dict(START, position=0), "delta": 1}, 0),
+    # the longest track, the Stake before its last space 99, the marker on that last space
+    ({"track": {"length": 100, "penance": [3, 6, 9], "prison": 11, "stake": 98},
+      "state": dict(AT_THE_STAKE, position=99), "delta": 1}, 99),
+    # no length: icons after space 0 at the lowest
+    ({"track": {"penance": [0, 0, 0], "prison": 0, "stake": 0}, "state": dict(START, position=0), "delta": 1}, 0),
+    # no length: the Stake after space 98 at the highest, the marker on 99, the largest step back
+    ({"track": {"penance": [3, 6, 9], "prison": 11, "stake": 98},
+      "state": dict(AT_THE_STAKE, position=99), "delta": -99}, 0),
+    # the largest step forward crosses the whole track: the Stake, leftover dropped (GAL-C3)
+    ({"track": TRACK, "state": START, "delta": 99}, 0),
+])
+def test_suspicion_accepts_the_lowest_and_highest_values(doc, position):
+    assert run_suspicion(doc)["state"]["position"] == position
+
+
+@pytest.mark.parametrize("doc, field", [
+    ({"track": {"length": 1, "penance": [0, 0, 0], "prison": 0, "stake": 0},
+      "state": dict(START, position=0), "delta": 1}, "track.length"),
+    ({"track": dict(TRACK, length=101), "state": START, "delta": 1}, "track.length"),
+    # spaces 0..14: the Stake after space 14 would need a space 15
+    ({"track": dict(TRACK, length=15), "state": START, "delta": 1}, "track.stake"),
+    ({"track": dict(TRACK, stake=99), "state": START, "delta": 1}, "track.stake"),
+    ({"track": dict(TRACK, penance=[-1, 6, 9]), "state": START, "delta": 1}, "track.penance[0]"),
+    ({"track": dict(TRACK, penance=[3, 6, 9, 10]), "state": START, "delta": 1}, "track.penance"),  # 3 cards, I to III [GT99]
+    ({"track": TRACK, "state": dict(START, position=-1), "delta": 1}, "state.position"),  # never below "0" [GT146]
+    ({"track": dict(TRACK, length=16), "state": dict(AT_THE_STAKE, position=16), "delta": 1}, "state.position"),
+    ({"track": TRACK, "state": dict(AT_THE_STAKE, position=100), "delta": 1}, "state.position"),
+    ({"track": TRACK, "state": dict(START, penance_taken=[False, False]), "delta": 1}, "state.penance_taken"),
+    ({"track": TRACK, "state": dict(START, penance_taken=[False] * 4), "delta": 1}, "state.penance_taken"),
+    ({"track": TRACK, "state": START, "delta": -100}, "delta"),
+    ({"track": TRACK, "state": START, "delta": 100}, "delta"),
+])
+def test_suspicion_refuses_values_beyond_the_bounds(doc, field):
+    before = copy.deepcopy(doc)
+    with pytest.raises(RulesError) as err:
+        run_suspicion(doc)
+    assert err.value.field == field
+    assert doc == before
+
+
 # --- final scoring ----------------------------------------------------------------------
 
 CATHEDRAL = {"copernican": {"free": 15, "prison": 10, "stake": 5},
@@ -222,6 +299,56 @@ def test_score_bad_input_names_the_field(change, field):
     assert err.value.field == field
 
 
+# Bounds of the scoring function's input: 1 to 4 players; VP (track, inventions, mentor,
+# deferred losses) 0 to 999 and a suspicion 0 to 99 (MAX_TRACK), generous bounds to catch
+# typing slips; a Cathedral or Penance card value 0 to 99 (MAX_PRINTED, likewise); at most the
+# 3 Penance cards I, II, III a player has [GT99]; turn order places 1 to the player count.
+@pytest.mark.parametrize("change", [
+    lambda d: d.__setitem__("players", [player("A", 1)]),
+    lambda d: d["players"].extend([player("C", 3), player("D", 4)]),
+    lambda d: d["cathedral"]["copernican"].update(free=0, prison=0, stake=0),
+    lambda d: d["cathedral"]["ptolemaic"].update(free=99, prison=99, stake=99),
+    lambda d: d["players"][0].update(vp=0, suspicion=0, penance_vp=[], inventions_vp=0, mentor_vp=0, end_losses=0),
+    lambda d: d["players"][0].update(vp=999, suspicion=99, penance_vp=[0, 99, 99], inventions_vp=999, mentor_vp=999, end_losses=999),
+])
+def test_score_accepts_the_lowest_and_highest_values(change):
+    doc = {"cathedral": copy.deepcopy(CATHEDRAL), "players": [player("A", 1), player("B", 2)]}
+    change(doc)
+    assert len(run_score(doc)["players"]) == len(doc["players"])
+
+
+@pytest.mark.parametrize("change, field, message", [
+    (lambda d: d.__setitem__("players", []), "players", "must hold 1 to 4 items"),
+    (lambda d: d["players"].extend([player("C", 3), player("D", 4), player("E", 5)]), "players", "must hold 1 to 4 items"),
+    (lambda d: d["cathedral"]["copernican"].__setitem__("stake", 100), "cathedral.copernican.stake", None),
+    (lambda d: d["players"][0].__setitem__("vp", -1), "players[0].vp", None),
+    (lambda d: d["players"][0].__setitem__("vp", 1000), "players[0].vp", None),
+    (lambda d: d["players"][0].__setitem__("suspicion", -1), "players[0].suspicion", None),
+    (lambda d: d["players"][0].__setitem__("suspicion", 100), "players[0].suspicion", None),
+    (lambda d: d["players"][0].__setitem__("penance_vp", [2, -1]), "players[0].penance_vp[1]", None),
+    (lambda d: d["players"][0].__setitem__("penance_vp", [100]), "players[0].penance_vp[0]", None),
+    (lambda d: d["players"][0].__setitem__("penance_vp", [1, 2, 3, 4]), "players[0].penance_vp", "must hold 0 to 3 items"),
+    (lambda d: d["players"][1].__setitem__("inventions_vp", -1), "players[1].inventions_vp", None),
+    (lambda d: d["players"][1].__setitem__("inventions_vp", 1000), "players[1].inventions_vp", None),
+    (lambda d: d["players"][1].__setitem__("mentor_vp", -1), "players[1].mentor_vp", None),
+    (lambda d: d["players"][1].__setitem__("mentor_vp", 1000), "players[1].mentor_vp", None),
+    (lambda d: d["players"][1].__setitem__("end_losses", -1), "players[1].end_losses", None),
+    (lambda d: d["players"][1].__setitem__("end_losses", 1000), "players[1].end_losses", None),
+    (lambda d: d["players"][0].__setitem__("turn_order", 0), "players[0].turn_order", None),
+])
+def test_score_refuses_values_beyond_the_bounds(change, field, message):
+    doc = {"cathedral": copy.deepcopy(CATHEDRAL), "players": [player("A", 1), player("B", 2)]}
+    change(doc)
+    before = copy.deepcopy(doc)
+    with pytest.raises(RulesError) as err:
+        run_score(doc)
+    assert err.value.field == field
+    if message:
+        # the range a person is told must be the one enforced
+        assert err.value.message == message
+    assert doc == before
+
+
 # --- rounds and the Inquisition -----------------------------------------------------------
 
 def test_meg_luna_dan_domy_round_with_the_inquisition_token():
@@ -252,6 +379,46 @@ def test_round_bad_input():
     with pytest.raises(RulesError) as err:
         run_round({"order": ["Meg", "Dan"], "passes": ["Luna"], "future": [], "inquisition_up": False})
     assert err.value.field == "passes[0]"
+
+
+ROUND = {"order": ["Meg", "Luna", "Dan", "Domy"], "passes": [], "future": [], "inquisition_up": False}
+
+
+# Bounds of the round function's input: a round has 1 to 4 active players (a game has at most
+# 4); as many of them may pass; the Future track holds at most 4 markers. The Future track's
+# bound is checked on its own, not against the round's players.
+@pytest.mark.parametrize("change", [
+    {"order": ["Meg"]},
+    {"passes": []},
+    {"passes": ["Meg", "Luna", "Dan", "Domy"]},
+    {"order": ["Meg"], "future": ["Luna", "Dan", "Domy", "Ada"]},
+])
+def test_round_accepts_the_lowest_and_highest_values(change):
+    assert "future" in run_round(ROUND | change)
+
+
+@pytest.mark.parametrize("change, field, message", [
+    ({"order": []}, "order", "must hold 1 to 4 items"),
+    ({"order": ["Meg", "Luna", "Dan", "Domy", "Ada"]}, "order", "must hold 1 to 4 items"),
+    ({"passes": ["Meg", "Luna", "Dan", "Domy", "Ada"]}, "passes", "must hold 0 to 4 items"),
+    ({"passes": ["Meg", "Meg"]}, "passes[1]", None),
+    ({"order": ["Meg"], "future": ["Luna", "Dan", "Domy", "Ada", "Bea"]}, "future", "must hold 0 to 4 items"),
+    # a marker on the Future track passed in an earlier round [GT388]: its turns are skipped
+    # until the next Cycle [GT369], so it is not among this round's players
+    ({"future": ["Meg"]}, "future[0]", None),
+    ({"order": ["Meg"], "future": ["Luna", "Luna"]}, "future[1]", None),
+    ({"order": ["Meg"], "future": [3]}, "future[0]", None),
+])
+def test_round_refuses_values_beyond_the_bounds(change, field, message):
+    doc = copy.deepcopy(ROUND | change)
+    before = copy.deepcopy(doc)
+    with pytest.raises(RulesError) as err:
+        run_round(doc)
+    assert err.value.field == field
+    if message:
+        # the range a person is told must be the one enforced
+        assert err.value.message == message
+    assert doc == before
 
 
 # --- books ------------------------------------------------------------------------------
@@ -294,6 +461,69 @@ def test_books_bad_input():
     assert err.value.field == "markers.physic"
 
 
+@pytest.mark.parametrize("space, level", [(1, 1), (2, 1), (3, 2), (5, 2), (6, 3), (9, 3), (10, 4), (14, 4)])
+def test_bookshelf_levels_hold_3_3_4_and_5_spaces(space, level):
+    # [GT221-224] Level I: spaces 0-2, II: 3-5, III: 6-9, IV: 10-14 (0 = leftmost). With
+    # LEVELS, Level n shows n Books, so a cost of n is met from Level n and n+1 is not [GT248]
+    met = run_books({"levels": LEVELS, "markers": {"physics": space}, "costs": {"physics": level}})
+    assert met == {"ok": True, "problems": {}, "markers": {"physics": space - level}}
+    unmet = run_books({"levels": LEVELS, "markers": {"physics": space}, "costs": {"physics": level + 1}})
+    assert unmet["ok"] is False and set(unmet["problems"]) == {"physics"}
+    assert unmet["markers"] == {"physics": space}
+
+
+def test_a_discount_as_large_as_the_cost_moves_the_marker_nowhere():
+    # [GT248] a discount only reduces the amount paid, never below nothing: the marker stays
+    for discount in (2, 3):
+        doc = {"levels": LEVELS, "markers": {"physics": 3}, "costs": {"physics": 2}, "discounts": {"physics": discount}}
+        assert run_books(doc) == {"ok": True, "problems": {}, "markers": {"physics": 3}}
+    # ... and the Level requirement still holds: Level 1 shows 1 Book, fewer than the cost of 2
+    doc = {"levels": LEVELS, "markers": {"physics": 2}, "costs": {"physics": 2}, "discounts": {"physics": 2}}
+    assert run_books(doc)["ok"] is False
+
+
+BOOKS = {"levels": LEVELS, "markers": {"physics": 3}, "costs": {"physics": 2}}
+
+
+# Bounds of the books function's input. 4 Levels [GT220]; a shelf of 3 + 3 + 4 + 5 = 15 spaces
+# [GT221-224], so a marker stands on space 0 (leftmost) to 14. A cost is at least 1 Book (no
+# cost is no cost); the Books a Level shows, a cost and a discount are at most 15, a generous
+# bound to catch typing slips (no marker can move back more than 14 spaces).
+@pytest.mark.parametrize("change", [
+    {"levels": [0, 0, 0, 0]},
+    {"levels": [15, 15, 15, 15]},
+    {"markers": {"physics": 0}},
+    {"markers": {"physics": 14}},
+    {"costs": {"physics": 1}},
+    {"costs": {"physics": 15}},
+    {"discounts": {"physics": 0}},
+    {"discounts": {"physics": 15}},
+])
+def test_books_accepts_the_lowest_and_highest_values(change):
+    assert set(run_books(BOOKS | change)) == {"ok", "problems", "markers"}
+
+
+@pytest.mark.parametrize("change, field", [
+    ({"levels": [-1, 2, 3, 4]}, "levels[0]"),
+    ({"levels": [1, 2, 3, 16]}, "levels[3]"),
+    ({"levels": [1, 2, 3]}, "levels"),
+    ({"levels": [1, 2, 3, 4, 5]}, "levels"),
+    ({"markers": {"physics": -1}}, "markers.physics"),
+    ({"markers": {"physics": 15}}, "markers.physics"),
+    ({"costs": {"physics": 0}}, "costs.physics"),
+    ({"costs": {"physics": 16}}, "costs.physics"),
+    ({"discounts": {"physics": -1}}, "discounts.physics"),
+    ({"discounts": {"physics": 16}}, "discounts.physics"),
+])
+def test_books_refuses_values_beyond_the_bounds(change, field):
+    doc = copy.deepcopy(BOOKS | change)
+    before = copy.deepcopy(doc)
+    with pytest.raises(RulesError) as err:
+        run_books(doc)
+    assert err.value.field == field
+    assert doc == before
+
+
 # --- the end of a cycle -------------------------------------------------------------------
 
 @pytest.mark.parametrize("cycle, workshop, deck_change, prohibition", [
@@ -310,3 +540,85 @@ def test_turning_points_of_each_cycle(cycle, workshop, deck_change, prohibition)
     expected = [text for text, due in (("Workshop", workshop), ("Change the Inventions deck", deck_change),
                                        ("Prohibition check", prohibition)) if due]
     assert [p.split(":")[0] for p in points] == expected
+
+
+@pytest.mark.parametrize("cycle, period", [(1, "I"), (2, "I"), (3, "II"), (4, "II"), (5, "III")])
+def test_periods_of_each_cycle(cycle, period):
+    # [GT298-300] First Period: 2 Cycles, Second: 2 Cycles, Third: 1 Cycle
+    assert rules.PERIOD[cycle] == period
+    assert set(rules.PERIOD) == {1, 2, 3, 4, 5}
+
+
+# --- the box profile: values printed on the components (GAL-B) -----------------------------
+
+BOX = {
+    "suspicion_track": {"length": 20, "penance": [3, 6, 9], "prison": 11, "stake": 14},
+    "tiles": {"back": 3, "spaces": [20, 40]},
+    "cathedral": copy.deepcopy(CATHEDRAL),
+    "penance_cards": {"vp": [1, 2, 3], "coins": [1, 2, 3]},
+    "prohibition_suspicion": {"2": {"copernican": 2, "ptolemaic": 1}},
+}
+
+
+# Bounds of a box profile. On the board the marker starts on space 1 [GT105], so no icon sits
+# before it: the shortest track is 3 spaces with every icon after space 1; the longest 100 and
+# an icon at the latest after space length - 2 (it needs a space after it [GT148]). A tile sits
+# on VP space 1 to 999 (the marker starts on "0" [GT101]; 999 is a generous bound) and there
+# are 1 to 20 of them (generous); the tile's back, Cathedral and Penance card VP are printed
+# values of 0 to 99 (MAX_PRINTED, a generous bound to catch typing slips); a Penance card costs
+# at most 10 Coins, all the Desk can hold [GT267]; there are 3 Penance cards, I to III [GT99];
+# a Prohibition's suspicion is 0 to 99 (MAX_TRACK).
+@pytest.mark.parametrize("section, value", [
+    ("suspicion_track", {"length": 3, "penance": [1, 1, 1], "prison": 1, "stake": 1}),
+    ("suspicion_track", {"length": 100, "penance": [3, 6, 9], "prison": 11, "stake": 98}),
+    ("tiles", {"back": 0, "spaces": [1]}),
+    ("tiles", {"back": 99, "spaces": list(range(980, 1000))}),
+    ("cathedral", {p: {s: 0 for s in rules.STATUSES} for p in rules.PRINCIPLES}),
+    ("cathedral", {p: {s: 99 for s in rules.STATUSES} for p in rules.PRINCIPLES}),
+    ("penance_cards", {"vp": [0, 0, 0], "coins": [0, 0, 0]}),
+    ("penance_cards", {"vp": [99, 99, 99], "coins": [10, 10, 10]}),
+    ("prohibition_suspicion", {"2": {"copernican": 0, "ptolemaic": 0}, "5": {"copernican": 99, "ptolemaic": 99}}),
+])
+def test_box_profile_accepts_the_lowest_and_highest_values(section, value):
+    assert schema.board({section: value}) == {section: value}
+
+
+@pytest.mark.parametrize("section, value, field", [
+    ("suspicion_track", {"penance": [3, 6, 9], "prison": 11, "stake": 14}, "suspicion_track.length"),
+    ("suspicion_track", {"length": 101, "penance": [3, 6, 9], "prison": 11, "stake": 14}, "suspicion_track.length"),
+    ("suspicion_track", {"length": 20, "penance": [3, 6, 9], "prison": 0, "stake": 14}, "suspicion_track.prison"),
+    ("suspicion_track", {"length": 20, "penance": [3, 6, 9, 10], "prison": 11, "stake": 14}, "suspicion_track.penance"),
+    ("tiles", {"back": -1, "spaces": [20]}, "tiles.back"),
+    ("tiles", {"back": 100, "spaces": [20]}, "tiles.back"),
+    ("tiles", {"back": 3, "spaces": [0]}, "tiles.spaces[0]"),
+    ("tiles", {"back": 3, "spaces": [20, 1000]}, "tiles.spaces[1]"),
+    ("tiles", {"back": 3, "spaces": []}, "tiles.spaces"),
+    ("tiles", {"back": 3, "spaces": list(range(1, 22))}, "tiles.spaces"),
+    ("cathedral", dict(CATHEDRAL, ptolemaic={"free": 100, "prison": 5, "stake": 0}), "cathedral.ptolemaic.free"),
+    ("penance_cards", {"vp": [-1, 2, 3], "coins": [1, 2, 3]}, "penance_cards.vp[0]"),
+    ("penance_cards", {"vp": [1, 2, 100], "coins": [1, 2, 3]}, "penance_cards.vp[2]"),
+    ("penance_cards", {"vp": [1, 2, 3], "coins": [1, -1, 3]}, "penance_cards.coins[1]"),
+    ("penance_cards", {"vp": [1, 2, 3], "coins": [1, 2, 11]}, "penance_cards.coins[2]"),
+    ("penance_cards", {"vp": [1, 2], "coins": [1, 2, 3]}, "penance_cards.vp"),
+    ("penance_cards", {"vp": [1, 2, 3], "coins": [1, 2, 3, 4]}, "penance_cards.coins"),
+    ("prohibition_suspicion", {"3": {"copernican": -1, "ptolemaic": 1}}, "prohibition_suspicion.3.copernican"),
+    ("prohibition_suspicion", {"3": {"copernican": 1, "ptolemaic": 100}}, "prohibition_suspicion.3.ptolemaic"),
+])
+def test_box_profile_refuses_values_beyond_the_bounds(section, value, field):
+    doc = copy.deepcopy(BOX) | {section: value}
+    before = copy.deepcopy(doc)
+    with pytest.raises(RulesError) as err:
+        schema.board(doc)
+    assert err.value.field == field
+    assert doc == before
+
+
+def test_an_icon_past_the_boards_track_says_where_the_track_ends():
+    # GAL-B2: an icon after space k needs a space k+1 [GT148]; on 20 spaces (0 to 19) the Stake
+    # cannot sit after space 19, and the message says why
+    doc = {"suspicion_track": {"length": 20, "penance": [3, 6, 9], "prison": 11, "stake": 19}}
+    with pytest.raises(RulesError) as err:
+        schema.board(doc)
+    assert err.value.field == "suspicion_track.stake"
+    assert err.value.message == ("must be a whole number from 1 to 18: an icon after space k needs a space k+1, "
+                                 "and the track's 20 spaces run from 0 to 19")
