@@ -385,13 +385,13 @@ ROUND = {"order": ["Meg", "Luna", "Dan", "Domy"], "passes": [], "future": [], "i
 
 
 # Bounds of the round function's input: a round has 1 to 4 active players (a game has at most
-# 4); as many of them may pass; the Future track holds at most 4 markers. The Future track's
-# bound is checked on its own, not against the round's players.
+# 4 [GT206-208]); as many of them may pass; the Future track holds the markers of the others,
+# so the round's players and the Future track together are at most 4.
 @pytest.mark.parametrize("change", [
     {"order": ["Meg"]},
     {"passes": []},
     {"passes": ["Meg", "Luna", "Dan", "Domy"]},
-    {"order": ["Meg"], "future": ["Luna", "Dan", "Domy", "Ada"]},
+    {"order": ["Meg"], "future": ["Luna", "Dan", "Domy"]},
 ])
 def test_round_accepts_the_lowest_and_highest_values(change):
     assert "future" in run_round(ROUND | change)
@@ -403,6 +403,8 @@ def test_round_accepts_the_lowest_and_highest_values(change):
     ({"passes": ["Meg", "Luna", "Dan", "Domy", "Ada"]}, "passes", "must hold 0 to 4 items"),
     ({"passes": ["Meg", "Meg"]}, "passes[1]", None),
     ({"order": ["Meg"], "future": ["Luna", "Dan", "Domy", "Ada", "Bea"]}, "future", "must hold 0 to 4 items"),
+    ({"order": ["Meg"], "future": ["Luna", "Dan", "Domy", "Ada"]}, "future",
+     "a game has at most 4 players: 1 in this round and 4 on the Future track make 5"),
     # a marker on the Future track passed in an earlier round [GT388]: its turns are skipped
     # until the next Cycle [GT369], so it is not among this round's players
     ({"future": ["Meg"]}, "future[0]", None),

@@ -83,6 +83,10 @@ def run_books(doc: Any) -> dict:
 
 # --- inquisition round ------------------------------------------------------------------
 
+#: the most players a game has: the suspicion tiles are set out for 2, 3 or 4 [GT206-208]
+MAX_PLAYERS = 4
+
+
 def run_round(doc: Any) -> dict:
     """Resolve one round of actions: passers, the Passing Area, the Future track and the token.
 
@@ -105,6 +109,9 @@ def run_round(doc: Any) -> dict:
     for i, n in enumerate(future):
         if not isinstance(n, str) or n in order or n in future[:i]:
             raise RulesError(at("future", i), "must name a player who passed in an earlier round, once")
+    if len(order) + len(future) > MAX_PLAYERS:
+        raise RulesError("future", f"a game has at most {MAX_PLAYERS} players: {len(order)} in this round and "
+                                   f"{len(future)} on the Future track make {len(order) + len(future)}")
     up = flag(doc["inquisition_up"], "inquisition_up")
     reading = choice(doc.get("passing", "literal"), "passing", rules.PASSING)
     area: list[str] = []
