@@ -56,6 +56,16 @@ def test_instead_of_placing_2_research_tokens_he_gains_1_gk():
     assert rules.voynich_research_gk(times=1) == 1
 
 
+def test_no_research_icon_gives_voynich_no_gk():
+    # [V382] VOY-C7: 1 GK per research icon, so a page without one gives him nothing
+    assert rules.voynich_research_gk(times=0) == 0
+
+
+def test_a_research_action_is_one_icon_unless_told_otherwise():
+    # [V382] the table asks for one research action at a time: 1 GK each (VOY-C7)
+    assert rules.voynich_research_gk() == 1
+
+
 # --- end scoring ---------------------------------------------------------------------------
 
 def test_contract_example_scores_every_part():
@@ -121,6 +131,24 @@ def test_recipes_page_picks_the_better_type_and_honours_an_override():
     assert p["pages_detail"] == [{"section": "botany", "points": 6}]
 
 
+def test_recipes_page_whose_types_score_alike_names_the_first_listed():
+    # [V363] the player chooses; VOY-A15 the app picks the higher, the first listed when equal:
+    # botany 12 and writings 18 both reach the scoring space at 10 (3 GK), x2 = 6
+    page = {"section": "recipes", "multiplier": 2, "choices": ["writings", "botany"]}
+    p = score(player(markers=(12, 0, 0, 18), pages=[page]))["players"][0]
+    assert p["pages_detail"] == [{"section": "writings", "points": 6}]
+
+
+def test_starting_phase_recipes_page_scores_nothing_under_its_chosen_or_first_type():
+    # [V91] the starting phase gives no points, so no type is picked for being better: the page
+    # is shown under the type the player chose, else the first it lists (rules.page_points)
+    page = {"section": "recipes", "multiplier": 0, "choices": ["botany", "writings"]}
+    p = score(player(markers=(0, 0, 0, 31), pages=[page]))["players"][0]
+    assert p["pages_detail"] == [{"section": "botany", "points": 0}]
+    p = score(player(markers=(0, 0, 0, 31), pages=[dict(page, chosen="writings")]))["players"][0]
+    assert p["pages_detail"] == [{"section": "writings", "points": 0}]
+
+
 def test_tie_break_compares_sorted_knowledge_markers():
     # Both 40 GK. Bea's markers sorted: 30, 20, 5, 1; Ana's: 30, 19, 19, 19. Bea wins on the second.
     ana = player("Ana", 40, (19, 30, 19, 19))
@@ -172,6 +200,17 @@ def test_easy_moves_voynichs_markers_back_5_before_his_pages():
     assert voy["breakdown"] == {"gk": 40, "research": 0, "pages": 12, "tokens": 0}
 
 
+def test_easy_setback_is_exactly_5_spaces():
+    # [V492] "back 5 spaces": 15, 25, 14, 35 become 10, 20, 9, 30. Botany lands on the scoring
+    # space at 10 (3), astrology on 20 (6 x2 = 12), recipes: baths 9 scores 0, writings 30 scores 10
+    voy = by_name(solo_game("easy", voy_markers=(15, 25, 14, 35)))["Voynich"]
+    assert voy["pages_detail"] == [{"section": "botany", "points": 3},
+                                   {"section": "astrology", "points": 12},
+                                   {"section": "writings", "points": 10}]
+    # VOY-C16: the moved-back positions also decide the tie-break, furthest first
+    assert voy["tie_break"] == [30, 20, 10, 9]
+
+
 def test_easy_setback_stops_at_zero_and_counts_for_the_tie_break():
     result = solo_game("easy", human_gk=0, voy_gk=0, voy_markers=(3, 0, 0, 0))
     assert by_name(result)["Voynich"]["tie_break"] == [0, 0, 0, 0]
@@ -194,6 +233,16 @@ def test_hard_needs_the_token_count():
            "players": [player("Ana"), player("Voynich")],
            "solo": {"difficulty": "hard", "automa": "Voynich"}}
     fails("score", doc, "solo.tokens_on_board")
+
+
+def test_voynich_with_no_token_count_gains_nothing_for_tokens():
+    # [V494-495] GK per token on the board: with no count given (the table before his tokens
+    # are counted) no tokens are counted, whatever the difficulty
+    voy = {"name": "Voynich", "gk": 10, "markers": dict.fromkeys(rules.KNOWLEDGE, 0), "research": [], "pages": []}
+    for difficulty in ("hard", "very_hard", "extremely_hard"):
+        result = rules.score_player(voy, {10: 3}, difficulty)
+        assert result["breakdown"]["tokens"] == 0
+        assert result["total"] == 10
 
 
 def test_solo_human_wins_only_with_strictly_more_gk():
@@ -284,6 +333,15 @@ def test_voynich_has_no_research_tokens():
     fails("score", doc, "players[1].research")
 
 
+@pytest.mark.parametrize("automa", ["Zed", 5, None])
+def test_solo_automa_must_name_one_of_the_players(automa):
+    # [V371] in solo the opponent is Voynich: `automa` names which of the two players he is
+    doc = base_doc()
+    doc["players"].append(player("Voynich"))
+    doc["solo"] = {"difficulty": "medium", "automa": automa}
+    fails("score", doc, "solo.automa")
+
+
 def test_scoring_spaces_must_be_positions():
     doc = base_doc()
     doc["track"]["scoring_spaces"] = {"ten": 3}
@@ -318,10 +376,120 @@ def test_insight_symbols_sit_on_spaces_1_and_up():
     assert err.value.field == "insights[0]"
 
 
+def test_an_insight_symbol_under_the_starting_space_was_already_reached():
+    # [V170] a token for each symbol "reached or passed": a marker leaving a symbol's space took
+    # that token when it arrived there, so from 4 to 10 only the symbol on 9 counts
+    assert rules.insights_crossed(4, 10, [4, 9, 15]) == 1
+    assert rules.insights_crossed(3, 15, [4, 9, 15]) == 3  # reaching 15 counts it
+
+
 def test_duplicate_player_names_are_refused():
     doc = base_doc()
     doc["players"].append(player("ana"))
     fails("score", doc, "players[1].name")
+
+
+#: the highest track position or printed value accepted: not a rule, a generous bound to catch
+#: typing slips (the end-of-game symbol is on the 52nd space [V80]); written out, not read from
+#: rules.POS_HI, so that a changed bound shows
+TOP = 999
+
+
+def with_players(n):
+    def change(doc):
+        doc["players"] = [player(f"P{i}") for i in range(n)]
+    return change
+
+
+def with_value(*path, value):
+    def change(doc):
+        target = doc
+        for key in path[:-1]:
+            target = target[key]
+        target[path[-1]] = value
+    return change
+
+
+def with_recipes_types(types):
+    return with_value("players", 0, "pages", 0, value={"section": "recipes", "multiplier": 1, "choices": types})
+
+
+def with_solo_tokens(count):
+    def change(doc):
+        doc["players"].append(player("Voynich"))
+        doc["solo"] = {"difficulty": "hard", "automa": "Voynich", "tokens_on_board": count}
+    return change
+
+
+# (id, change to base_doc(), the refused field or None when accepted, what the message says)
+SCORE_BOUNDS = [
+    # players: 1 (scored alone) to 4, the four books and player colours in the box [V22] [V50]
+    ("1 player", with_players(1), None, None),
+    ("4 players", with_players(4), None, None),
+    ("no player", with_players(0), "players", "1 to 4"),
+    ("5 players", with_players(5), "players", "1 to 4"),
+    # GK and knowledge markers: from the "0" mark where all five start [V64]; 999 is a
+    # generous bound to catch typing slips
+    ("gk 0", with_value("players", 0, "gk", value=0), None, None),
+    ("gk 999", with_value("players", 0, "gk", value=TOP), None, None),
+    ("gk -1", with_value("players", 0, "gk", value=-1), "players[0].gk", f"0 to {TOP}"),
+    ("gk 1000", with_value("players", 0, "gk", value=TOP + 1), "players[0].gk", f"0 to {TOP}"),
+    ("marker 0", with_value("players", 0, "markers", "baths", value=0), None, None),
+    ("marker 999", with_value("players", 0, "markers", "baths", value=TOP), None, None),
+    ("marker -1", with_value("players", 0, "markers", "baths", value=-1), "players[0].markers.baths", f"0 to {TOP}"),
+    ("marker 1000", with_value("players", 0, "markers", "baths", value=TOP + 1), "players[0].markers.baths",
+     f"0 to {TOP}"),
+    # research tokens: none to the 6 of the player's colour [V34]
+    ("no research token", with_value("players", 0, "research", value=[]), None, None),
+    ("6 research tokens", with_value("players", 0, "research", value=[1] * 6), None, None),
+    ("7 research tokens", with_value("players", 0, "research", value=[1] * 7), "players[0].research", "0 to 6"),
+    # a research token's GK, read off the puzzle grid: never below 0; 999 is generous
+    ("research gk 0", with_value("players", 0, "research", value=[0]), None, None),
+    ("research gk 999", with_value("players", 0, "research", value=[TOP]), None, None),
+    ("research gk -1", with_value("players", 0, "research", value=[-1]), "players[0].research[0]", f"0 to {TOP}"),
+    ("research gk 1000", with_value("players", 0, "research", value=[TOP + 1]), "players[0].research[0]",
+     f"0 to {TOP}"),
+    # pages: none (a short example) to the 10 of a book, 2 per spread [V58]
+    ("no page", with_value("players", 0, "pages", value=[]), None, None),
+    ("10 pages", with_value("players", 0, "pages", value=[{"section": "baths", "multiplier": 1}] * 10), None, None),
+    ("11 pages", with_value("players", 0, "pages", value=[{"section": "baths", "multiplier": 1}] * 11),
+     "players[0].pages", "0 to 10"),
+    # a Recipes page shows exactly two knowledge types [V363]
+    ("recipes 1 type", with_recipes_types(["baths"]), "players[0].pages[0].choices", "exactly 2"),
+    ("recipes 3 types", with_recipes_types(["baths", "writings", "botany"]), "players[0].pages[0].choices",
+     "exactly 2"),
+    # scoring spaces: positions from the "0" mark [V64]; positions and printed GK up to 999, generous
+    ("space at 0", with_value("track", "scoring_spaces", value={"0": 3}), None, None),
+    ("space at 999", with_value("track", "scoring_spaces", value={str(TOP): 3}), None, None),
+    ("space at -1", with_value("track", "scoring_spaces", value={"-1": 3}), "track.scoring_spaces.-1", None),
+    ("space at 1000", with_value("track", "scoring_spaces", value={str(TOP + 1): 3}),
+     f"track.scoring_spaces.{TOP + 1}", f"0 to {TOP}"),
+    ("space gk 0", with_value("track", "scoring_spaces", value={"10": 0}), None, None),
+    ("space gk 999", with_value("track", "scoring_spaces", value={"10": TOP}), None, None),
+    ("space gk -1", with_value("track", "scoring_spaces", value={"10": -1}), "track.scoring_spaces.10", f"0 to {TOP}"),
+    ("space gk 1000", with_value("track", "scoring_spaces", value={"10": TOP + 1}), "track.scoring_spaces.10",
+     f"0 to {TOP}"),
+    # Voynich's tokens on the board: 0 to 16, 4 each of Leaf, Water Drop, Star, Text [V25-28] (VOY-B10)
+    ("0 tokens", with_solo_tokens(0), None, None),
+    ("16 tokens", with_solo_tokens(16), None, None),
+    ("-1 tokens", with_solo_tokens(-1), "solo.tokens_on_board", "0 to 16"),
+    ("17 tokens", with_solo_tokens(17), "solo.tokens_on_board", "0 to 16"),
+]
+
+
+@pytest.mark.parametrize("change,field,says", [b[1:] for b in SCORE_BOUNDS], ids=[b[0] for b in SCORE_BOUNDS])
+def test_score_input_bounds(change, field, says):
+    doc = base_doc()
+    change(doc)
+    if field is None:
+        before = copy.deepcopy(doc)
+        result = run("score", doc)
+        assert [p["name"] for p in result["players"]] == [p["name"] for p in doc["players"]]
+        assert doc == before
+    else:
+        err = fails("score", doc, field)
+        if says:
+            assert says in err.message  # the message names the accepted range
 
 
 # --- the priority scan ---------------------------------------------------------------------
@@ -349,6 +517,28 @@ def test_priority_scan_with_nothing_lower_wraps_to_the_highest():
 ])
 def test_priority_scan_bad_input(doc, field):
     fails("priority_scan", doc, field)
+
+
+@pytest.mark.parametrize("doc,expected", [
+    # the priority number is a card's page number, 1 to 40 [V23] [V430]
+    ({"priority": 1, "present": [7, 30]}, [30, 7]),  # nothing lower: wrap to the highest (VOY-C13)
+    ({"priority": 40, "present": [7, 30]}, [30, 7]),
+    ({"priority": 0, "present": [7, 30]}, "priority"),
+    ({"priority": 41, "present": [7, 30]}, "priority"),
+    # a part of the solo board shows 1 to all 40 of those numbers, each once (VOY-B7)
+    ({"priority": 18, "present": [7]}, [7]),
+    ({"priority": 18, "present": list(range(40, 0, -1))}, list(range(18, 41)) + list(range(1, 18))),
+    ({"priority": 18, "present": []}, "present"),
+    ({"priority": 18, "present": list(range(1, 41)) + [1]}, "present"),
+    ({"priority": 18, "present": [1, 40]}, [1, 40]),
+    ({"priority": 18, "present": [0, 40]}, "present[0]"),
+    ({"priority": 18, "present": [1, 41]}, "present[1]"),
+])
+def test_priority_scan_input_bounds(doc, expected):
+    if isinstance(expected, str):
+        fails("priority_scan", doc, expected)
+    else:
+        assert run("priority_scan", doc) == {"order": expected}
 
 
 # --- the Voynich deck ----------------------------------------------------------------------
@@ -432,6 +622,23 @@ def test_solo_turns_same_seed_same_game():
     assert run("solo_turns", doc) == run("solo_turns", copy.deepcopy(doc))
 
 
+def test_unseeded_solo_turns_draw_a_32_bit_seed_from_the_system(monkeypatch):
+    # CONTRACT.md: randomness takes an optional seed; without one each run is seeded afresh from
+    # the system's randomness, over the whole 32-bit range (this stand-in draws its top)
+    drawn = []
+
+    class TopDraw:
+        def randrange(self, n):
+            drawn.append(n)
+            return n - 1
+
+    monkeypatch.setattr(rules.random, "SystemRandom", TopDraw)
+    doc = {"cards": CARDS, "difficulty": "medium", "turns": 20}
+    unseeded = run("solo_turns", doc)
+    assert drawn == [2**32]
+    assert unseeded == run("solo_turns", dict(doc, seed=2**32 - 1))
+
+
 @pytest.mark.parametrize("difficulty", rules.DIFFICULTIES)
 def test_every_difficulty_setup_advance(difficulty):
     result = run("solo_turns", {"cards": CARDS, "difficulty": difficulty, "turns": 0, "seed": 1})
@@ -457,6 +664,27 @@ def test_solo_turns_card_numbers_checked(change, field):
     section, i, n = change
     cards[section][i] = n
     fails("solo_turns", {"cards": cards, "difficulty": "easy", "turns": 1}, field)
+
+
+@pytest.mark.parametrize("change,field", [
+    # card numbers: the 40 Voynich cards are numbered 1 to 40 [V23] [V430]
+    ({"cards": dict(CARDS, botany=[1, 8], recipes=[36, 40])}, None),
+    ({"cards": dict(CARDS, botany=[0, 8])}, "cards.botany[0]"),
+    ({"cards": dict(CARDS, recipes=[36, 41])}, "cards.recipes[1]"),
+    # turns: 0 (the setup alone) to 1000, a generous bound to catch typing slips
+    ({"turns": 0}, None),
+    ({"turns": 1000}, None),
+    ({"turns": -1}, "turns"),
+    ({"turns": 1001}, "turns"),
+])
+def test_solo_turns_input_bounds(change, field):
+    doc = dict({"cards": CARDS, "difficulty": "medium", "turns": 12, "seed": 5}, **change)
+    if field is None:
+        result = run("solo_turns", doc)
+        assert len(result["turns"]) == doc["turns"]
+        assert sorted(result["deck"]) == sorted(n for pair in doc["cards"].values() for n in pair)
+    else:
+        fails("solo_turns", doc, field)
 
 
 def test_each_spread_holds_exactly_two_cards():
@@ -494,6 +722,21 @@ def test_final_turns_with_four_players():
     assert run("final_turns", {"players": players, "trigger": "D"}) == {"turns": players}
     assert run("final_turns", {"players": players, "trigger": "B"}) == {"turns": ["C", "D", "A", "B", "C", "D"]}
     fails("final_turns", {"players": players + ["E"], "trigger": "A"}, "players")
+
+
+@pytest.mark.parametrize("players,expected", [
+    # 1 to 4 players [V22] [V50]; [V356] alone, the round is already complete: one more turn
+    (["A"], ["A"]),
+    (["A", "B", "C", "D"], ["A", "B", "C", "D"]),
+    ([], "players"),
+    (["A", "B", "C", "D", "E"], "players"),
+])
+def test_final_turns_input_bounds(players, expected):
+    doc = {"players": players, "trigger": players[-1] if players else "A"}
+    if isinstance(expected, str):
+        fails("final_turns", doc, expected)
+    else:
+        assert run("final_turns", doc) == {"turns": expected}
 
 
 def test_final_turns_bad_trigger():
