@@ -348,6 +348,9 @@ def test_scoring_spaces_must_be_positions():
     fails("score", doc, "track.scoring_spaces.ten")
     doc["track"]["scoring_spaces"] = {}
     fails("score", doc, "track.scoring_spaces")
+    # one space written twice ("7" and "07") is refused, not silently overwritten
+    doc["track"]["scoring_spaces"] = {"7": 3, "07": 5}
+    fails("score", doc, "track.scoring_spaces.07")
 
 
 def test_the_highest_track_position_is_accepted_and_one_more_refused():

@@ -73,6 +73,8 @@ def scoring_spaces(value: Any, field: str) -> dict[int, int]:
     for key, gk in value.items():
         path = at(field, str(key))
         pos = _position_key(key, path)
+        if pos in clean:  # "7" and "07": one space written twice
+            raise RulesError(path, f"position {pos} is listed twice")
         clean[pos] = whole(gk, path, 0, POS_HI)
     return dict(sorted(clean.items()))
 
