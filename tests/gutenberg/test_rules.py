@@ -1,6 +1,7 @@
 """Gutenberg's rules functions: the rulebook's examples (RULES.md section E) and bad input."""
 
 import copy
+import dataclasses
 
 import pytest
 
@@ -53,6 +54,13 @@ def test_vietors_5_guilders_give_2_points():
     assert vietor["players"][0]["breakdown"]["guilders"] == 2
 
 
+def test_guilders_score_plainly_unless_vietor_is_named():
+    # [GB305] 1 point for every 3 guilders; [GB407] only Hieronymus Vietor doubles them
+    assert rules.guilder_points(5) == 1
+    assert rules.guilder_points(5, True) == 2
+    assert rules.guilder_points(5, False) == 1
+
+
 def test_annas_9_guilders_for_two_types():
     assert run("type_cost", {"owned": 3, "buy": 2}) == {"cost": 9}
 
@@ -95,6 +103,15 @@ def test_johns_reward_track():
     assert (typesetting.level, typesetting.new_reward_levels) == (4, (4,))
     illuminating = rules.develop(1, 1, {2, 4})
     assert (illuminating.level, illuminating.new_reward_levels) == (2, ())
+
+
+def test_players_without_markers_on_an_action_do_not_act_on_it():
+    # [GB122] "A player must have at least one marker on a given action to do that action."
+    # The rules take sparse markers too (CONTRACT: missing actions mean 0 markers): a missing
+    # action or a player with no entry at all means no marker there
+    result = rules.action_order(["Anna", "Tom", "Kate"], {"Anna": {"patronage": 1}, "Tom": {"take_inks": 2}})
+    assert result == {"take_orders": [], "take_inks": ["Tom"], "develop_specialties": [],
+                      "improve_printing_houses": [], "patronage": ["Anna"]}
 
 
 def test_passing_the_first_player_token():
@@ -167,6 +184,14 @@ def test_develop_at_six_gives_three_guilders_per_blocked_step():
     assert (d.level, d.guilders, d.new_reward_levels) == (6, 3, ())
 
 
+def test_a_development_once_worked_out_cannot_be_altered():
+    # [GB162] [GB166] what one development did (level, guilders, reward levels) is a read-only record
+    d = rules.develop(1, 1, set())
+    assert (d.level, d.guilders, d.new_reward_levels) == (2, 0, (2,))
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        d.level = 3
+
+
 def test_develop_jumping_two_levels_triggers_each_reward_level():
     d = rules.develop(3, 2, {2})
     assert (d.level, d.new_reward_levels) == (5, (4, 5))
@@ -192,6 +217,58 @@ def test_score_bad_input(doc, field):
     assert error("score", doc).field == field
 
 
+# Bounds of each player's counts in `score`:
+# - fame, guilders, types: 0 (a count) to 999, a generous bound to catch typing slips (the fame
+#   track's length is printed on the board only, GUT-B8; guilders and types are unlimited [GB71]
+#   [GB249]; types can drop to 0 by a gear's "discards one type" [GB387]);
+# - specialty levels 0 (the lowest space, GUT-C6) to VI [GB166];
+# - patronage_cards 0 to 16, the cards in the box [GB36];
+# - inks 0 to 48, the ink tokens in the box [GB43];
+# - players 1 to 4 (first to fourth player [GB77]).
+@pytest.mark.parametrize("changes,part,points", [
+    ({"fame": 0}, "fame_track", 0),
+    ({"fame": 999}, "fame_track", 999),
+    ({"guilders": 0}, "guilders", 0),
+    ({"guilders": 999}, "guilders", 333),  # [GB305] 999 // 3
+    ({"specialties": {"typesetting": 0, "woodcutting": 0, "binding": 0, "illuminating": 0}}, "specialties", 0),
+    ({"specialties": {"typesetting": 6, "woodcutting": 6, "binding": 6, "illuminating": 6}}, "specialties", 24),
+    ({"patronage_cards": 0}, "patronage", 0),
+    ({"patronage_cards": 16}, "patronage", 128),  # [GB304] 8 each
+    ({"types": 0}, "fame_track", 0),
+    ({"types": 999}, "fame_track", 0),
+    ({"inks": 0}, "fame_track", 0),
+    ({"inks": 48}, "fame_track", 0),
+])
+def test_score_player_bounds_accepted(changes, part, points):
+    result = run("score", {"players": [player("Ann", **changes)]})
+    assert result["players"][0]["breakdown"][part] == points
+
+
+@pytest.mark.parametrize("field,value", [
+    ("fame", -1), ("fame", 1000),
+    ("guilders", -1), ("guilders", 1000),
+    ("patronage_cards", -1), ("patronage_cards", 17),
+    ("types", -1), ("types", 1000),
+    ("inks", -1), ("inks", 49),
+])
+def test_score_player_bounds_refused(field, value):
+    e = error("score", {"players": [player("Ann", **{field: value})]})
+    assert e.field == f"players[0].{field}"
+    assert e.message.startswith("must be a whole number from ")
+
+
+def test_score_player_count_bounds():
+    # [GB77] a game seats a first to a fourth player; a solo game has one
+    one = run("score", {"players": [player("Ann", fame=5)]})
+    assert one["places"] == {"Ann": 1}
+    four = run("score", {"players": [player(n, fame=f) for n, f in (("A", 4), ("B", 3), ("C", 2), ("D", 1))]})
+    assert four["places"] == {"A": 1, "B": 2, "C": 3, "D": 4}
+    e = error("score", {"players": [player(n) for n in "ABCDE"]})
+    assert e.field == "players" and e.message == "must hold 1 to 4 items"
+    e = error("score", {"players": []})
+    assert e.field == "players" and e.message == "must hold 1 to 4 items"
+
+
 def test_bad_level_message_says_what_is_allowed():
     doc = {"players": [dict(JOHN, specialties=dict(JOHN["specialties"], binding=7))]}
     assert error("score", doc).message == "must be a whole number from 0 to 6"
@@ -210,6 +287,22 @@ def test_action_order_bad_markers(markers, field, words):
     assert e.field == field and words in e.message
 
 
+def test_action_order_seat_count_and_holding_bounds():
+    # [GB77] one to four seats; the first player holds 7, the fourth 10, all of which may be placed
+    one = {"seats": ["Anna"], "first": "Anna", "markers": {"Anna": {"take_orders": 6, "patronage": 1}}}
+    assert run("action_order", one)["order"]["take_orders"] == ["Anna"]
+    four = {"seats": ["A", "B", "C", "D"], "first": "B",
+            "markers": {"B": {"take_orders": 6, "patronage": 1},  # first: 7
+                        "A": {"take_orders": 4, "take_inks": 6}}}  # fourth from B: 10
+    assert run("action_order", four)["order"]["take_orders"] == ["B", "A"]
+    e = error("action_order", {"seats": ["A", "B", "C", "D", "E"], "first": "A", "markers": {}})
+    assert e.field == "seats" and e.message == "must hold 1 to 4 items"
+    e = error("action_order", {"seats": [], "first": "A", "markers": {}})
+    assert e.field == "seats" and e.message == "must hold 1 to 4 items"
+    e = error("action_order", {"seats": ["Anna"], "first": "Anna", "markers": {"Anna": {"take_orders": 6, "patronage": 2}}})
+    assert e.field == "markers.Anna" and "holds 7" in e.message
+
+
 def test_action_order_first_must_be_seated():
     assert error("action_order", {"seats": ["Anna", "Tom"], "first": "Kate", "markers": {}}).field == "first"
 
@@ -218,6 +311,29 @@ def test_holding_follows_position_from_the_token():
     # with Tom first, Anna is second and may place 8
     doc = {"seats": ["Anna", "Tom"], "first": "Tom", "markers": {"Anna": {"take_orders": 4, "take_inks": 4}}}
     assert run("action_order", doc)["order"]["take_orders"] == ["Anna"]
+
+
+# owned and buy: 0 to 999. Types are unlimited and bought in any number [GB249]; 999 is a
+# generous bound to catch typing slips. [GB242-244] the n-th type costs n guilders.
+@pytest.mark.parametrize("owned,buy,cost", [
+    (0, 0, 0),
+    (0, 999, 999 * 1000 // 2),  # 1 + 2 + ... + 999
+    (999, 0, 0),
+    (999, 999, 999 * (1000 + 1998) // 2),  # 1000 + 1001 + ... + 1998
+])
+def test_type_cost_bounds_accepted(owned, buy, cost):
+    assert run("type_cost", {"owned": owned, "buy": buy}) == {"cost": cost}
+
+
+@pytest.mark.parametrize("doc,field", [
+    ({"owned": -1, "buy": 1}, "owned"),
+    ({"owned": 1000, "buy": 1}, "owned"),
+    ({"owned": 3, "buy": -1}, "buy"),
+    ({"owned": 3, "buy": 1000}, "buy"),
+])
+def test_type_cost_bounds_refused(doc, field):
+    e = error("type_cost", doc)
+    assert e.field == field and e.message == "must be a whole number from 0 to 999"
 
 
 @pytest.mark.parametrize("doc,field", [
