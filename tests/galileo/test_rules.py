@@ -17,6 +17,19 @@ def move(state, delta, track=TRACK, **extra):
     return run_suspicion({"track": track, "state": state, "delta": delta, **extra})
 
 
+def refused(fn, doc, field, message=None):
+    """Assert fn refuses doc naming field (and saying message, if given) and leaves doc unchanged."""
+    before = copy.deepcopy(doc)
+    with pytest.raises(RulesError) as err:
+        fn(doc)
+    assert err.value.field == field
+    if message is not None:
+        # the range a person is told must be the one enforced
+        assert err.value.message == message
+    assert doc == before
+    return err.value
+
+
 def test_contract_example_plus_3_takes_no_card_yet():
     # the contract's example: from 1 by +3 to 4 crosses Penance I (after space 3)
     result = move(START, 3)
@@ -128,11 +141,7 @@ def test_the_whole_track_in_one_move_from_the_start():
     ({"track": TRACK, "state": START}, "delta"),
 ])
 def test_suspicion_bad_input_names_the_field(doc, field):
-    before = copy.deepcopy(doc)
-    with pytest.raises(RulesError) as err:
-        run_suspicion(doc)
-    assert err.value.field == field
-    assert doc == before
+    refused(run_suspicion, doc, field)
 
 
 def test_a_marker_on_the_prisons_space_is_not_yet_arrested():
@@ -205,11 +214,7 @@ def test_suspicion_accepts_the_lowest_and_highest_values(doc, position):
     ({"track": TRACK, "state": START, "delta": 100}, "delta"),
 ])
 def test_suspicion_refuses_values_beyond_the_bounds(doc, field):
-    before = copy.deepcopy(doc)
-    with pytest.raises(RulesError) as err:
-        run_suspicion(doc)
-    assert err.value.field == field
-    assert doc == before
+    refused(run_suspicion, doc, field)
 
 
 # --- final scoring ----------------------------------------------------------------------
@@ -339,14 +344,7 @@ def test_score_accepts_the_lowest_and_highest_values(change):
 def test_score_refuses_values_beyond_the_bounds(change, field, message):
     doc = {"cathedral": copy.deepcopy(CATHEDRAL), "players": [player("A", 1), player("B", 2)]}
     change(doc)
-    before = copy.deepcopy(doc)
-    with pytest.raises(RulesError) as err:
-        run_score(doc)
-    assert err.value.field == field
-    if message:
-        # the range a person is told must be the one enforced
-        assert err.value.message == message
-    assert doc == before
+    refused(run_score, doc, field, message)
 
 
 # --- rounds and the Inquisition -----------------------------------------------------------
@@ -412,15 +410,7 @@ def test_round_accepts_the_lowest_and_highest_values(change):
     ({"order": ["Meg"], "future": [3]}, "future[0]", None),
 ])
 def test_round_refuses_values_beyond_the_bounds(change, field, message):
-    doc = copy.deepcopy(ROUND | change)
-    before = copy.deepcopy(doc)
-    with pytest.raises(RulesError) as err:
-        run_round(doc)
-    assert err.value.field == field
-    if message:
-        # the range a person is told must be the one enforced
-        assert err.value.message == message
-    assert doc == before
+    refused(run_round, copy.deepcopy(ROUND | change), field, message)
 
 
 # --- books ------------------------------------------------------------------------------
@@ -518,12 +508,7 @@ def test_books_accepts_the_lowest_and_highest_values(change):
     ({"discounts": {"physics": 16}}, "discounts.physics"),
 ])
 def test_books_refuses_values_beyond_the_bounds(change, field):
-    doc = copy.deepcopy(BOOKS | change)
-    before = copy.deepcopy(doc)
-    with pytest.raises(RulesError) as err:
-        run_books(doc)
-    assert err.value.field == field
-    assert doc == before
+    refused(run_books, copy.deepcopy(BOOKS | change), field)
 
 
 # --- the end of a cycle -------------------------------------------------------------------
@@ -607,12 +592,7 @@ def test_box_profile_accepts_the_lowest_and_highest_values(section, value):
     ("prohibition_suspicion", {"3": {"copernican": 1, "ptolemaic": 100}}, "prohibition_suspicion.3.ptolemaic"),
 ])
 def test_box_profile_refuses_values_beyond_the_bounds(section, value, field):
-    doc = copy.deepcopy(BOX) | {section: value}
-    before = copy.deepcopy(doc)
-    with pytest.raises(RulesError) as err:
-        schema.board(doc)
-    assert err.value.field == field
-    assert doc == before
+    refused(schema.board, copy.deepcopy(BOX) | {section: value}, field)
 
 
 def test_an_icon_past_the_boards_track_says_where_the_track_ends():
