@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import itertools
 import random
 
@@ -70,6 +71,20 @@ def test_triples_of_a_kingdom():
 
 def test_pattern_objective_is_count_times_points():
     assert one_score([{"kind": "pattern", "points": 3, "count": 2}]) == [6]
+
+
+@pytest.mark.parametrize("objective, visible, expected", [
+    # rules.objective_points on a partial visible map: a symbol left out counts 0 (CONTRACT)
+    ({"kind": "object_pairs", "object": "quill", "points": 2}, {}, 0),
+    ({"kind": "object_set", "points": 3}, {"quill": 2, "inkwell": 2}, 0),   # no manuscript: no set [CN49]
+    ({"kind": "object_set", "points": 3}, {}, 0),
+    ({"kind": "resource_triples", "resource": "plant", "points": 2}, {"fungi": 9}, 0),
+    ({"kind": "pattern", "points": 3}, {}, 0),                              # no pattern counted
+])
+def test_objective_points_counts_what_is_left_out_as_zero(objective, visible, expected):
+    from companion.games.codex.rules import objective_points
+
+    assert objective_points(objective, visible) == expected
 
 
 # every one of the 16 objective cards, given by its number (values read off cards.md)
@@ -155,6 +170,92 @@ def test_score_bad_input_names_the_field(doc, field):
     assert error_of(api.score, doc).field == field
 
 
+def refused(fn, doc, field):
+    """Call fn on an invalid document: assert the RulesError's field and that the document is unchanged."""
+    before = copy.deepcopy(doc)
+    err = error_of(fn, doc)
+    assert err.field == field
+    assert doc == before
+    return err
+
+
+# The bounds of `score` and why they are what they are:
+# - players: 1 to 4 (a table holds 2-4 players [CN1-2]; one player alone may still be scored);
+# - placement_points and each visible count: 0 to 999, the contract's cap on a count;
+# - objectives per player: 0 to 16, the 16 objective cards [CN8];
+# - an objective's points: 0 to 99 (a card prints 2 or 3 [CN49]; a free entry may say 0);
+# - a pattern count: 0 to 999, as any count.
+PAIRS = {"kind": "object_pairs", "object": "quill", "points": 2}
+
+
+@pytest.mark.parametrize("players, expected_totals", [
+    ([player("A")], [0]),                                                  # fewest players: one
+    ([player(n, 1) for n in "ABCD"], [1, 1, 1, 1]),                         # most players: four
+    ([player("A", 999)], [999]),                                           # highest placement points
+    ([player("A", 0, [PAIRS], quill=0)], [0]),                             # lowest count
+    ([player("A", 0, [PAIRS], quill=999)], [998]),                         # 999 quills: 499 pairs x 2
+    ([player("A", 0, [PAIRS] * 16, quill=4)], [64]),                       # most objectives: 16 x 2 pairs x 2
+    ([player("A", 0, [{"kind": "object_set", "points": 0}], quill=1, inkwell=1, manuscript=1)], [0]),
+    ([player("A", 0, [{"kind": "object_set", "points": 99}], quill=1, inkwell=1, manuscript=1)], [99]),
+    ([player("A", 0, [{"kind": "pattern", "points": 3, "count": 0}])], [0]),
+    ([player("A", 0, [{"kind": "pattern", "points": 3, "count": 999}])], [2997]),
+    ([player("A", 0, [{"card": 91, "count": 0}])], [0]),
+    ([player("A", 0, [{"card": 91, "count": 999}])], [2997]),              # card 91: 3 per L-shape
+])
+def test_score_accepts_its_lowest_and_highest_values(players, expected_totals):
+    result = api.score({"players": players})
+    assert [p["total"] for p in result["players"]] == expected_totals
+
+
+@pytest.mark.parametrize("doc, field", [
+    ({"players": [player(n) for n in "ABCDE"]}, "players"),
+    ({"players": [player("A", 1000)]}, "players[0].placement_points"),
+    ({"players": [player("A", -1)]}, "players[0].placement_points"),
+    ({"players": [player("A", quill=1000)]}, "players[0].visible.quill"),
+    ({"players": [player("A", manuscript=-1)]}, "players[0].visible.manuscript"),
+    ({"players": [player("A", 0, [PAIRS] * 17)]}, "players[0].objectives"),
+    ({"players": [player("A", 0, [{"kind": "object_set", "points": 100}])]}, "players[0].objectives[0].points"),
+    ({"players": [player("A", 0, [{"kind": "object_set", "points": -1}])]}, "players[0].objectives[0].points"),
+    ({"players": [player("A", 0, [{"kind": "pattern", "points": 3, "count": 1000}])]}, "players[0].objectives[0].count"),
+    ({"players": [player("A", 0, [{"kind": "pattern", "points": 3, "count": -1}])]}, "players[0].objectives[0].count"),
+    ({"players": [player("A", 0, [{"card": 91, "count": 1000}])]}, "players[0].objectives[0].count"),
+    ({"players": [player("A", 0, [{"card": 91, "count": -1}])]}, "players[0].objectives[0].count"),
+])
+def test_score_refuses_values_beyond_its_bounds(doc, field):
+    refused(api.score, doc, field)
+
+
+def test_score_refusal_says_the_accepted_number_of_objectives():
+    # the message states what is allowed (CONTRACT "Errors"): 0 to 16 objectives
+    err = refused(api.score, {"players": [player("A", 0, [PAIRS] * 17)]}, "players[0].objectives")
+    assert "0 to 16" in err.message
+
+
+def test_a_symbol_left_out_of_visible_counts_zero():
+    # CONTRACT: "a symbol left out counts 0": one quill and one inkwell make no set [CN49]
+    assert one_score([{"kind": "object_set", "points": 3}], quill=1, inkwell=1) == [0]
+    assert one_score([{"card": 99}], quill=1, inkwell=1) == [0]
+    # no manuscript given: not even one pair of manuscripts (card 100)
+    assert one_score([{"card": 100}], quill=5) == [0]
+    # no fungi given: no triple (card 95, resource_triples)
+    assert one_score([{"card": 95}], plant=3) == [0]
+
+
+@pytest.mark.parametrize("value", [True, False, [90], {"card": 90}, "90", 90.0, None])
+def test_an_objective_card_number_must_be_a_whole_number(value):
+    # a JSON true is no card number (it must not be read as card 1), nor a list or a string
+    err = refused(api.score, {"players": [player(objectives=[{"card": value}])]}, "players[0].objectives[0].card")
+    assert err.message.startswith("must be an objective card")
+
+
+def test_a_card_that_is_no_objective_is_named_in_the_refusal():
+    # card 5 exists (a fungi resource card) but is no objective card; card 103 does not exist
+    err = refused(api.score, {"players": [player(objectives=[{"card": 5}])]}, "players[0].objectives[0].card")
+    assert err.message.startswith("card 5 is not an objective card")
+    err = refused(api.score, {"players": [player(objectives=[{"card": 103}])]}, "players[0].objectives[0].card")
+    assert err.message.startswith("must be an objective card")
+
+
 # --- final turns ------------------------------------------------------------------------------
 
 def test_final_turns_contract_example():
@@ -183,6 +284,25 @@ def test_final_turns_works_on_seat_indices():
 ])
 def test_final_turns_bad_input(doc, field):
     assert error_of(api.final_turns, doc).field == field
+
+
+# `final_turns` takes 2 to 4 players, the players a table holds [CN1-2]: one is too few, five too many
+@pytest.mark.parametrize("players, trigger, turns", [
+    (["A", "B"], "A", ["B", "A", "B"]),
+    (["A", "B", "C", "D"], "B", ["C", "D", "A", "B", "C", "D"]),
+])
+def test_final_turns_accepts_two_to_four_players(players, trigger, turns):
+    # [CN54] the round is finished, then everyone plays once more
+    assert api.final_turns({"players": players, "trigger": trigger}) == {"turns": turns}
+
+
+@pytest.mark.parametrize("doc, field", [
+    ({"players": ["A"], "trigger": "A"}, "players"),
+    ({"players": ["A", "B", "C", "D", "E"], "trigger": "A"}, "players"),
+])
+def test_final_turns_refuses_one_or_five_players(doc, field):
+    err = refused(api.final_turns, doc, field)
+    assert "2 to 4" in err.message
 
 
 # --- manuscripts: placement, gold cards, visible counts ---------------------------------------
@@ -358,6 +478,68 @@ def test_manuscript_bad_objectives(objectives, field):
     assert error_of(api.manuscript, {"cards": [card(81, 0, 0)], "objectives": objectives}).field == field
 
 
+def diagonal(step):
+    """Starter 83 face up (four empty, visible corners) and the 80 resource and gold cards face
+    down, one per step from it: the longest play area there is, 81 cards [CN31]."""
+    return [card(83, 0, 0)] + [card(i, i * step[0], i * step[1], "back") for i in range(1, 81)]
+
+
+# The bounds of `manuscript` and why they are what they are:
+# - cards: 1 (a play area starts with its starter card [CN34]) to 81 (the starter, 40 resource
+#   and 40 gold cards [CN31]);
+# - x and y: -80 to 80: 81 cards reach at most 80 steps from the starter at (0, 0);
+# - objectives: 0 to 16 distinct objective cards [CN8].
+def test_manuscript_accepts_the_longest_play_area_at_both_far_corners():
+    for step in [(1, 1), (-1, -1)]:
+        result = api.manuscript({"cards": diagonal(step), "objectives": [87, 89]})
+        assert result["placement_points"] == [0] * 81  # every card face down [CN41]
+        # each back shows its kingdom in the centre [CN41]; the starter shows fungi and plant
+        assert result["visible"] == {"fungi": 21, "plant": 21, "animal": 20, "insect": 20,
+                                     "quill": 0, "inkwell": 0, "manuscript": 0}
+        # fungi cards 1-10 and 41-50 lie in two runs of ten on the rising diagonal, as do the
+        # animal cards 21-30 and 61-70: three disjoint diagonals per run [CN50], 2 points each
+        assert result["objectives"] == {"87": 12, "89": 12}
+
+
+@pytest.mark.parametrize("doc, placement_points", [
+    ({"cards": [card(83, 0, 0)], "objectives": []}, [0]),                     # the fewest cards: the starter
+    ({"cards": [card(83, 0, 0)], "objectives": list(range(87, 103))}, [0]),   # all 16 objective cards
+])
+def test_manuscript_accepts_its_lowest_and_highest_values(doc, placement_points):
+    result = api.manuscript(doc)
+    assert result["placement_points"] == placement_points
+    assert sorted(result["objectives"]) == sorted(str(o) for o in doc["objectives"])
+
+
+@pytest.mark.parametrize("doc, field", [
+    ({"cards": [], "objectives": []}, "cards"),
+    ({"cards": diagonal((1, 1)) + [card(41, -1, -1)], "objectives": []}, "cards"),  # 82 cards
+    ({"cards": [card(83, 0, 0), card(1, 81, 1)], "objectives": []}, "cards[1].x"),
+    ({"cards": [card(83, 0, 0), card(1, -81, 1)], "objectives": []}, "cards[1].x"),
+    ({"cards": [card(83, 0, 0), card(1, 1, 81)], "objectives": []}, "cards[1].y"),
+    ({"cards": [card(83, 0, 0), card(1, 1, -81)], "objectives": []}, "cards[1].y"),
+    ({"cards": [card(83, 0, 0)], "objectives": list(range(87, 103)) + [87]}, "objectives"),  # 17
+])
+def test_manuscript_refuses_values_beyond_its_bounds(doc, field):
+    refused(api.manuscript, doc, field)
+
+
+def test_manuscript_refusal_says_the_accepted_numbers():
+    # the message states what is allowed (CONTRACT "Errors")
+    err = refused(api.manuscript, {"cards": [card(83, 0, 0)], "objectives": list(range(87, 103)) + [87]}, "objectives")
+    assert "0 to 16" in err.message
+    err = refused(api.manuscript, {"cards": [], "objectives": []}, "cards")
+    assert "1 to 81" in err.message
+
+
+@pytest.mark.parametrize("value", [True, False, [5], "5", 5.0, None])
+def test_a_played_card_number_must_be_a_whole_number(value):
+    # a JSON true is no card number: it must not be read as card 1
+    doc = {"cards": [card(83, 0, 0), {"id": value, "side": "back", "x": 1, "y": 1}], "objectives": []}
+    err = refused(api.manuscript, doc, "cards[1].id")
+    assert "must be a card number" in err.message
+
+
 def test_manuscript_scores_every_count_objective():
     # starter 82 front: animal corner, fungi corner, fungi centre; card 6 (fungi) on its
     # bottom-right corner shows inkwell, fungi, animal (its bottom-left corner is missing)
@@ -464,6 +646,35 @@ def test_patterns_bad_input(doc, field):
     assert error_of(api.patterns, doc).field == field
 
 
+# The bounds of `patterns` and why they are what they are:
+# - cells: 0 to 80, the coloured cards of the longest play area (81 cards but the starter,
+#   which has no colour [CN31]);
+# - x and y: -80 to 80: 81 cards reach at most 80 steps from the starter at (0, 0).
+@pytest.mark.parametrize("triples, expected", [
+    ([], 0),                                                                     # no cells
+    ([(i, i, "fungi") for i in range(-40, 40)], 26),                             # 80 cells in one line: 80 // 3
+    ([(-80, -80, "fungi"), (-79, -79, "fungi"), (-78, -78, "fungi")], 1),       # the lowest x and y
+    ([(78, 78, "fungi"), (79, 79, "fungi"), (80, 80, "fungi")], 1),             # the highest x and y
+    ([(-80, 80, "fungi"), (80, -80, "fungi")], 0),
+])
+def test_patterns_accepts_its_lowest_and_highest_values(triples, expected):
+    # objective 87: three fungi on a rising diagonal; each card counts once [CN50]
+    assert count(87, *triples) == expected
+
+
+@pytest.mark.parametrize("doc, field", [
+    ({"cells": cells(*[(i, i, "fungi") for i in range(-40, 41)]), "objective": 87}, "cells"),  # 81 cells
+    ({"cells": cells((81, 1, "fungi")), "objective": 87}, "cells[0].x"),
+    ({"cells": cells((-81, 1, "fungi")), "objective": 87}, "cells[0].x"),
+    ({"cells": cells((1, 81, "fungi")), "objective": 87}, "cells[0].y"),
+    ({"cells": cells((1, -81, "fungi")), "objective": 87}, "cells[0].y"),
+])
+def test_patterns_refuses_values_beyond_its_bounds(doc, field):
+    err = refused(api.patterns, doc, field)
+    if field == "cells":
+        assert "0 to 80" in err.message  # the message states what is allowed
+
+
 # --- the packing is exact ---------------------------------------------------------------------
 
 def brute_force(sets):
@@ -495,11 +706,82 @@ def test_max_disjoint_counterexample_where_a_set_meets_itself():
     assert len(used) == len(set(used))
 
 
+def test_max_disjoint_counterexample_where_the_branch_vertex_must_be_counted():
+    # [CN50] each card used once per objective (CDX-C5): 14 three-card sets, each meeting at
+    # least two others, so no set can be taken outright and the search branches; a branch that
+    # took a set without counting it found 5 here. Found by mutation testing; the brute force
+    # gives the answer.
+    sets = [[7, 12, 9], [7, 11, 14], [6, 16, 1], [0, 5, 4], [20, 9, 19], [10, 14, 2], [13, 18, 6],
+            [0, 5, 19], [5, 0, 15], [16, 6, 13], [17, 1, 12], [15, 13, 4], [3, 8, 20], [9, 20, 10]]
+    assert brute_force(sets) == 6
+    chosen = max_disjoint(sets)
+    assert len(chosen) == 6
+    used = [e for i in chosen for e in sets[i]]
+    assert len(used) == len(set(used))
+
+
+@pytest.mark.parametrize("sets, expected", [
+    # a branch that left a set out must be compared by its size, not by the sets it chose
+    ([[11, 2, 0], [10, 14, 3], [5, 4, 7], [15, 4, 23], [7, 24, 14], [4, 24, 3], [13, 1, 0], [18, 0, 1], [7, 11, 0]], 3),
+    # a remembered result must be an exact one: a branch cut short must not be stored
+    ([[2, 8, 22], [17, 10, 9], [1, 8, 12], [4, 14, 13], [0, 7, 12], [11, 7, 23], [6, 1, 19], [16, 0, 5],
+      [19, 15, 11], [20, 4, 10], [13, 16, 20], [3, 5, 12], [23, 7, 19], [2, 9, 19], [4, 21, 9]], 6),
+])
+def test_max_disjoint_counterexamples_found_by_mutation_testing(sets, expected):
+    # [CN50] each card used once per objective (CDX-C5); the brute force gives the answer
+    assert brute_force(sets) == expected
+    chosen = max_disjoint(sets)
+    assert len(chosen) == expected
+    used = [e for i in chosen for e in sets[i]]
+    assert len(used) == len(set(used))
+
+
+def test_max_disjoint_answers_a_hundred_three_card_sets_quickly():
+    # 72 cards split into 24 disjoint three-card sets, hidden among 76 more random three-card
+    # sets: no packing can use more than 72 / 3 = 24 sets, and those 24 reach it, so the answer
+    # is 24 [CN50]. The bound that cuts the search must stay tight (the largest set of
+    # occurrences sharing one card): with a looser one this takes minutes, not a tenth of a second.
+    rng = random.Random(3)
+    cards = list(range(72))
+    rng.shuffle(cards)
+    sets = [cards[3 * i:3 * i + 3] for i in range(24)] + [rng.sample(range(72), 3) for _ in range(76)]
+    rng.shuffle(sets)
+    chosen = max_disjoint(sets)
+    used = [e for i in chosen for e in sets[i]]
+    assert len(used) == len(set(used))
+    assert len(chosen) == 24
+
+
 def test_max_disjoint_matches_brute_force_on_fixed_random_families():
     # the same 400 families on every run, so a fault is caught every time, not by luck
     rng = random.Random(17)
     for _ in range(400):
         sets = [rng.sample(range(12), rng.randint(1, 3)) for _ in range(rng.randint(0, 11))]
+        chosen = max_disjoint(sets)
+        used = [e for i in chosen for e in sets[i]]
+        assert len(used) == len(set(used)), sets
+        assert len(chosen) == brute_force(sets), sets
+
+
+@pytest.mark.parametrize("sets, expected", [
+    ([[]], 1),
+    ([[], []], 2),
+    ([[1], [], [1]], 2),
+    ([[1, 2], [], [2, 3], [], [3, 1]], 3),
+])
+def test_max_disjoint_always_takes_an_empty_set(sets, expected):
+    # an empty set shares no card with any other, so every largest packing holds it
+    assert brute_force(sets) == expected
+    chosen = max_disjoint(sets)
+    assert len(chosen) == expected
+    assert all(i in chosen for i, s in enumerate(sets) if not s)
+
+
+def test_max_disjoint_matches_brute_force_on_fixed_random_families_with_empty_sets():
+    # max_disjoint takes any family of sets; empty ones must neither be lost nor hang the search
+    rng = random.Random(29)
+    for _ in range(300):
+        sets = [rng.sample(range(10), rng.randint(0, 3)) for _ in range(rng.randint(1, 11))]
         chosen = max_disjoint(sets)
         used = [e for i in chosen for e in sets[i]]
         assert len(used) == len(set(used)), sets
@@ -542,3 +824,36 @@ def test_pattern_cards_are_described_as_the_notes_say(card_id, words):
     from companion.games.codex import cards
 
     assert cards.objective_text(cards.card(card_id)).endswith(words)
+
+
+@pytest.mark.parametrize("card_id, words", [
+    # the count objectives as data/codex/cards.md describes them (95-98 resources, 99-102 objects)
+    (95, "2 per 3 visible fungi"), (98, "2 per 3 visible insect"),
+    (99, "3 per set of quill + inkwell + manuscript"),
+    (100, "2 per pair of manuscripts"), (101, "2 per pair of inkwells"), (102, "2 per pair of quills"),
+])
+def test_count_objective_cards_are_described_as_the_notes_say(card_id, words):
+    from companion.games.codex import cards
+
+    assert cards.objective_text(cards.card(card_id)) == words
+
+
+def test_catalogue_numbers_cards_as_the_notes_say():
+    # data/codex/cards.md: 1-40 resource, 41-80 gold, 81-86 starter [CN31], 87-102 objective
+    # cards, of which 87-94 are the eight pattern cards [CN8, CN49]
+    from companion.games.codex import cards
+
+    assert sorted(cards.playable_ids()) == list(range(1, 87))
+    assert sorted(cards.objective_ids()) == list(range(87, 103))
+    assert sorted(cards.pattern_ids()) == list(range(87, 95))
+
+
+@pytest.mark.parametrize("card_id, words", [
+    (81, "card 81, starter"), (90, "card 90, objective"), (99, "card 99, objective"),
+    (33, "card 33, insect resource"), (47, "card 47, fungi gold"),
+])
+def test_cards_are_named_by_number_kind_and_kingdom(card_id, words):
+    # the kingdoms and kinds of data/codex/cards.md
+    from companion.games.codex import cards
+
+    assert cards.label(cards.card(card_id)) == words
