@@ -752,15 +752,20 @@ def test_max_disjoint_finds_24_disjoint_sets_hidden_among_a_hundred():
     assert len(chosen) == 24
 
 
-def test_max_disjoint_matches_brute_force_on_fixed_random_families():
-    # the same 400 families on every run, so a fault is caught every time, not by luck
-    rng = random.Random(17)
-    for _ in range(400):
-        sets = [rng.sample(range(12), rng.randint(1, 3)) for _ in range(rng.randint(0, 11))]
+def matches_brute_force_on_random_families(seed, families, cards, smallest, fewest):
+    """Check max_disjoint against brute_force on the same seeded families on every run."""
+    rng = random.Random(seed)
+    for _ in range(families):
+        sets = [rng.sample(range(cards), rng.randint(smallest, 3)) for _ in range(rng.randint(fewest, 11))]
         chosen = max_disjoint(sets)
         used = [e for i in chosen for e in sets[i]]
         assert len(used) == len(set(used)), sets
         assert len(chosen) == brute_force(sets), sets
+
+
+def test_max_disjoint_matches_brute_force_on_fixed_random_families():
+    # the same 400 families on every run, so a fault is caught every time, not by luck
+    matches_brute_force_on_random_families(17, 400, cards=12, smallest=1, fewest=0)
 
 
 @pytest.mark.parametrize("sets, expected", [
@@ -779,13 +784,7 @@ def test_max_disjoint_always_takes_an_empty_set(sets, expected):
 
 def test_max_disjoint_matches_brute_force_on_fixed_random_families_with_empty_sets():
     # max_disjoint takes any family of sets; empty ones must neither be lost nor hang the search
-    rng = random.Random(29)
-    for _ in range(300):
-        sets = [rng.sample(range(10), rng.randint(0, 3)) for _ in range(rng.randint(1, 11))]
-        chosen = max_disjoint(sets)
-        used = [e for i in chosen for e in sets[i]]
-        assert len(used) == len(set(used)), sets
-        assert len(chosen) == brute_force(sets), sets
+    matches_brute_force_on_random_families(29, 300, cards=10, smallest=0, fewest=1)
 
 
 @settings(max_examples=150, deadline=None)
