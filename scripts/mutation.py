@@ -16,8 +16,9 @@ Strings are left alone (messages are for people; the tests pin their field paths
 prose), and so are annotations and the insides of f-strings.
 
 For each fault the game's fast tests (`tests/GAME -m "not browser and not slow"`, its rules
-tests first, stopping at the first failure) run in a private copy of the checkout, so the
-working tree is never touched. Hypothesis runs derandomized with no example database
+tests first, stopping at the first failure) run in private copies of the checkout, taken
+when the run starts, so the working tree is never touched and editing it during a run
+changes nothing the run reports. Hypothesis runs derandomized with no example database
 (the "mutation" profile of tests/conftest.py), so two runs of the same code give the same
 figures. A fault is caught when the tests fail or time out, survived when they pass.
 
@@ -180,11 +181,12 @@ def _replace(parent: ast.AST, field: str, old: ast.AST, new: ast.AST) -> None:
         setattr(parent, field, new)
 
 
-def find_mutants(path: Path) -> list[Mutant]:
-    """Return every fault this script seeds into one module."""
+def find_mutants(path: Path, module: str | None = None) -> list[Mutant]:
+    """Return every fault this script seeds into one module (named `module`, by default its path)."""
     source = path.read_text()
     tree = ast.parse(source)
-    module = path.relative_to(ROOT).as_posix() if path.is_relative_to(ROOT) else path.as_posix()
+    if module is None:
+        module = path.relative_to(ROOT).as_posix() if path.is_relative_to(ROOT) else path.as_posix()
     mutants = []
     seen: dict[tuple[str, str, str], int] = {}
     for index, (node, change, function, parent, field) in enumerate(_Walker(tree).found):
@@ -299,10 +301,15 @@ def main(argv: list[str] | None = None) -> int:
     games = args.games or list(GAMES)
     equivalent = load_equivalent()
 
-    plan = {g: [m for p in rules_modules(g) if not args.module or args.module in p.as_posix()
-                for m in find_mutants(p) if not args.match or args.match in m.describe()]
-            for g in games}
+    def make_plan(root: Path) -> dict[str, list[Mutant]]:
+        """The faults to try, read from the modules under root (named as in the checkout)."""
+        return {g: [m for p in rules_modules(g) if not args.module or args.module in p.as_posix()
+                    for m in find_mutants(root / p.relative_to(ROOT), p.relative_to(ROOT).as_posix())
+                    if not args.match or args.match in m.describe()]
+                for g in games}
+
     if args.list:
+        plan = make_plan(ROOT)
         for game, mutants in plan.items():
             for m in mutants:
                 print(f"{game} {m.describe()}")
@@ -310,9 +317,13 @@ def main(argv: list[str] | None = None) -> int:
         return 0
 
     with tempfile.TemporaryDirectory(prefix="mutation-") as tmp:
+        # One snapshot of the checkout, taken now: the faults are planned and seeded from it,
+        # so editing the working tree during a run changes nothing the run reports.
+        snapshot = make_copy(Path(tmp) / "w0")
+        plan = make_plan(snapshot)
         workers: queue.Queue[Path] = queue.Queue()
         for i in range(max(1, args.jobs)):
-            workdir = make_copy(Path(tmp) / f"w{i}")
+            workdir = snapshot if i == 0 else Path(shutil.copytree(snapshot, Path(tmp) / f"w{i}"))
             check_copy(workdir)
             workers.put(workdir)
         # the unchanged code must pass, or every fault would look caught
@@ -330,7 +341,7 @@ def main(argv: list[str] | None = None) -> int:
             target = workdir / m.module
             original = target.read_text()
             try:
-                target.write_text(mutated_source(ROOT / m.module, m.index))
+                target.write_text(mutated_source(target, m.index))
                 return run_tests(workdir, game)
             finally:
                 target.write_text(original)
