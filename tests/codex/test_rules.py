@@ -814,6 +814,7 @@ def test_functions_are_registered():
 @pytest.mark.parametrize("card_id, words", [
     # the patterns as data/codex/cards.md describes them
     (87, "3 fungi on a rising diagonal"), (88, "3 plant on a falling diagonal"),
+    (89, "3 animal on a rising diagonal"), (90, "3 insect on a falling diagonal"),
     (91, "2 fungi stacked, plant at the lower one's bottom-right corner"),
     (92, "2 plant stacked, insect at the lower one's bottom-left corner"),
     (93, "2 animal stacked, fungi at the upper one's top-right corner"),

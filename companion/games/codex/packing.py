@@ -27,8 +27,6 @@ from typing import Hashable, Sequence
 def max_disjoint(sets: Sequence[Sequence[Hashable]]) -> list[int]:
     """Return the indices (ascending) of a largest family of pairwise disjoint sets."""
     n = len(sets)
-    if n == 0:
-        return []
     holders: dict[Hashable, int] = {}  # element -> bitmask of the sets holding it
     for i, s in enumerate(sets):
         for e in s:
