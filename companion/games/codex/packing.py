@@ -26,12 +26,11 @@ from typing import Hashable, Sequence
 
 def max_disjoint(sets: Sequence[Sequence[Hashable]]) -> list[int]:
     """Return the indices (ascending) of a largest family of pairwise disjoint sets."""
-    n = len(sets)
     holders: dict[Hashable, int] = {}  # element -> bitmask of the sets holding it
     for i, s in enumerate(sets):
         for e in s:
             holders[e] = holders.get(e, 0) | (1 << i)
-    adj = []
+    adj = []  # per set: the other sets it shares an element with
     for i, s in enumerate(sets):
         m = 0
         for e in s:
@@ -39,7 +38,7 @@ def max_disjoint(sets: Sequence[Sequence[Hashable]]) -> list[int]:
         adj.append(m & ~(1 << i))
     # per set: the cliques it belongs to (the sets sharing each of its elements)
     cliques_of = [[holders[e] for e in set(s)] or [1 << i] for i, s in enumerate(sets)]
-    exact: dict[int, tuple[int, int]] = {}
+    exact: dict[int, int] = {}
 
     def bound(p: int) -> int:
         """Cover p by cliques, each the largest one through its lowest vertex."""
@@ -50,19 +49,18 @@ def max_disjoint(sets: Sequence[Sequence[Hashable]]) -> list[int]:
             count += 1
         return count
 
-    def solve(p: int, need: int) -> tuple[int, int]:
-        """Return (size, chosen bitmask) of a maximum independent set within p.
+    def solve(p: int, need: int) -> int | None:
+        """Return a maximum independent set within p, or None when it has fewer than `need` sets.
 
-        The answer is exact whenever its size reaches `need`; below that it only says
-        "fewer than need" (the branches that could not reach need were cut).
+        Every set returned is a maximum one (so it is remembered whatever `need` was); None
+        only says that no independent set within p reaches `need`.
         """
         if not p:
-            return 0, 0
-        hit = exact.get(p)
-        if hit is not None:
-            return hit
-        if need > 1 and bound(p) < need:
-            return -1, 0
+            return 0
+        if p in exact:
+            return exact[p]
+        if need > 1 and bound(p) < need:  # (a non-empty p always has a bound of 1 or more)
+            return None
         # the connected component of p's lowest vertex
         comp = frontier = p & -p
         while frontier:
@@ -73,36 +71,31 @@ def max_disjoint(sets: Sequence[Sequence[Hashable]]) -> list[int]:
             frontier |= new
         if comp != p:
             rest = p & ~comp
-            a_size, a_set = solve(comp, need - bound(rest))
-            if a_size < 0:
-                result = (-1, 0)
-            else:
-                b_size, b_set = solve(rest, need - a_size)
-                result = (a_size + b_size, a_set | b_set) if b_size >= 0 else (-1, 0)
+            # the rest holds at most bound(rest) sets, so the component must give the others
+            part = solve(comp, need - bound(rest))
+            other = None if part is None else solve(rest, need - part.bit_count())
+            result = None if other is None else part | other
         else:
-            result = None
-            best_i, best_deg = -1, -1
-            q = p
-            while q:
-                v = q & -q
-                q ^= v
-                i = v.bit_length() - 1
-                deg = (adj[i] & p).bit_count()
-                if deg <= 1:  # taking it never loses: swap it for its one neighbour
-                    size, chosen = solve(p & ~(adj[i] | v), need - 1)
-                    result = (size + 1, chosen | v) if size >= 0 else (-1, 0)
-                    break
-                if deg > best_deg:
-                    best_i, best_deg = i, deg
-            if result is None:
-                v = 1 << best_i
-                size, chosen = solve(p & ~(adj[best_i] | v), need - 1)
-                take = (size + 1, chosen | v) if size >= 0 else (-1, 0)
-                leave = solve(p & ~v, max(need, take[0] + 1))
-                result = take if take[0] >= leave[0] else leave
-        if result[0] >= need:
+            degree = {}
+            for i in range(p.bit_length()):
+                if p >> i & 1:
+                    degree[i] = (adj[i] & p).bit_count()
+            leaf = next((i for i, d in degree.items() if d <= 1), None)
+            # a set with at most one conflict is in some maximum packing: swap it for its neighbour
+            i = leaf if leaf is not None else max(degree, key=degree.get)
+            v = 1 << i
+            rest = solve(p & ~(adj[i] | v), need - 1)
+            take = None if rest is None else rest | v
+            if leaf is None:
+                if take is not None and take.bit_count() < need:
+                    take = None  # a maximum below need says no more than None would
+                # leaving the set out only matters if it gives more than taking it
+                leave = solve(p & ~v, need if take is None else take.bit_count() + 1)
+                take = max((r for r in (take, leave) if r is not None), key=int.bit_count, default=None)
+            result = take
+        if result is not None:
             exact[p] = result
         return result
 
-    _, chosen = solve((1 << n) - 1, 0)
-    return [i for i in range(n) if chosen >> i & 1]
+    chosen = solve((1 << len(sets)) - 1, 0)
+    return [i for i in range(len(sets)) if chosen >> i & 1]
