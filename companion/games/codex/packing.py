@@ -86,13 +86,14 @@ def max_disjoint(sets: Sequence[Sequence[Hashable]]) -> list[int]:
             v = 1 << i
             rest = solve(p & ~(adj[i] | v), need - 1)
             take = None if rest is None else rest | v
-            if leaf is None:
+            if leaf is not None:
+                result = take
+            else:
                 if take is not None and take.bit_count() < need:
                     take = None  # a maximum below need says no more than None would
                 # leaving the set out only matters if it gives more than taking it
                 leave = solve(p & ~v, need if take is None else take.bit_count() + 1)
-                take = max((r for r in (take, leave) if r is not None), key=int.bit_count, default=None)
-            result = take
+                result = max((r for r in (take, leave) if r is not None), key=int.bit_count, default=None)
         if result is not None:
             exact[p] = result
         return result
