@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Seed small faults into each game's rules modules and count how many the game's tests catch.
 
-    python scripts/mutation.py                  # all four games (about 15 minutes on 2 cores)
+    python scripts/mutation.py                  # all four games (25 minutes on a quiet 2-core machine)
     python scripts/mutation.py codex voynich    # some games
     python scripts/mutation.py --list galileo   # only list the faults it would seed
     python scripts/mutation.py --jobs 1 gutenberg
