@@ -12,7 +12,7 @@ README = (ROOT / "README.md").read_text()
 def test_readme_opens_with_the_two_commands():
     block = README.split("```sh", 1)[1].split("```", 1)[0]
     lines = [line.split("#")[0].strip() for line in block.strip().splitlines()]
-    assert lines == ["pip install -e . && companion serve", "bash scripts/test.sh"]
+    assert lines == ["python3 -m venv .venv && .venv/bin/pip install -e . && .venv/bin/companion serve", "bash scripts/test.sh"]
     assert "bash scripts/test.sh" in (ROOT / ".ci" / "run").read_text()
 
 
