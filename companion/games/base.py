@@ -4,6 +4,22 @@ A game is a package under `companion/games/` whose `__init__.py` defines `GAME`,
 instance of a `Game` subclass. Nothing here imports Flask: the web pages, the CLI and
 the HTTP API all call these same methods (CONTRACT.md).
 
+Every game package has the same modules, each with one role (docs/architecture.md;
+tests/foundation/test_architecture.py keeps the list true):
+
+    __init__.py   the thin `Game` plug-in: GAME, whose methods hand on to the modules below
+    rules.py      pure rule computations, each citing its line in the rule text ([GB307])
+    functions.py  the contract's JSON rules functions: validate the document, call rules.py
+    table.py      a table: setup options, initial state, the events and what each one did
+    view.py       what the game's templates show, computed with the rules
+    profile.py    the box profile: the values printed on components, entered once
+
+Beside them, modules a game alone needs keep their own names: `automa.py` (Gutenberg's
+automa decks), `facts.py` (Gutenberg's facts read from data/), `cards.py` and
+`packing.py` (Codex's card data and pattern counting), and `solo.py` (the events of a
+solo opponent's turn on the table, in Voynich and Gutenberg). The imports run one way:
+`__init__` -> view -> table (and solo) -> functions, profile -> rules; never back.
+
 A table's state is derived by folding its events in force, oldest first:
 
     state = game.initial_state(names, options, profile)
@@ -19,7 +35,7 @@ import copy
 import hashlib
 import random
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any, Callable, Mapping, Union
 
 from .validation import RulesError, obj
 
@@ -107,6 +123,26 @@ class Game:
         """Check a box profile document (paths from `$`) and return it clean."""
         obj(data, "$", optional=())
         return {}
+
+
+#: how a game words its events for the history panel: event type -> a format string over the
+#: event's data and `who` (the player `data["player"]` names), or a function (data, who) -> str
+EventLines = Mapping[str, Union[str, Callable[[dict, str], str]]]
+
+
+def describe_event(lines: EventLines, type_: str, data: Any, names: list[str] | tuple[str, ...], nobody: str = "") -> str:
+    """Say in plain words what an event did, from a game's table of lines (`Game.describe`).
+
+    `who` is `nobody` when the event names no player; an event type without a line is said
+    by its name ("end round").
+    """
+    d = data if isinstance(data, dict) else {}
+    i = d.get("player")
+    who = names[i] if isinstance(i, int) and not isinstance(i, bool) and 0 <= i < len(names) else nobody
+    line = lines.get(type_)
+    if line is None:
+        return type_.replace("_", " ")
+    return line(d, who) if callable(line) else line.format(**d, who=who)
 
 
 _ATOMS = (str, int, float, bool, type(None))

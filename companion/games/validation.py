@@ -8,7 +8,7 @@ field and message (CONTRACT.md, "Errors").
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
 NAME_MAX = 40
 
@@ -105,6 +105,22 @@ def listof(value: Any, field: str, lo: int = 0, hi: int | None = None) -> list:
             raise RulesError(field, f"must hold exactly {lo} items")
         raise RulesError(field, f"must hold {lo} to {hi} items")
     return value
+
+
+def distinct(value: Any, field: str, check: Callable[[Any, str], Any], lo: int = 0, hi: int | None = None,
+             twice: str = "{} is listed twice") -> list:
+    """Check a list of lo..hi items, each passing `check(item, path)`, none listed twice.
+
+    `twice` is the message for a repeat, with `{}` for the item ("objective {} is listed twice").
+    """
+    items = listof(value, field, lo, hi)
+    seen = set()
+    for i, item in enumerate(items):
+        check(item, at(field, i))
+        if item in seen:
+            raise RulesError(at(field, i), twice.format(item))
+        seen.add(item)
+    return items
 
 
 def names(value: Any, field: str, lo: int = 1, hi: int = 4) -> list[str]:
