@@ -35,6 +35,7 @@ import copy
 import hashlib
 import random
 from dataclasses import dataclass, field
+from types import ModuleType, SimpleNamespace
 from typing import Any, Callable, Mapping, Union
 
 from .validation import RulesError, obj
@@ -123,6 +124,57 @@ class Game:
         """Check a box profile document (paths from `$`) and return it clean."""
         obj(data, "$", optional=())
         return {}
+
+
+class GamePackage(Game):
+    """A game made of its package's modules: each method hands on to the module of its role.
+
+    A game's `__init__.py` is then only its facts and its modules:
+
+        GAME = GamePackage(key="codex", title="Codex Naturalis", min_players=2, max_players=4,
+                           functions=functions, table=table, view=view, profile=profile)
+
+    and each module offers the same names in every game:
+
+    - functions: FUNCTIONS (name -> RulesFunction)
+    - table: EVENTS, OPTIONS, validate_options(options, player_count),
+      initial_state(names, options, profile), apply(state, type_, data, ctx),
+      describe(type_, data, names)
+    - view: view(state, names, options, profile, seat, screen), counter(state, type_, data)
+    - profile: validate_profile(data)
+    """
+
+    def __init__(self, *, key: str, title: str, min_players: int, max_players: int, functions: ModuleType,
+                 table: ModuleType, view: ModuleType, profile: ModuleType,
+                 scripts: tuple[str, ...] = (), styles: tuple[str, ...] = ()):
+        self.key, self.title = key, title
+        self.min_players, self.max_players = min_players, max_players
+        self.functions = functions.FUNCTIONS
+        self.events = table.EVENTS
+        self.options_doc = table.OPTIONS
+        self.scripts, self.styles = scripts, styles
+        self.modules = SimpleNamespace(functions=functions, table=table, view=view, profile=profile)
+
+    def validate_options(self, options: dict, player_count: int) -> dict:
+        return self.modules.table.validate_options(options, player_count)
+
+    def initial_state(self, names: list[str], options: dict, profile: dict) -> dict:
+        return self.modules.table.initial_state(names, options, profile)
+
+    def apply(self, state: dict, type_: str, data: Any, ctx: Context) -> dict:
+        return self.modules.table.apply(state, type_, data, ctx)
+
+    def describe(self, type_: str, data: Any, names: list[str]) -> str:
+        return self.modules.table.describe(type_, data, names)
+
+    def view(self, state: dict, names: list[str], options: dict, profile: dict, seat: int | None, screen: str | None) -> dict:
+        return self.modules.view.view(state, names, options, profile, seat, screen)
+
+    def counter(self, state: dict, type_: str, data: dict) -> int | None:
+        return self.modules.view.counter(state, type_, data)
+
+    def validate_profile(self, data: Any) -> dict:
+        return self.modules.profile.validate_profile(data)
 
 
 #: how a game words its events for the history panel: event type -> a format string over the
