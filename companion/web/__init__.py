@@ -42,8 +42,10 @@ def create_app(test_config: dict | None = None) -> Flask:
         MAX_CONTENT_LENGTH=1024 * 1024,
         POLL_MS=750,
         SEND_FILE_MAX_AGE_DEFAULT=3600,
-        QUICK_POLLS=True,  # answer unchanged and already-rendered polls before Flask (polls.py)
-        QUICK_TAPS=True,  # answer steppers' taps before Flask's request handling (taps.py)
+        # answer unchanged and already-rendered polls (polls.py) and steppers' taps (taps.py)
+        # before Flask; COMPANION_FAST_PATHS=off leaves every request to Flask, to measure what they save
+        QUICK_POLLS=os.environ.get("COMPANION_FAST_PATHS", "on") != "off",
+        QUICK_TAPS=os.environ.get("COMPANION_FAST_PATHS", "on") != "off",
         WAL_FLUSHER=True,  # False in `serve`'s workers: their parent flushes the file for all (workers.py)
     )
     if test_config:

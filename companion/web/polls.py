@@ -3,15 +3,12 @@
 Nine requests in ten at a table are polls (every phone, every 750 ms), and most of them find
 nothing new. Through Flask such a poll cost about 0.3 ms more than a bare WSGI answer, which
 at a convention hall was most of the server's time (bench/README.md). This WSGI middleware sits
-in front of the Flask app and answers a poll itself when it can with one query:
+in front of the Flask app and answers a poll itself when the answer needs no page: 304, or
+the live region of the new version already rendered for another phone (companion/web/live.py).
 
-- the table's secret (from the phone's cookie) is right and the version it names in
-  If-None-Match is still current: 304;
-- the table moved on and the live region of its new version was already rendered for another
-  phone (companion/web/live.py): 200 with that text.
-
-Anything else (no cookie, a wrong secret, an odd header, a render still to make) goes to the
-Flask route `tables.live`, which answers every case the same way; tests/foundation/
+What the answer is, is decided by `answers.poll`, which the Flask route `tables.live` calls
+too. Anything this path cannot answer alone (an unknown table or a wrong secret, whose 404
+is a page; a render still to make) goes on to that route. tests/foundation/
 test_live_cache.py compares the two paths' answers.
 """
 
@@ -20,7 +17,10 @@ from __future__ import annotations
 import re
 from urllib.parse import parse_qs
 
+from werkzeug.http import parse_cookie, parse_etags
+
 from .. import tables
+from . import answers
 
 LIVE_PATH = re.compile(r"/t/([A-Za-z0-9_-]{1,64})/live")
 
@@ -48,36 +48,22 @@ class QuickPolls:
         return self.wsgi_app(environ, start_response)
 
     def answer(self, table_id: str, environ) -> tuple[str, list, bytes] | None:
-        secret = cookie(environ.get("HTTP_COOKIE", ""), f"tc_{table_id}")
-        if not secret:
-            return None
+        cookies = parse_cookie(environ)
         try:
-            version = tables.version_if_authorized(self.connection(), table_id, secret)
+            poll = answers.poll(self.connection(), self.cache, table_id, answers.secret_of(cookies, table_id),
+                                parse_etags(environ["HTTP_IF_NONE_MATCH"]), screen(environ.get("QUERY_STRING", "")))
         except tables.NotFound:
-            return None  # Flask answers the 404, the same for every unknown or wrong secret
-        tag = f'"{table_id}-{version}"'
-        seen = [t.strip() for t in environ["HTTP_IF_NONE_MATCH"].split(",")]
-        headers = [("ETag", tag), *self.headers(), ("Cache-Control", "no-cache")]
-        if tag in seen:  # strong tags only, as the Flask route (werkzeug's ETags) compares them
+            return None  # Flask answers the 404 page, the same for every unknown or wrong secret
+        headers = [("ETag", f'"{poll.tag}"'), *self.headers(), ("Cache-Control", "no-cache")]
+        if poll.unchanged:
             return "304 Not Modified", headers, b""
-        html = self.cache.get(table_id, screen(environ.get("QUERY_STRING", "")), version)
-        if html is None:
+        if poll.html is None:
             return None
-        body = html.encode()
+        body = poll.html.encode()
         return "200 OK", [("Content-Type", "text/html; charset=utf-8"), ("Content-Length", str(len(body))), *headers], body
 
 
-def cookie(header: str, name: str) -> str | None:
-    """Return a plain cookie's value from a Cookie header (quoted or odd ones: None, Flask decides)."""
-    for part in header.split(";"):
-        key, sep, value = part.strip().partition("=")
-        if sep and key == name:
-            return value if value and '"' not in value and "\\" not in value else None
-    return None
-
-
 def screen(query: str) -> str | None:
-    """Return the screen asked for, exactly as the Flask route reads it (tables._screen)."""
+    """Return the screen asked for in a query string, as the Flask route reads it."""
     values = parse_qs(query, keep_blank_values=True).get("screen")
-    value = (values[0] if values else "").strip()
-    return value[:40] or None
+    return answers.screen_of(values[0] if values else None)

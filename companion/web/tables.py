@@ -7,7 +7,8 @@ from flask import Blueprint, abort, current_app, make_response, redirect, reques
 from .. import forms, qr, tables
 from ..games.validation import RulesError
 from ..network import public_base
-from . import get_db, steppers
+from . import answers, get_db, steppers
+from .answers import seat_cookie, secret_cookie
 from .render import is_htmx, render_block, render_page_or_block
 
 bp = Blueprint("tables", __name__)
@@ -15,16 +16,6 @@ bp = Blueprint("tables", __name__)
 NO_TABLE = "There is no such table here. Scan the table's QR code to join it."
 COOKIE_AGE = 60 * 60 * 24 * 60  # two months: a finished table stays readable as a record
 HISTORY_LINES = 60
-
-
-def secret_cookie(table_id: str) -> str:
-    """Return the name of the cookie that holds a table's secret on this device."""
-    return f"tc_{table_id}"
-
-
-def seat_cookie(table_id: str) -> str:
-    """Return the name of the cookie that remembers this device's seat."""
-    return f"seat_{table_id}"
 
 
 def set_table_cookies(response, table_id: str, secret: str) -> None:
@@ -35,31 +26,20 @@ def set_table_cookies(response, table_id: str, secret: str) -> None:
 def current_table(table_id: str) -> tables.Table:
     """Return the table this device holds the secret of, or 404 as if it did not exist."""
     try:
-        return tables.authorize(get_db(), table_id, request.cookies.get(secret_cookie(table_id)))
+        return tables.authorize(get_db(), table_id, answers.secret_of(request.cookies, table_id))
     except tables.NotFound:
         abort(404, NO_TABLE)
 
 
 def current_seat(table) -> int | None:
     """Return this device's seat index at the table, None when watching or not chosen."""
-    seat = cookie_seat(table.id)
+    seat = answers.seat_of(request.cookies, table.id)
     return seat if seat is not None and seat < len(table.names) else None
-
-
-def cookie_seat(table_id: str) -> int | None:
-    """Return the seat this device's cookie names (writes check it against the table)."""
-    raw = request.cookies.get(seat_cookie(table_id), "")
-    return int(raw) if raw.isdigit() and len(raw) < 4 else None
 
 
 def join_url(table_id: str, secret: str) -> str:
     """Return the address the QR code encodes: the LAN address and port, and the secret."""
     return public_base(request.host, request.scheme) + url_for("tables.join", table_id=table_id, secret=secret)
-
-
-def etag(table) -> str:
-    """Return the live region's validator: it changes exactly when the table's version does."""
-    return f"{table.id}-{table.version}"
 
 
 def table_context(table, screen: str | None = None, error=None, notice: str | None = None) -> dict:
@@ -85,15 +65,14 @@ def table_context(table, screen: str | None = None, error=None, notice: str | No
         # only the full page's invite shows these, outside the live region: not built on a poll
         "join_url": lambda: join_url(table.id, secret),
         "qr_svg": qr.svg,
-        "etag": etag(table),
+        "etag": answers.live_tag(table.id, table.version),
         "poll_ms": current_app.config["POLL_MS"],
         "game": table.rules,
     }
 
 
 def _screen() -> str | None:
-    value = (request.values.get("screen") or "").strip()
-    return value[:40] or None
+    return answers.screen_of(request.values.get("screen"))
 
 
 @bp.get("/join/<table_id>/<secret>")
@@ -131,19 +110,15 @@ def show(table_id: str):
 def live(table_id: str):
     """Answer a phone's poll: 304 when nothing changed, else the live region."""
     try:
-        version = tables.version_if_authorized(get_db(), table_id, request.cookies.get(secret_cookie(table_id)))
+        answer = answers.poll(get_db(), current_app.extensions["companion.live"], table_id,
+                              answers.secret_of(request.cookies, table_id), request.if_none_match, _screen())
     except tables.NotFound:
         abort(404, NO_TABLE)
-    tag = f"{table_id}-{version}"
-    if tag in request.if_none_match:
+    if answer.unchanged:
         response = make_response("", 304)
-        response.set_etag(tag)
-        return response
-    html = current_app.extensions["companion.live"].get(table_id, _screen(), version)
-    if html is None:  # the first phone to ask after a change renders it for the others
-        html = live_region(current_table(table_id), _screen())
-    response = make_response(html)
-    response.set_etag(tag)
+    else:  # the first phone to ask after a change renders it for the others
+        response = make_response(answer.html or live_region(current_table(table_id), _screen()))
+    response.set_etag(answer.tag)
     return response
 
 
@@ -169,12 +144,12 @@ def _write_from_form(table_id: str, operation, conflict_notice: str):
     The write checks the secret itself, in its transaction, so the table is read once. Any
     refusal answers through _after_write, which shows the table only to its secret's holder.
     """
-    secret = request.cookies.get(secret_cookie(table_id))
+    secret = answers.secret_of(request.cookies, table_id)
     if not secret:
         abort(404, NO_TABLE)
     try:
         doc = forms.decode(request.form.items(multi=True))
-        table = operation(get_db(), table_id, doc, cookie_seat(table_id), secret=secret)
+        table = operation(get_db(), table_id, doc, answers.seat_of(request.cookies, table_id), secret=secret)
     except tables.NotFound:
         abort(404, NO_TABLE)
     except RulesError as err:
@@ -183,9 +158,10 @@ def _write_from_form(table_id: str, operation, conflict_notice: str):
         return _after_write(table_id, notice=conflict_notice, status=409)
     tap = steppers.posted()
     if tap is not None:
-        alone = steppers.answer(tap, table, doc.get("type"), doc.get("data"), _screen())
-        if alone is not None:
-            return alone
+        screen = _screen()
+        body, headers = answers.after_tap(tap, table, doc.get("type"), doc.get("data"), screen,
+                                          lambda: live_region(table, screen))
+        return make_response(body, 200, list(headers))
     return _after_write(table_id, ok_table=table)
 
 

@@ -12,8 +12,9 @@ functions:
   small urlencoded form with plain cookies;
 - the form decodes (forms.decode), the stepper's settings read (steppers.parse_tap), and the
   event appended with the cookie's secret checked in the write's transaction (tables.append);
-- the answer is the stepper alone with the tools out of band (steppers.answer), or, when the
-  game has no counter for the event, the whole live region retargeted, as the Flask route gives.
+- the answer is `answers.after_tap`'s, which the Flask route gives too: the stepper alone with
+  the tools out of band, or, when the game has no counter for the event, the whole live region
+  retargeted. The cookies and the screen are read by the same functions (answers.py).
 
 Everything else goes to the Flask route, which answers every case: a refused, stale or unknown
 table's write has written nothing, so Flask running it again gives the same 400, 409 or 404
@@ -30,10 +31,11 @@ import logging
 import re
 from urllib.parse import parse_qs, parse_qsl
 
+from werkzeug.http import parse_cookie
+
 from .. import forms, tables
 from ..games.validation import RulesError
-from . import steppers
-from .polls import cookie
+from . import answers, steppers
 
 TAP_PATH = re.compile(r"/t/([A-Za-z0-9_-]{1,64})/events")
 MAX_BODY = 16 * 1024  # a stepper's form is a few hundred bytes; anything bigger goes to Flask
@@ -71,10 +73,9 @@ class QuickTaps:
         items = read_form(environ)
         if items is None:
             return None
-        header = environ.get("HTTP_COOKIE", "")
-        secret = cookie(header, f"tc_{table_id}")
-        seat = plain_seat(header, f"seat_{table_id}")
-        if not secret or seat is False:
+        cookies = parse_cookie(environ)
+        secret = answers.secret_of(cookies, table_id)
+        if not secret:
             return None
         try:
             doc = forms.decode(items)
@@ -87,17 +88,14 @@ class QuickTaps:
         screen = screen_of(environ.get("QUERY_STRING", ""), items)
         with self.flask_app.request_context(environ):  # the templates build addresses from the request
             try:
-                table = tables.append(self.connection(), table_id, doc, seat, secret=secret)
+                table = tables.append(self.connection(), table_id, doc, answers.seat_of(cookies, table_id), secret=secret)
             except (RulesError, tables.Conflict, tables.NotFound):
                 return None  # nothing written: Flask answers with its page and message
             try:
-                html = steppers.answer(tap, table, doc.get("type"), doc.get("data"), screen)
-                extra = []
-                if html is None:  # no counter for this event: the whole region, where it belongs
-                    from .tables import live_region
+                from .tables import live_region
 
-                    html = live_region(table, screen)
-                    extra = [("HX-Retarget", "#table-live"), ("HX-Reswap", "outerHTML")]
+                html, extra = answers.after_tap(tap, table, doc.get("type"), doc.get("data"), screen,
+                                                lambda: live_region(table, screen))
             except Exception:  # a bug: Flask's try of the same post answers 409, never a second write
                 log.exception("drawing a tap's answer failed on %s", environ.get("PATH_INFO"))
                 return None
@@ -125,14 +123,6 @@ def read_form(environ) -> list[tuple[str, str]] | None:
         return None  # werkzeug has its own way with bad bytes: let it
 
 
-def plain_seat(header: str, name: str) -> int | None | bool:
-    """Return the seat cookie as the Flask route reads it (tables.cookie_seat); False if it is odd."""
-    raw = cookie(header, name)
-    if raw is None:
-        return False if f"{name}=" in header else None  # quoted or odd: Flask decides
-    return int(raw) if raw.isdigit() and len(raw) < 4 else None
-
-
 def first(items: list[tuple[str, str]], name: str) -> str | None:
     return next((value for key, value in items if key == name), None)
 
@@ -140,6 +130,4 @@ def first(items: list[tuple[str, str]], name: str) -> str | None:
 def screen_of(query: str, items: list[tuple[str, str]]) -> str | None:
     """Return the screen as the Flask route reads it (request.values: the query first, then the form)."""
     values = parse_qs(query, keep_blank_values=True).get("screen")
-    value = values[0] if values else first(items, "screen")
-    value = (value or "").strip()
-    return value[:40] or None
+    return answers.screen_of(values[0] if values else first(items, "screen"))

@@ -124,7 +124,8 @@ def test_a_poll_gets_the_same_answer_before_flask_as_through_it(tmp_path, case):
                                                           headers={"Cookie": cookie, "If-None-Match": header})
         answers.append((response.status_code, sorted(response.headers.items()), response.get_data()))
         if app is quick:
-            expected = case in ("unchanged", "changed, rendered", "two tags", "screen", "odd screen")
+            # the path before Flask reads cookies and If-None-Match with Flask's own parsers (web/answers.py)
+            expected = case in ("unchanged", "changed, rendered", "two tags", "any tag", "quoted cookie", "screen", "odd screen")
             assert (quick_polls.answered == before + 1) == expected
     assert answers[0] == answers[1]
     assert answers[0][0] == STATUS[case]

@@ -1,0 +1,92 @@
+"""What a tap and a poll are answered with: each decided once, here, for every path that answers.
+
+A table's commonest requests can be answered twice over: by their Flask routes
+(`tables.post_event`, `tables.live`) and, for the plain cases, by the fast paths in front of
+Flask (`taps.py`, `polls.py`). Both call the functions below, so that they cannot drift apart:
+
+- who a request is: the table's secret and the device's seat, read from its cookies
+  (`secret_of`, `seat_of`), and the screen it asks for (`screen_of`);
+- who may write, and what a stale version means: `companion.tables.append` decides both in
+  the write's transaction (a wrong secret is NotFound, an expected_version that is not the
+  table's is Conflict); the answers below are drawn only once a write went through;
+- what a poll gets (`poll`): 304 while the version it names is current, else the shared render
+  of the new version, when one is kept;
+- what a stepper's tap gets (`after_tap`): the stepper alone, or the whole live region
+  retargeted there when the game cannot draw the stepper alone.
+
+Cookies and If-None-Match are read with werkzeug's own parsers, the ones Flask's request uses.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable, Container, Mapping
+
+from .. import tables
+from . import steppers
+
+#: the headers that send a whole-region answer to a stepper's post where it belongs
+TO_THE_REGION = (("HX-Retarget", "#table-live"), ("HX-Reswap", "outerHTML"))
+
+
+def secret_cookie(table_id: str) -> str:
+    """Return the name of the cookie that holds a table's secret on this device."""
+    return f"tc_{table_id}"
+
+
+def seat_cookie(table_id: str) -> str:
+    """Return the name of the cookie that remembers this device's seat."""
+    return f"seat_{table_id}"
+
+
+def secret_of(cookies: Mapping[str, str], table_id: str) -> str | None:
+    """Return the table's secret this device holds, or None."""
+    return cookies.get(secret_cookie(table_id)) or None
+
+
+def seat_of(cookies: Mapping[str, str], table_id: str) -> int | None:
+    """Return the seat this device's cookie names (the write checks it against the table), or None."""
+    raw = cookies.get(seat_cookie(table_id), "")
+    return int(raw) if raw.isdigit() and len(raw) < 4 else None
+
+
+def screen_of(value: str | None) -> str | None:
+    """Return the screen asked for (the first `screen` of the query, else of the form), trimmed."""
+    value = (value or "").strip()
+    return value[:40] or None
+
+
+def live_tag(table_id: str, version: int) -> str:
+    """Return the live region's validator: it changes exactly when the table's version does."""
+    return f"{table_id}-{version}"
+
+
+@dataclass(frozen=True)
+class Poll:
+    """A poll's answer: `unchanged` (304), else the render of the new version if one is kept."""
+
+    tag: str
+    unchanged: bool
+    html: str | None = None
+
+
+def poll(db, cache, table_id: str, secret: str | None, seen: Container[str], screen: str | None) -> Poll:
+    """Decide a poll's answer from the tags the phone has seen (its If-None-Match, parsed).
+
+    Raises tables.NotFound for an unknown table or a wrong secret, alike. `html` None with
+    `unchanged` False means the new version is still to be rendered.
+    """
+    version = tables.version_if_authorized(db, table_id, secret)
+    tag = live_tag(table_id, version)
+    if tag in seen:
+        return Poll(tag, True)
+    return Poll(tag, False, cache.get(table_id, screen, version))
+
+
+def after_tap(tap: steppers.Tap, table: tables.Table, type_: str, data: Any, screen: str | None,
+              region: Callable[[], str]) -> tuple[str, tuple[tuple[str, str], ...]]:
+    """Return a written tap's answer and its extra headers: the stepper alone, else the whole region."""
+    html = steppers.answer(tap, table, type_, data, screen)
+    if html is not None:
+        return html, ()
+    return region(), TO_THE_REGION
