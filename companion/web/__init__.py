@@ -7,11 +7,12 @@ import threading
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from flask import Flask, g, jsonify, request
+from flask import Flask, jsonify, request
 from werkzeug.exceptions import HTTPException
 
 from .. import db as database
 from . import steppers
+from .connection import close_db, thread_db
 from .live import LiveCache
 from .polls import QuickPolls
 from ..paths import DATA, DB_NAME, STATIC, TEMPLATES
@@ -86,28 +87,6 @@ def create_app(test_config: dict | None = None) -> Flask:
     return app
 
 
-def thread_db(app):
-    """Return the calling server thread's own connection to the app's database, opened on first use."""
-    mine = app.extensions["companion.db"]
-    if getattr(mine, "db", None) is None:
-        mine.db = database.connect(app.config["DATABASE"], app.config["SYNC"])
-    return mine.db
-
-
-def get_db():
-    """Return this request's database connection: the worker thread's own, opened on first use.
-
-    Each server thread keeps its connection between requests: opening one costs its pragmas,
-    and closing the last one checkpoints the WAL with fsyncs, which used to double the cost of
-    every request (bench/README.md).
-    """
-    if "db" not in g:
-        from flask import current_app
-
-        g.db = thread_db(current_app)
-    return g.db
-
-
 _TABLE_URLS: dict[tuple[str, str, str], str] = {}
 
 
@@ -136,13 +115,6 @@ def event_url(table) -> str:
 def undo_url(table) -> str:
     """Return where a table's undo form posts."""
     return table_url("tables.undo", table.id)
-
-
-def close_db(_exc=None) -> None:
-    """End the request's use of its connection; a transaction a failure left open is rolled back."""
-    conn = g.pop("db", None)
-    if conn is not None and conn.conn.in_transaction:
-        conn.conn.execute("ROLLBACK")
 
 
 def wants_json() -> bool:

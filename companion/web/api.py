@@ -8,7 +8,7 @@ from flask import Blueprint, jsonify, request
 
 from .. import profiles, rules, tables
 from ..games.validation import RulesError
-from . import get_db
+from .connection import get_db
 from .tables import join_url
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")

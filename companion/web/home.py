@@ -6,7 +6,7 @@ from flask import Blueprint, abort, redirect, render_template, request, url_for
 
 from .. import forms, games, profiles, tables
 from ..games.validation import RulesError
-from . import get_db
+from .connection import get_db
 from .tables import set_table_cookies
 
 bp = Blueprint("home", __name__)

@@ -8,7 +8,7 @@ from flask import Blueprint, Response, abort, redirect, render_template, request
 
 from .. import forms, games, profiles
 from ..games.validation import RulesError
-from . import get_db
+from .connection import get_db
 
 bp = Blueprint("profiles", __name__, url_prefix="/profiles")
 

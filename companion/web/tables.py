@@ -7,7 +7,8 @@ from flask import Blueprint, abort, current_app, make_response, redirect, reques
 from .. import forms, qr, tables
 from ..games.validation import RulesError
 from ..network import public_base
-from . import answers, get_db, steppers
+from . import answers, steppers
+from .connection import get_db
 from .answers import seat_cookie, secret_cookie
 from .render import is_htmx, render_block, render_page_or_block
 

@@ -29,3 +29,137 @@ def test_app_and_tests_do_not_read_shared():
         for path in (ROOT / folder).rglob("*"):
             if path.suffix in (".py", ".html", ".js") and path.name != "test_architecture.py":
                 assert "../shared" not in path.read_text() and "/work/shared" not in path.read_text(), path
+
+
+# --- docs/architecture.md: one shape for every game, imports one way, modules of a readable size ---
+
+import ast
+import re
+
+ARCHITECTURE = ROOT / "docs" / "architecture.md"
+GAMES = ROOT / "companion" / "games"
+MAX_LINES = 450
+
+
+def section(title: str) -> str:
+    """Return the text of one `## title` section of docs/architecture.md."""
+    text = ARCHITECTURE.read_text()
+    start = text.index(f"## {title}")
+    end = text.find("\n## ", start + 1)
+    return text[start:end if end != -1 else None]
+
+
+def documented_modules() -> tuple[set[str], dict[str, set[str]]]:
+    """Return (the modules every game has, {module a game alone needs: the games that have it})."""
+    rows = [line.split("|")[1:-1] for line in section("A game package").splitlines() if line.startswith("| `")]
+    common = {cells[0].strip(" `") for cells in rows if len(cells) == 2}
+    own = {cells[0].strip(" `"): {g.strip() for g in cells[1].split(",")} for cells in rows if len(cells) == 3}
+    return common, own
+
+
+def game_packages() -> list[Path]:
+    return sorted(p for p in GAMES.iterdir() if (p / "__init__.py").exists())
+
+
+def test_architecture_page_lists_a_shape_and_every_game_follows_it():
+    common, own = documented_modules()
+    assert {"__init__.py", "rules.py", "functions.py", "table.py", "view.py", "profile.py"} <= common
+    assert own, "the page lists the modules a game alone needs"
+    keys = {p.name for p in game_packages()}
+    assert keys == {"voynich", "galileo", "gutenberg", "codex"}
+    for games in own.values():
+        assert games <= keys
+    for package in game_packages():
+        expected = common | {name for name, games in own.items() if package.name in games}
+        assert {p.name for p in package.glob("*.py")} == expected, package.name
+
+
+def test_base_docstring_names_the_same_modules_as_the_architecture_page():
+    import companion.games.base as base
+
+    common, own = documented_modules()
+    for name in common | set(own):
+        assert name in base.__doc__, name
+
+
+def test_every_path_the_architecture_page_names_exists():
+    named = re.findall(r"`((?:companion|templates|static|data|tests|bench|scripts|docs)/[^`\s:]*)", ARCHITECTURE.read_text())
+    assert len(named) > 10
+    for path in named:
+        assert (ROOT / path.rstrip("/")).exists() or "KEY" in path, path
+
+
+def test_each_game_plugs_in_through_the_one_plug_in_class():
+    from companion.games import registry
+    from companion.games.base import GamePackage
+
+    for key, game in registry().items():
+        assert type(game) is GamePackage, key
+        tree = ast.parse((GAMES / key / "__init__.py").read_text())
+        assert not [n for n in tree.body if isinstance(n, (ast.ClassDef, ast.FunctionDef))], f"{key}/__init__.py holds logic"
+
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def imports_of(name: str, source: str, known: set[str], package: bool = False) -> set[str]:
+    """Return the modules in `known` that module `name` imports, at its top or inside a function alike."""
+    parent = name if package else name.rpartition(".")[0]
+    found = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            found |= {alias.name for alias in node.names}
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                parts = parent.split(".")
+                origin = ".".join(parts[: len(parts) - node.level + 1] + ([node.module] if node.module else []))
+            else:
+                origin = node.module or ""
+            found |= {f"{origin}.{alias.name}" if f"{origin}.{alias.name}" in known else origin for alias in node.names}
+    return {m for m in found if m in known and m != name}
+
+
+def find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
+    """Return one import cycle (a list of modules, the first one again at the end), or None."""
+    done: set[str] = set()
+
+    def visit(name: str, trail: list[str]) -> list[str] | None:
+        if name in trail:
+            return trail[trail.index(name):] + [name]
+        if name in done:
+            return None
+        for other in sorted(graph[name]):
+            if cycle := visit(other, trail + [name]):
+                return cycle
+        done.add(name)
+        return None
+
+    return next((c for name in sorted(graph) if (c := visit(name, []))), None)
+
+
+def test_no_import_cycles_in_companion():
+    paths = {module_name(p): p for p in (ROOT / "companion").rglob("*.py")}
+    graph = {name: imports_of(name, path.read_text(), set(paths), path.name == "__init__.py") for name, path in paths.items()}
+    assert sum(len(v) for v in graph.values()) > 50  # the imports were read
+    cycle = find_cycle(graph)
+    assert cycle is None, "import cycle: " + " -> ".join(cycle or [])
+
+
+def test_the_cycle_finder_sees_an_import_inside_a_function():
+    known = {"pkg", "pkg.a", "pkg.b", "pkg.c"}
+    graph = {"pkg": imports_of("pkg", "from . import a\n", known, package=True),
+             "pkg.a": imports_of("pkg.a", "from . import b\nimport os\n", known),
+             "pkg.b": imports_of("pkg.b", "def f():\n    from .c import x\n", known),
+             "pkg.c": imports_of("pkg.c", "from .a import y\n", known)}
+    assert graph == {"pkg": {"pkg.a"}, "pkg.a": {"pkg.b"}, "pkg.b": {"pkg.c"}, "pkg.c": {"pkg.a"}}
+    assert find_cycle(graph) == ["pkg.a", "pkg.b", "pkg.c", "pkg.a"]
+    graph["pkg.c"] = set()
+    assert find_cycle(graph) is None
+
+
+def test_no_module_runs_past_450_lines():
+    long = {str(p.relative_to(ROOT)): n for p in (ROOT / "companion").rglob("*.py")
+            if (n := len(p.read_text().splitlines())) > MAX_LINES}
+    assert not long, f"split these by role (docs/architecture.md): {long}"
