@@ -21,7 +21,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from companion.games.codex import api  # noqa: E402
+from companion.games.codex import functions  # noqa: E402
 from companion.games.codex import cards as catalogue  # noqa: E402
 from companion.games.codex.packing import max_disjoint  # noqa: E402
 from companion.games.codex.rules import Layout, find_occurrences  # noqa: E402
@@ -81,10 +81,10 @@ def main() -> None:
     for n in (20, 40, 80):
         plays = generate(n, rng)
         doc = {"cards": plays, "objectives": objectives}
-        t_manuscript = timed(api.manuscript, doc, args.repeat)
+        t_manuscript = timed(functions.manuscript, doc, args.repeat)
         kingdoms = {(p["x"], p["y"]): catalogue.card(p["id"])["kingdom"] for p in plays}
         cells = [{"x": x, "y": y, "kingdom": k} for (x, y), k in kingdoms.items() if k]
-        per = [timed(api.patterns, {"cells": cells, "objective": oid}, args.repeat) for oid in patterns]
+        per = [timed(functions.patterns, {"cells": cells, "objective": oid}, args.repeat) for oid in patterns]
         found = sum(len(find_occurrences(kingdoms, oid)) for oid in patterns)
         print(f"{len(plays) - 1:>5}  {t_manuscript:>10.2f}  {statistics.mean(per):>15.2f}  {max(per):>14.2f}  {found}")
 
@@ -98,8 +98,8 @@ def main() -> None:
     ]
     for label, cells, oid in cases:
         kingdoms = {(c["x"], c["y"]): c["kingdom"] for c in cells}
-        result = api.patterns({"cells": cells, "objective": oid})
-        ms = timed(api.patterns, {"cells": cells, "objective": oid}, args.repeat)
+        result = functions.patterns({"cells": cells, "objective": oid})
+        ms = timed(functions.patterns, {"cells": cells, "objective": oid}, args.repeat)
         print(f"  {label:<40} {ms:8.2f} ms  {len(find_occurrences(kingdoms, oid)):>3} occurrences, {result['count']} disjoint")
 
     print()

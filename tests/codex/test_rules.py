@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.games.codex import GAME, api
+from companion.games.codex import GAME, functions
 from companion.games.codex.packing import max_disjoint
 from companion.games.codex.rules import Layout, final_turns
 from companion.games.validation import RulesError
@@ -23,7 +23,7 @@ def player(name="A", placement=0, objectives=(), **visible):
 
 def one_score(objectives, **visible):
     """Score one player with these objectives; return the objectives' points in order."""
-    return api.score({"players": [player(objectives=objectives, **visible)]})["players"][0]["objectives_detail"]
+    return functions.score({"players": [player(objectives=objectives, **visible)]})["players"][0]["objectives_detail"]
 
 
 def card(id_, x, y, side="front"):
@@ -121,7 +121,7 @@ def test_contract_score_example():
                                        {"kind": "object_set", "points": 3},
                                        {"kind": "resource_triples", "resource": "fungi", "points": 2},
                                        {"kind": "pattern", "points": 3, "count": 2}]}]}
-    result = api.score(doc)
+    result = functions.score(doc)
     # 2 pairs of quills (4) + 1 set (3) + 2 triples of fungi (4) + 2 patterns (6) = 17
     assert result["players"] == [{"name": "A", "total": 35, "breakdown": {"placement": 18, "objectives": 17},
                                   "objectives_detail": [4, 3, 4, 6]}]
@@ -133,7 +133,7 @@ def test_tie_broken_by_objective_points():
     doc = {"players": [player("A", 20, [{"kind": "pattern", "points": 2, "count": 1}]),
                        player("B", 16, [{"kind": "pattern", "points": 3, "count": 2}]),
                        player("C", 10)]}
-    result = api.score(doc)
+    result = functions.score(doc)
     assert [p["total"] for p in result["players"]] == [22, 22, 10]
     assert result["winners"] == ["B"]
     assert result["places"] == {"B": 1, "A": 2, "C": 3}
@@ -143,7 +143,7 @@ def test_full_tie_is_a_shared_victory():
     doc = {"players": [player("A", 20, [{"kind": "pattern", "points": 2, "count": 1}]),
                        player("B", 20, [{"kind": "pattern", "points": 2, "count": 1}]),
                        player("C", 21)]}
-    result = api.score(doc)
+    result = functions.score(doc)
     assert sorted(result["winners"]) == ["A", "B"]
     assert result["places"] == {"A": 1, "B": 1, "C": 3}
 
@@ -168,7 +168,7 @@ def test_full_tie_is_a_shared_victory():
     ({"players": [{"name": "A", "placement_points": 3, "visible": {}}]}, "players[0].objectives"),
 ])
 def test_score_bad_input_names_the_field(doc, field):
-    assert error_of(api.score, doc).field == field
+    assert error_of(functions.score, doc).field == field
 
 
 def refused(fn, doc, field):
@@ -204,7 +204,7 @@ PAIRS = {"kind": "object_pairs", "object": "quill", "points": 2}
     ([player("A", 0, [{"card": 91, "count": 999}])], [2997]),              # card 91: 3 per L-shape
 ])
 def test_score_accepts_its_lowest_and_highest_values(players, expected_totals):
-    result = api.score({"players": players})
+    result = functions.score({"players": players})
     assert [p["total"] for p in result["players"]] == expected_totals
 
 
@@ -223,12 +223,12 @@ def test_score_accepts_its_lowest_and_highest_values(players, expected_totals):
     ({"players": [player("A", 0, [{"card": 91, "count": -1}])]}, "players[0].objectives[0].count"),
 ])
 def test_score_refuses_values_beyond_its_bounds(doc, field):
-    refused(api.score, doc, field)
+    refused(functions.score, doc, field)
 
 
 def test_score_refusal_says_the_accepted_number_of_objectives():
     # the message states what is allowed (CONTRACT "Errors"): 0 to 16 objectives
-    err = refused(api.score, {"players": [player("A", 0, [PAIRS] * 17)]}, "players[0].objectives")
+    err = refused(functions.score, {"players": [player("A", 0, [PAIRS] * 17)]}, "players[0].objectives")
     assert "0 to 16" in err.message
 
 
@@ -245,22 +245,22 @@ def test_a_symbol_left_out_of_visible_counts_zero():
 @pytest.mark.parametrize("value", [True, False, [90], {"card": 90}, "90", 90.0, None])
 def test_an_objective_card_number_must_be_a_whole_number(value):
     # a JSON true is no card number (it must not be read as card 1), nor a list or a string
-    err = refused(api.score, {"players": [player(objectives=[{"card": value}])]}, "players[0].objectives[0].card")
+    err = refused(functions.score, {"players": [player(objectives=[{"card": value}])]}, "players[0].objectives[0].card")
     assert err.message.startswith("must be an objective card")
 
 
 def test_a_card_that_is_no_objective_is_named_in_the_refusal():
     # card 5 exists (a fungi resource card) but is no objective card; card 103 does not exist
-    err = refused(api.score, {"players": [player(objectives=[{"card": 5}])]}, "players[0].objectives[0].card")
+    err = refused(functions.score, {"players": [player(objectives=[{"card": 5}])]}, "players[0].objectives[0].card")
     assert err.message.startswith("card 5 is not an objective card")
-    err = refused(api.score, {"players": [player(objectives=[{"card": 103}])]}, "players[0].objectives[0].card")
+    err = refused(functions.score, {"players": [player(objectives=[{"card": 103}])]}, "players[0].objectives[0].card")
     assert err.message.startswith("must be an objective card")
 
 
 # --- final turns ------------------------------------------------------------------------------
 
 def test_final_turns_contract_example():
-    assert api.final_turns({"players": ["A", "B", "C"], "trigger": "B"}) == {"turns": ["C", "A", "B", "C"]}
+    assert functions.final_turns({"players": ["A", "B", "C"], "trigger": "B"}) == {"turns": ["C", "A", "B", "C"]}
 
 
 def test_last_player_triggering_leaves_one_round():
@@ -284,7 +284,7 @@ def test_final_turns_works_on_seat_indices():
     ({"players": ["A", "B"]}, "trigger"),
 ])
 def test_final_turns_bad_input(doc, field):
-    assert error_of(api.final_turns, doc).field == field
+    assert error_of(functions.final_turns, doc).field == field
 
 
 # `final_turns` takes 2 to 4 players, the players a table holds [CN1-2]: one is too few, five too many
@@ -294,7 +294,7 @@ def test_final_turns_bad_input(doc, field):
 ])
 def test_final_turns_accepts_two_to_four_players(players, trigger, turns):
     # [CN54] the round is finished, then everyone plays once more
-    assert api.final_turns({"players": players, "trigger": trigger}) == {"turns": turns}
+    assert functions.final_turns({"players": players, "trigger": trigger}) == {"turns": turns}
 
 
 @pytest.mark.parametrize("doc, field", [
@@ -302,7 +302,7 @@ def test_final_turns_accepts_two_to_four_players(players, trigger, turns):
     ({"players": ["A", "B", "C", "D", "E"], "trigger": "A"}, "players"),
 ])
 def test_final_turns_refuses_one_or_five_players(doc, field):
-    err = refused(api.final_turns, doc, field)
+    err = refused(functions.final_turns, doc, field)
     assert "2 to 4" in err.message
 
 
@@ -310,7 +310,7 @@ def test_final_turns_refuses_one_or_five_players(doc, field):
 
 def test_contract_manuscript_example():
     doc = {"cards": [card(81, 0, 0), card(33, 1, -1), card(75, 0, -2)], "objectives": [90, 97, 99]}
-    result = api.manuscript(doc)
+    result = functions.manuscript(doc)
     # 75 (2 per covered corner) covers only 33's bottom-left corner: 2 points
     assert result["placement_points"] == [0, 0, 2]
     assert result["placement_total"] == 2
@@ -322,8 +322,8 @@ def test_contract_manuscript_example():
 
 def test_resource_card_scores_its_printed_point():
     # 8 is a fungi resource card worth 1 [CN46]; on its back it gives it up [CN41]
-    face_up = api.manuscript({"cards": [card(82, 0, 0), card(8, 1, 1)], "objectives": []})
-    face_down = api.manuscript({"cards": [card(82, 0, 0), card(8, 1, 1, "back")], "objectives": []})
+    face_up = functions.manuscript({"cards": [card(82, 0, 0), card(8, 1, 1)], "objectives": []})
+    face_down = functions.manuscript({"cards": [card(82, 0, 0), card(8, 1, 1, "back")], "objectives": []})
     assert face_up["placement_points"] == [0, 1]
     assert face_down["placement_points"] == [0, 0]
 
@@ -332,25 +332,25 @@ def test_gold_flat_points():
     # starter 82: fungi bottom-right corner and fungi centre. Card 1 covers the corner and shows
     # two fungi: 3 visible, enough for gold 47 (3 fungi, 3 points flat).
     doc = {"cards": [card(82, 0, 0), card(1, 1, -1), card(47, -1, -1)], "objectives": []}
-    assert api.manuscript(doc)["placement_points"] == [0, 0, 3]
+    assert functions.manuscript(doc)["placement_points"] == [0, 0, 3]
 
 
 def test_gold_per_covered_corner():
     # two backs beside the starter; gold 44 at (2, 0) covers a corner of each: 2 x 2 = 4
     doc = {"cards": [card(82, 0, 0), card(2, 1, 1, "back"), card(3, 1, -1, "back"), card(44, 2, 0)], "objectives": []}
-    assert api.manuscript(doc)["placement_points"] == [0, 0, 0, 4]
+    assert functions.manuscript(doc)["placement_points"] == [0, 0, 0, 4]
 
 
 def test_gold_per_covered_corner_single_corner():
     doc = {"cards": [card(82, 0, 0), card(2, 1, 1, "back"), card(3, 1, -1, "back"), card(44, 2, 2)], "objectives": []}
-    assert api.manuscript(doc)["placement_points"] == [0, 0, 0, 2]
+    assert functions.manuscript(doc)["placement_points"] == [0, 0, 0, 2]
 
 
 def test_gold_per_object_counts_its_own_and_not_the_covered():
     # quills: card 5's top-right and card 27's top-left. Gold 41 (1 per quill) covers card 5's
     # quill and shows its own: 2 - 1 + 1 = 2 points [CN48]
     doc = {"cards": [card(82, 0, 0), card(5, 1, -1), card(27, -1, -1), card(41, 2, 0)], "objectives": []}
-    result = api.manuscript(doc)
+    result = functions.manuscript(doc)
     assert result["placement_points"] == [0, 0, 0, 2]
     assert result["visible"]["quill"] == 2
 
@@ -358,7 +358,7 @@ def test_gold_per_object_counts_its_own_and_not_the_covered():
 def test_gold_per_object_later_objects_score_nothing_more():
     # [CN48] "An object added later scores nothing more"
     doc = {"cards": [card(82, 0, 0), card(5, 1, -1), card(27, -1, -1), card(41, 2, 0), card(15, -2, -2)], "objectives": []}
-    result = api.manuscript(doc)
+    result = functions.manuscript(doc)
     assert result["placement_points"][3] == 2
     assert result["visible"]["quill"] == 3
 
@@ -366,7 +366,7 @@ def test_gold_per_object_later_objects_score_nothing_more():
 def test_gold_face_down_needs_nothing_and_scores_nothing():
     # [CN41] a card played face down gives up its points; no requirement is checked
     doc = {"cards": [card(81, 0, 0), card(50, 1, 1, "back")], "objectives": []}
-    result = api.manuscript(doc)
+    result = functions.manuscript(doc)
     assert result["placement_points"] == [0, 0]
     assert result["visible"]["fungi"] == 1  # the back's central resource
 
@@ -374,7 +374,7 @@ def test_gold_face_down_needs_nothing_and_scores_nothing():
 def test_requirement_counts_before_the_card_is_placed():
     # [CN42] gold 47 covers the fungi corner of card 1 that made its third fungi: still legal
     doc = {"cards": [card(82, 0, 0), card(1, 1, -1), card(47, 0, -2)], "objectives": []}
-    result = api.manuscript(doc)
+    result = functions.manuscript(doc)
     assert result["placement_points"] == [0, 0, 3]
     assert result["visible"]["fungi"] == 2
 
@@ -395,19 +395,19 @@ def test_requirement_counts_before_the_card_is_placed():
     ([card(81, 0, 0), {"id": 5, "side": "front", "x": 1, "y": 1, "z": 0}], "cards[1].z", "unknown key"),
 ])
 def test_illegal_placement_names_the_card(cards, field, words):
-    err = error_of(api.manuscript, {"cards": cards, "objectives": []})
+    err = error_of(functions.manuscript, {"cards": cards, "objectives": []})
     assert err.field == field
     assert words in err.message
 
 
 def test_hidden_corner_message_names_the_corner():
     # starter 85's bottom-right corner is missing
-    err = error_of(api.manuscript, {"cards": [card(85, 0, 0), card(5, 1, -1)], "objectives": []})
+    err = error_of(functions.manuscript, {"cards": [card(85, 0, 0), card(5, 1, -1)], "objectives": []})
     assert "bottom-right corner of card 85 is hidden" in err.message
 
 
 def test_gold_requirement_message_says_what_is_missing():
-    err = error_of(api.manuscript, {"cards": [card(81, 0, 0), card(47, 1, 1)], "objectives": []})
+    err = error_of(functions.manuscript, {"cards": [card(81, 0, 0), card(47, 1, 1)], "objectives": []})
     assert "3 fungi" in err.message and "visible: 0 fungi" in err.message
 
 
@@ -415,7 +415,7 @@ def test_placing_on_a_hidden_corner_of_the_new_card_is_fine():
     # [CN72] only the corners of the card already in place matter: card 1's hidden
     # bottom-right corner may lie over the starter's top-left corner
     doc = {"cards": [card(82, 0, 0), card(1, -1, 1)], "objectives": []}
-    assert api.manuscript(doc)["placement_points"] == [0, 0]
+    assert functions.manuscript(doc)["placement_points"] == [0, 0]
 
 
 def test_failed_placement_leaves_the_layout_unchanged():
@@ -476,7 +476,7 @@ def test_free_cells_are_exactly_the_places_a_card_may_be_laid():
     (["90"], "objectives[0]"),
 ])
 def test_manuscript_bad_objectives(objectives, field):
-    assert error_of(api.manuscript, {"cards": [card(81, 0, 0)], "objectives": objectives}).field == field
+    assert error_of(functions.manuscript, {"cards": [card(81, 0, 0)], "objectives": objectives}).field == field
 
 
 def diagonal(step):
@@ -492,7 +492,7 @@ def diagonal(step):
 # - objectives: 0 to 16 distinct objective cards [CN8].
 def test_manuscript_accepts_the_longest_play_area_at_both_far_corners():
     for step in [(1, 1), (-1, -1)]:
-        result = api.manuscript({"cards": diagonal(step), "objectives": [87, 89]})
+        result = functions.manuscript({"cards": diagonal(step), "objectives": [87, 89]})
         assert result["placement_points"] == [0] * 81  # every card face down [CN41]
         # each back shows its kingdom in the centre [CN41]; the starter shows fungi and plant
         assert result["visible"] == {"fungi": 21, "plant": 21, "animal": 20, "insect": 20,
@@ -507,7 +507,7 @@ def test_manuscript_accepts_the_longest_play_area_at_both_far_corners():
     ({"cards": [card(83, 0, 0)], "objectives": list(range(87, 103))}, [0]),   # all 16 objective cards
 ])
 def test_manuscript_accepts_its_lowest_and_highest_values(doc, placement_points):
-    result = api.manuscript(doc)
+    result = functions.manuscript(doc)
     assert result["placement_points"] == placement_points
     assert sorted(result["objectives"]) == sorted(str(o) for o in doc["objectives"])
 
@@ -522,14 +522,14 @@ def test_manuscript_accepts_its_lowest_and_highest_values(doc, placement_points)
     ({"cards": [card(83, 0, 0)], "objectives": list(range(87, 103)) + [87]}, "objectives"),  # 17
 ])
 def test_manuscript_refuses_values_beyond_its_bounds(doc, field):
-    refused(api.manuscript, doc, field)
+    refused(functions.manuscript, doc, field)
 
 
 def test_manuscript_refusal_says_the_accepted_numbers():
     # the message states what is allowed (CONTRACT "Errors")
-    err = refused(api.manuscript, {"cards": [card(83, 0, 0)], "objectives": list(range(87, 103)) + [87]}, "objectives")
+    err = refused(functions.manuscript, {"cards": [card(83, 0, 0)], "objectives": list(range(87, 103)) + [87]}, "objectives")
     assert "0 to 16" in err.message
-    err = refused(api.manuscript, {"cards": [], "objectives": []}, "cards")
+    err = refused(functions.manuscript, {"cards": [], "objectives": []}, "cards")
     assert "1 to 81" in err.message
 
 
@@ -537,7 +537,7 @@ def test_manuscript_refusal_says_the_accepted_numbers():
 def test_a_played_card_number_must_be_a_whole_number(value):
     # a JSON true is no card number: it must not be read as card 1
     doc = {"cards": [card(83, 0, 0), {"id": value, "side": "back", "x": 1, "y": 1}], "objectives": []}
-    err = refused(api.manuscript, doc, "cards[1].id")
+    err = refused(functions.manuscript, doc, "cards[1].id")
     assert "must be a card number" in err.message
 
 
@@ -545,7 +545,7 @@ def test_manuscript_scores_every_count_objective():
     # starter 82 front: animal corner, fungi corner, fungi centre; card 6 (fungi) on its
     # bottom-right corner shows inkwell, fungi, animal (its bottom-left corner is missing)
     doc = {"cards": [card(82, 0, 0), card(6, 1, -1)], "objectives": [95, 96, 97, 98, 99, 100, 101, 102]}
-    result = api.manuscript(doc)
+    result = functions.manuscript(doc)
     assert result["visible"] == {"fungi": 2, "plant": 0, "animal": 2, "insect": 0, "quill": 0, "inkwell": 1, "manuscript": 0}
     assert result["objectives"] == {"95": 0, "96": 0, "97": 0, "98": 0, "99": 0, "100": 0, "101": 0, "102": 0}
 
@@ -553,7 +553,7 @@ def test_manuscript_scores_every_count_objective():
 def test_manuscript_counts_a_pattern_on_card_backs():
     # the match is on a card's kingdom, whichever side it shows (cards.md)
     cards = [card(81, 0, 0), card(1, 1, 1, "back"), card(2, 2, 2, "back"), card(3, 3, 3, "back")]
-    result = api.manuscript({"cards": cards, "objectives": [87, 95]})
+    result = functions.manuscript({"cards": cards, "objectives": [87, 95]})
     assert result["objectives"] == {"87": 2, "95": 2}
     assert result["occurrences"] == {"87": [[1, 2, 3]]}
 
@@ -561,7 +561,7 @@ def test_manuscript_counts_a_pattern_on_card_backs():
 def test_starter_has_no_colour():
     # a fungi diagonal through the starter is no diagonal
     cards = [card(83, 0, 0, "back"), card(1, 1, 1, "back"), card(2, -1, -1, "back")]
-    assert api.manuscript({"cards": cards, "objectives": [87]})["objectives"] == {"87": 0}
+    assert functions.manuscript({"cards": cards, "objectives": [87]})["objectives"] == {"87": 0}
 
 
 # --- patterns --------------------------------------------------------------------------------
@@ -571,7 +571,7 @@ def cells(*triples):
 
 
 def count(objective, *triples):
-    return api.patterns({"cells": cells(*triples), "objective": objective})["count"]
+    return functions.patterns({"cells": cells(*triples), "objective": objective})["count"]
 
 
 # each pattern as cards.md describes it, and the same cells mirrored (direction counts [CN49])
@@ -605,7 +605,7 @@ def test_column_of_four_holds_three_overlapping_l_shapes_but_counts_two():
     # y = 0, -2 and -4, each sharing a fungi with the next: the first and third are disjoint
     layout = [(0, 0, "fungi"), (0, -2, "fungi"), (0, -4, "fungi"), (0, -6, "fungi"),
               (1, -3, "plant"), (1, -5, "plant"), (1, -7, "plant")]
-    result = api.patterns({"cells": cells(*layout), "objective": 91})
+    result = functions.patterns({"cells": cells(*layout), "objective": 91})
     assert result["count"] == 2
     assert sorted(result["occurrences"]) == [[0, 1, 4], [2, 3, 6]]
 
@@ -629,7 +629,7 @@ def test_count_does_not_depend_on_the_order_cells_are_entered():
     # a scan that takes the first occurrence it meets, starting from cell (1, 1), would take
     # (1,1),(2,2),(3,3) and block the rest of the line: 1 instead of 2
     line = [(i, i, "fungi") for i in (1, 2, 3, 0, 4, 5)]
-    result = api.patterns({"cells": cells(*line), "objective": 87})
+    result = functions.patterns({"cells": cells(*line), "objective": 87})
     assert result["count"] == 2
     assert sorted(result["occurrences"]) == [[2, 4, 5], [3, 0, 1]]
 
@@ -644,7 +644,7 @@ def test_count_does_not_depend_on_the_order_cells_are_entered():
     ({"cells": [], "objective": 87, "extra": 1}, "extra"),
 ])
 def test_patterns_bad_input(doc, field):
-    assert error_of(api.patterns, doc).field == field
+    assert error_of(functions.patterns, doc).field == field
 
 
 # The bounds of `patterns` and why they are what they are:
@@ -671,7 +671,7 @@ def test_patterns_accepts_its_lowest_and_highest_values(triples, expected):
     ({"cells": cells((1, -81, "fungi")), "objective": 87}, "cells[0].y"),
 ])
 def test_patterns_refuses_values_beyond_its_bounds(doc, field):
-    err = refused(api.patterns, doc, field)
+    err = refused(functions.patterns, doc, field)
     if field == "cells":
         assert "0 to 80" in err.message  # the message states what is allowed
 
@@ -837,7 +837,7 @@ def test_pattern_count_matches_brute_force_on_small_grids(grid, objective):
            "objective": objective}
     if len(doc["cells"]) != len(grid):
         return  # odd cells are not on the grid; the generator keeps x + y even
-    assert api.patterns(doc)["count"] == brute_force(occurrences)
+    assert functions.patterns(doc)["count"] == brute_force(occurrences)
 
 
 def test_functions_are_registered():

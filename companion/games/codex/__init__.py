@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..base import Context, Game, RulesFunction
+from ..base import Context, Game
 from ..validation import obj
-from . import api, table
+from . import functions, table
 
 
 class Codex(Game):
@@ -16,12 +16,7 @@ class Codex(Game):
     title = "Codex Naturalis"
     min_players = 2  # [CN header] 2-4 players
     max_players = 4
-    functions = {
-        "score": RulesFunction("score", "final scoring: placement points + objectives, ties by objective points", api.score),
-        "manuscript": RulesFunction("manuscript", "replay a play area from the card data, check every placement and score it", api.manuscript),
-        "patterns": RulesFunction("patterns", "largest number of card-disjoint occurrences of a pattern objective in a grid of colours", api.patterns),
-        "final_turns": RulesFunction("final_turns", "the turns still to play once the end is triggered", api.final_turns),
-    }
+    functions = functions.FUNCTIONS
     events = table.EVENTS
     options_doc = table.OPTIONS
     styles = ("codex/codex.css",)

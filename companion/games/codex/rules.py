@@ -2,7 +2,7 @@
 
 Line references such as [CN46] point into the rules summary codex_naturalis.txt; the
 readings followed are those of RULES.md CDX-C. The JSON functions of CONTRACT.md, with
-their input checks, are in api.py and call these.
+their input checks, are in functions.py and call these.
 """
 
 from __future__ import annotations

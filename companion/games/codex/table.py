@@ -21,7 +21,7 @@ from typing import Any
 
 from ..base import Context, clone
 from ..validation import RulesError, at, choice, listof, obj, whole
-from . import api, rules
+from . import functions, rules
 from . import cards as catalogue
 from .cards import KINGDOMS, OBJECTS, SIDES, SYMBOLS
 
@@ -210,7 +210,7 @@ def _turn_played(state, data, ctx):
 def _common(state, data, ctx):
     ids = listof(data["cards"], "data.cards", 2, 2)
     for i, oid in enumerate(ids):
-        api.objective_card(oid, f"data.cards[{i}]")
+        functions.objective_card(oid, f"data.cards[{i}]")
     if ids[0] == ids[1]:
         raise RulesError("data.cards[1]", f"card {ids[1]} is already the other common objective; there are two different ones [CN35]")
     for seat, secret in enumerate(state["secret"]):
@@ -223,7 +223,7 @@ def _common(state, data, ctx):
 
 def _secret(state, data, ctx):
     seat = _seat(data, state)
-    oid = api.objective_card(data["card"], "data.card")
+    oid = functions.objective_card(data["card"], "data.card")
     if oid in state["common"]:
         raise RulesError("data.card", f"card {oid} is a common objective; the secret one is another card")
     for other, secret in enumerate(state["secret"]):
@@ -250,21 +250,21 @@ def _count(state, data, ctx):
     delta = whole(data["delta"], "data.delta", -999, 999)
     _no_manuscript(state, seat)
     new = state["counts"][seat][symbol] + delta
-    if not 0 <= new <= api.COUNT_MAX:
-        raise RulesError("data.delta", f"a count stays from 0 to {api.COUNT_MAX} (it is {state['counts'][seat][symbol]})")
+    if not 0 <= new <= functions.COUNT_MAX:
+        raise RulesError("data.delta", f"a count stays from 0 to {functions.COUNT_MAX} (it is {state['counts'][seat][symbol]})")
     state["counts"][seat][symbol] = new
 
 
 def _set_count(state, data, ctx):
     seat = _seat(data, state)
     symbol = choice(data["symbol"], "data.symbol", SYMBOLS)
-    value = whole(data["value"], "data.value", 0, api.COUNT_MAX)
+    value = whole(data["value"], "data.value", 0, functions.COUNT_MAX)
     _no_manuscript(state, seat)
     state["counts"][seat][symbol] = value
 
 
 def _pattern_card(state, data, seat) -> int:
-    oid = api.objective_card(data["card"], "data.card", pattern=True)
+    oid = functions.objective_card(data["card"], "data.card", pattern=True)
     if oid not in objectives_of(state, seat):
         raise RulesError("data.card", f"card {oid} is not one of this player's objectives; choose the objectives first")
     _no_manuscript(state, seat)
@@ -286,7 +286,7 @@ def _pattern_grid(state, data, ctx):
     oid = _pattern_card(state, data, seat)
     # the same checks as the patterns function, with paths under data
     try:
-        api.patterns({"cells": data["cells"], "objective": oid})
+        functions.patterns({"cells": data["cells"], "objective": oid})
     except RulesError as err:
         raise RulesError(f"data.{err.field}", err.message) from None
     cells = [{"x": c["x"], "y": c["y"], "kingdom": c["kingdom"]} for c in data["cells"]]
@@ -295,7 +295,7 @@ def _pattern_grid(state, data, ctx):
 
 def _play_card(state, data, ctx):
     seat = _seat(data, state)
-    card_id = api.playable_card(data["id"], "data.id")
+    card_id = functions.playable_card(data["id"], "data.id")
     side = choice(data["side"], "data.side", SIDES)
     x, y = _where(data)
     layout = layout_of(state, seat)
@@ -311,11 +311,11 @@ def _where(data: dict) -> tuple[int, int]:
         if "x" in data or "y" in data:
             raise RulesError("data.cell", "give either cell or x and y, not both")
         cell = listof(data["cell"], "data.cell", 2, 2)
-        return whole(cell[0], "data.cell[0]", -api.COORD, api.COORD), whole(cell[1], "data.cell[1]", -api.COORD, api.COORD)
+        return whole(cell[0], "data.cell[0]", -functions.COORD, functions.COORD), whole(cell[1], "data.cell[1]", -functions.COORD, functions.COORD)
     for key in ("x", "y"):
         if key not in data:
             raise RulesError("data.cell", "choose a free place for the card (x and y, or cell)")
-    return whole(data["x"], "data.x", -api.COORD, api.COORD), whole(data["y"], "data.y", -api.COORD, api.COORD)
+    return whole(data["x"], "data.x", -functions.COORD, functions.COORD), whole(data["y"], "data.y", -functions.COORD, functions.COORD)
 
 
 def _finish(state, data, ctx):
@@ -392,7 +392,7 @@ def final_score(state: dict, names: list[str]) -> dict:
         players.append({"name": name, "placement_points": state["scores"][seat], "visible": visible, "objectives": items})
         detail.append({"source": source, "visible": visible, "visible_text": rules.symbols_text(visible) or "nothing",
                        "objectives": objectives, "counts": counts})
-    result = api.score({"players": players})
+    result = functions.score({"players": players})
     for r, d in zip(result["players"], detail):
         r.update(d)
     return result

@@ -2,13 +2,15 @@
 
 Each function takes the parsed JSON document and returns the JSON result, or raises
 RulesError naming the offending field (unknown keys included) so that nothing is stored.
+All of Codex's document checks live here; table.py checks its events with them.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from ..validation import RulesError, at, choice, listof, names, obj, text, unique_names, whole
+from ..base import RulesFunction
+from ..validation import RulesError, at, choice, distinct, listof, names, obj, text, unique_names, whole
 from . import cards as catalogue
 from . import rules
 from .cards import KINGDOMS, OBJECTS, SIDES, SYMBOLS
@@ -117,17 +119,6 @@ def _cell(value: Any, field: str) -> tuple[int, int]:
     return x, y
 
 
-def _objective_ids(value: Any, field: str) -> list[int]:
-    ids = listof(value, field, 0, 16)
-    seen: list[int] = []
-    for j, oid in enumerate(ids):
-        objective_card(oid, at(field, j))
-        if oid in seen:
-            raise RulesError(at(field, j), f"objective {oid} is listed twice")
-        seen.append(oid)
-    return seen
-
-
 def manuscript(doc: Any) -> dict:
     """Replay a play area card by card, check each placement [CN39-42] and score it."""
     obj(doc, "$", required=("cards", "objectives"))
@@ -141,7 +132,7 @@ def manuscript(doc: Any) -> dict:
         x = whole(item["x"], at(path, "x"), -COORD, COORD)
         y = whole(item["y"], at(path, "y"), -COORD, COORD)
         layout.place(card_id, side, x, y, path)
-    objective_ids = _objective_ids(doc["objectives"], "objectives")
+    objective_ids = distinct(doc["objectives"], "objectives", objective_card, 0, 16, "objective {} is listed twice")
     scored = rules.score_layout(layout, objective_ids)
     index = layout.at
     return {
@@ -181,3 +172,11 @@ def final_turns(doc: Any) -> dict:
     order = names(doc["players"], "players", 2, 4)  # [CN header] 2-4 players
     trigger = choice(doc["trigger"], "trigger", order)
     return {"turns": rules.final_turns(order, trigger)}
+
+
+FUNCTIONS = {
+    "score": RulesFunction("score", "final scoring: placement points + objectives, ties by objective points", score),
+    "manuscript": RulesFunction("manuscript", "replay a play area from the card data, check every placement and score it", manuscript),
+    "patterns": RulesFunction("patterns", "largest number of card-disjoint occurrences of a pattern objective in a grid of colours", patterns),
+    "final_turns": RulesFunction("final_turns", "the turns still to play once the end is triggered", final_turns),
+}
