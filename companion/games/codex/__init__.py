@@ -1,50 +1,17 @@
-"""Codex Naturalis: the score track, the end trigger, manuscripts and the objective counter."""
+"""Codex Naturalis: the score track, the end trigger, manuscripts and the objective counter.
+
+The modules (companion/games/base.py): rules.py, functions.py, table.py, view.py, profile.py,
+and beside them cards.py (the card data) and packing.py (counting pattern objectives).
+"""
 
 from __future__ import annotations
 
-from typing import Any
+from ..base import GamePackage
+from . import functions, profile, table, view
 
-from ..base import Context, Game
-from ..validation import obj
-from . import functions, table
-
-
-class Codex(Game):
-    """Codex Naturalis at the table (CONTRACT.md "## codex", RULES.md CDX)."""
-
-    key = "codex"
-    title = "Codex Naturalis"
-    min_players = 2  # [CN header] 2-4 players
-    max_players = 4
-    functions = functions.FUNCTIONS
-    events = table.EVENTS
-    options_doc = table.OPTIONS
-    styles = ("codex/codex.css",)
-    scripts = ("codex/codex.js",)
-
-    def validate_options(self, options: dict, player_count: int) -> dict:
-        return table.validate_options(options, player_count)
-
-    def initial_state(self, names: list[str], options: dict, profile: dict) -> dict:
-        return table.initial_state(names, options)
-
-    def apply(self, state: dict, type_: str, data: Any, ctx: Context) -> dict:
-        return table.apply(state, type_, data, ctx)
-
-    def describe(self, type_: str, data: Any, names: list[str]) -> str:
-        return table.describe(type_, data, names)
-
-    def counter(self, state: dict, type_: str, data: dict) -> int | None:
-        """The end screen's steppers: a visible count, a typed-in pattern count."""
-        return table.counter(state, type_, data)
-
-    def view(self, state: dict, names: list[str], options: dict, profile: dict, seat: int | None, screen: str | None) -> dict:
-        return table.view(state, names, seat, screen)
-
-    def validate_profile(self, data: Any) -> dict:
-        """No box profile: every printed value the app needs is in data/codex/cards.json."""
-        obj(data, "$")
-        return {}
-
-
-GAME = Codex()
+GAME = GamePackage(
+    key="codex", title="Codex Naturalis",
+    min_players=2, max_players=4,  # [CN header] 2-4 players
+    functions=functions, table=table, view=view, profile=profile,
+    scripts=("codex/codex.js",), styles=("codex/codex.css",),
+)

@@ -13,20 +13,17 @@ State (JSON, players by seat index, seats in clockwise order as entered):
      "finished": false}
 
 A seat with a manuscript has its visible counts and pattern counts computed from it.
+What the pages show of a table is computed in view.py.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from ..base import Context, clone
-from ..validation import RulesError, at, choice, listof, obj, whole
+from ..base import Context, EventLines, clone, describe_event
+from ..validation import RulesError, choice, listof, obj, whole
 from . import functions, rules
-from . import cards as catalogue
-from .cards import KINGDOMS, OBJECTS, SIDES, SYMBOLS
-
-QUICK_POINTS = (1, 2, 3, 5)  # [CN46] "1, 3 or 5 points"; 2 for the gold cards' 2 per corner [CN47]
-KINGDOM_CYCLE = ("",) + KINGDOMS  # the grid editor's tap order
+from .cards import OBJECTS, SIDES, SYMBOLS
 
 EVENTS = {
     "first_player": '{"player": SEAT}: this player starts; play goes clockwise in seat order [CN36]',
@@ -68,8 +65,8 @@ def validate_options(options: Any, player_count: int) -> dict:
     return clean
 
 
-def initial_state(names: list[str], options: dict) -> dict:
-    """Return a new table's state."""
+def initial_state(names: list[str], options: dict, profile: dict) -> dict:
+    """Return a new table's state (Codex has no box profile: `profile` is always {})."""
     n = len(names)
     return {
         "target": options.get("target", 20),
@@ -132,6 +129,18 @@ def objectives_of(state: dict, seat: int) -> list[int]:
 def layout_of(state: dict, seat: int) -> rules.Layout:
     """Rebuild a seat's manuscript (each card was checked when it was laid)."""
     return rules.replay((c["id"], c["side"], c["x"], c["y"]) for c in state["manuscripts"][seat])
+
+
+def pattern_count(state: dict, seat: int, oid: int) -> tuple[int, list, dict | None]:
+    """Return (count, occurrences as cell lists, grid cells or None) for a typed-in seat."""
+    entry = state["patterns"][seat].get(str(oid))
+    if not entry:
+        return 0, [], None
+    if "cells" in entry:
+        kingdoms = {(c["x"], c["y"]): c["kingdom"] for c in entry["cells"]}
+        used = rules.count_pattern(kingdoms, oid)
+        return len(used), used, entry["cells"]
+    return entry["count"], [], None
 
 
 def apply(state: dict, type_: str, data: Any, ctx: Context) -> dict:
@@ -343,295 +352,34 @@ HANDLERS = {
 assert set(SHAPES) == set(HANDLERS) == set(EVENTS)
 
 
-# --- what the pages show ------------------------------------------------------------------------
+# --- history --------------------------------------------------------------------------------------
 
-def counter(state: dict, type_: str, data: dict) -> int | None:
-    """Return what the end screen's stepper for this event shows (see Game.counter)."""
-    seat = data.get("player")
-    if not isinstance(seat, int) or not 0 <= seat < len(state["counts"]):
-        return None
-    if type_ == "count" and data.get("symbol") in state["counts"][seat]:
-        return state["counts"][seat][data["symbol"]]
-    if type_ == "pattern_count" and isinstance(data.get("card"), int):
-        return pattern_count(state, seat, data["card"])[0]
-    return None
+def _played(data: dict, who: str) -> str:
+    x, y = _where(data)
+    return f"{who}: card {data['id']} {'face down' if data['side'] == 'back' else 'face up'} at ({x}, {y})"
 
 
-def pattern_count(state: dict, seat: int, oid: int) -> tuple[int, list, dict | None]:
-    """Return (count, occurrences as cell lists, grid cells or None) for a typed-in seat."""
-    entry = state["patterns"][seat].get(str(oid))
-    if not entry:
-        return 0, [], None
-    if "cells" in entry:
-        kingdoms = {(c["x"], c["y"]): c["kingdom"] for c in entry["cells"]}
-        used = rules.count_pattern(kingdoms, oid)
-        return len(used), used, entry["cells"]
-    return entry["count"], [], None
-
-
-def final_score(state: dict, names: list[str]) -> dict:
-    """Score every seat with the contract's `score` function, from typed counts or manuscripts."""
-    players = []
-    detail = []
-    for seat, name in enumerate(names):
-        objectives = objectives_of(state, seat)
-        if state["manuscripts"][seat]:
-            layout = layout_of(state, seat)
-            visible = dict(layout.visible)
-            counted = rules.score_layout(layout, objectives)
-            counts = {oid: len(used) for oid, (_, used) in counted.items()}
-            source = "manuscript"
-        else:
-            visible = dict(state["counts"][seat])
-            counts = {oid: pattern_count(state, seat, oid)[0] for oid in objectives}
-            source = "typed"
-        items = []
-        for oid in objectives:
-            spec = rules.objective_from_card(oid)
-            items.append({"card": oid, "count": counts[oid]} if spec["kind"] == "pattern" else {"card": oid})
-        players.append({"name": name, "placement_points": state["scores"][seat], "visible": visible, "objectives": items})
-        detail.append({"source": source, "visible": visible, "visible_text": rules.symbols_text(visible) or "nothing",
-                       "objectives": objectives, "counts": counts})
-    result = functions.score({"players": players})
-    for r, d in zip(result["players"], detail):
-        r.update(d)
-    return result
+#: what each event did, in plain words; `who` is "" for an event that names no player
+LINES: EventLines = {
+    "first_player": "{who} plays first",
+    "draw_first_player": "First player drawn at random",
+    "points": "{who}: {delta:+d} points",
+    "gold_corners": lambda data, who: f"{who}: gold card, {data['corners']} corner(s) covered: +{2 * data['corners']}",
+    "gold_objects": "{who}: gold card, {count} {object}(s) visible: +{count}",
+    "decks_empty": "Both decks empty during {who}'s turn: the end is triggered",
+    "turn_played": "A last turn is played",
+    "common_objectives": "Common objectives: cards {cards[0]} and {cards[1]}",
+    "secret_objective": "{who}: secret objective chosen",
+    "count": "{who}: {symbol} {delta:+d}",
+    "set_count": "{who}: {symbol} = {value}",
+    "pattern_count": "{who}: pattern card {card} {delta:+d}",
+    "pattern_grid": lambda data, who: f"{who}: pattern card {data['card']} laid out ({len(data['cells'])} cards)",
+    "play_card": _played,
+    "finish": "Objectives counted: game over",
+}
+assert set(LINES) == set(EVENTS)
 
 
 def describe(type_: str, data: Any, names: list[str]) -> str:
     """Say what an event did in plain words, for the history panel."""
-    who = names[data["player"]] if isinstance(data, dict) and isinstance(data.get("player"), int) and data["player"] < len(names) else ""
-    if type_ == "first_player":
-        return f"{who} plays first"
-    if type_ == "draw_first_player":
-        return "First player drawn at random"
-    if type_ == "points":
-        return f"{who}: {data['delta']:+d} points"
-    if type_ == "gold_corners":
-        return f"{who}: gold card, {data['corners']} corner(s) covered: +{2 * data['corners']}"
-    if type_ == "gold_objects":
-        return f"{who}: gold card, {data['count']} {data['object']}(s) visible: +{data['count']}"
-    if type_ == "decks_empty":
-        return f"Both decks empty during {who}'s turn: the end is triggered"
-    if type_ == "turn_played":
-        return "A last turn is played"
-    if type_ == "common_objectives":
-        return f"Common objectives: cards {data['cards'][0]} and {data['cards'][1]}"
-    if type_ == "secret_objective":
-        return f"{who}: secret objective chosen"
-    if type_ == "count":
-        return f"{who}: {data['symbol']} {data['delta']:+d}"
-    if type_ == "set_count":
-        return f"{who}: {data['symbol']} = {data['value']}"
-    if type_ == "pattern_count":
-        return f"{who}: pattern card {data['card']} {data['delta']:+d}"
-    if type_ == "pattern_grid":
-        return f"{who}: pattern card {data['card']} laid out ({len(data['cells'])} cards)"
-    if type_ == "play_card":
-        x, y = _where(data)
-        return f"{who}: card {data['id']} {'face down' if data['side'] == 'back' else 'face up'} at ({x}, {y})"
-    if type_ == "finish":
-        return "Objectives counted: game over"
-    return type_.replace("_", " ")
-
-
-# --- views ----------------------------------------------------------------------------------------
-
-SYMBOL_SHORT = {"fungi": "Fu", "plant": "Pl", "animal": "An", "insect": "In",
-                "quill": "Qu", "inkwell": "Ink", "manuscript": "Ms", "empty": "", "hidden": "×"}
-
-
-def objective_cards() -> list[dict]:
-    """Return the 16 objective cards as the counter shows them: text and, for patterns, a drawing."""
-    out = []
-    for oid in catalogue.objective_ids():
-        c = catalogue.card(oid)
-        spec = c["objective"]
-        item = {"id": oid, "points": c["points"], "kind": spec["type"], "kingdom": c["kingdom"],
-                "text": catalogue.objective_text(c), "drawing": None}
-        if spec["type"] == "pattern":
-            item["drawing"] = brick([(cell["x"], cell["y"], cell["kingdom"]) for cell in spec["cells"]])
-        out.append(item)
-    return out
-
-
-def brick(cells: list[tuple[int, int, str | None]], pad: int = 0) -> dict:
-    """Lay cells (x, y, value) out on the game's diagonal grid as CSS grid places.
-
-    A card is two columns wide; the card at (x+1, y+1) sits one column right and one row up,
-    so rows interlock like the cards' corners. Returns columns, rows and each cell's place.
-    """
-    if not cells:
-        return {"cols": 2, "rows": 1, "cells": []}
-    xs = [c[0] for c in cells]
-    ys = [c[1] for c in cells]
-    x0, x1, y0, y1 = min(xs) - pad, max(xs) + pad, min(ys) - pad, max(ys) + pad
-    placed = [{"x": x, "y": y, "value": v, "col": x - x0 + 1, "row": y1 - y + 1} for x, y, v in cells]
-    return {"cols": x1 - x0 + 2, "rows": y1 - y0 + 1, "cells": placed}
-
-
-def card_face(card_id: int, side: str) -> dict:
-    """Return what a small card drawing shows: colour, corners, centre, points."""
-    c = catalogue.card(card_id)
-    face = c[side]
-    corners = {k: SYMBOL_SHORT.get(v, v) for k, v in face["corners"].items()}
-    return {"id": card_id, "kind": c["kind"], "kingdom": c["kingdom"] or "starter", "side": side,
-            "corners": corners, "raw": face["corners"], "center": [SYMBOL_SHORT[s] for s in face["center"]],
-            "points": points_text(c) if side == "front" else "",
-            "requirement": " ".join(f"{n}{SYMBOL_SHORT[k]}" for k, n in c.get("requirement", {}).items()) if side == "front" else ""}
-
-
-def points_text(c: dict) -> str:
-    """Say a card's placement points as printed ("3", "2/corner", "1/Qu")."""
-    if c["kind"] == "gold":
-        rule = c["scoring"]
-        if rule == "flat":
-            return str(c["points"])
-        if rule == "per_covered_corner":
-            return f"{c['points']}/corner"
-        return f"{c['points']}/{SYMBOL_SHORT[catalogue.PER_OBJECT[rule]]}"
-    return str(c["points"]) if c["points"] else ""
-
-
-def picker(state: dict, seat: int) -> list[dict]:
-    """Return the cards that may still be laid in a seat's manuscript, for the picker."""
-    used = {c["id"] for c in state["manuscripts"][seat]}
-    wanted = ("starter",) if not used else ("resource", "gold")
-    out = []
-    for cid in catalogue.playable_ids():
-        c = catalogue.card(cid)
-        if cid in used or c["kind"] not in wanted:
-            continue
-        face = card_face(cid, "front")
-        face["filters"] = {"kind": c["kind"], "kingdom": c["kingdom"] or "starter", "points": "1/object" if c.get("scoring") in catalogue.PER_OBJECT else points_text(c) or "0",
-                           "corners": " ".join(sorted({v for v in c["front"]["corners"].values() if v in SYMBOLS}))}
-        out.append(face)
-    return out
-
-
-def manuscript_view(state: dict, seat: int) -> dict:
-    """Return a seat's manuscript for its screen: the cards, the free places, the picker."""
-    layout = layout_of(state, seat)
-    cards = []
-    for i, p in enumerate(layout.placed):
-        face = card_face(p.id, p.side)
-        face["covered"] = [corner for corner in face["corners"] if (i, corner) in layout.covered]
-        cards.append((p.x, p.y, {"face": face, "points": p.points, "index": i}))
-    free = [(x, y, None) for x, y in layout.free_cells()] if layout.placed else [(0, 0, None)]
-    grid = brick(cards + free)
-    visible = dict(layout.visible)
-    return {"seat": seat, "grid": grid, "count": len(layout.placed), "visible": visible,
-            "visible_text": rules.symbols_text(visible) or "nothing yet",
-            "points": sum(layout.points), "picker": picker(state, seat),
-            "symbols": SYMBOLS, "kingdoms": KINGDOMS}
-
-
-def grid_view(state: dict, seat: int, oid: int) -> dict:
-    """Return the pattern grid editor: a field of places, the stored colours, the occurrences."""
-    count, used, cells = pattern_count(state, seat, oid)
-    colour = {(c["x"], c["y"]): c["kingdom"] for c in (cells or [])}
-    hit = {}
-    for n, occ in enumerate(used, 1):
-        for cell in occ:
-            hit[cell] = n
-    xs = [x for x, _ in colour] + [-4, 4]
-    ys = [y for _, y in colour] + [-5, 5]
-    field = [(x, y, {"kingdom": colour.get((x, y), ""), "hit": hit.get((x, y))})
-             for x in range(min(xs), max(xs) + 1) for y in range(min(ys), max(ys) + 1) if (x + y) % 2 == 0]
-    card = next(o for o in objective_cards() if o["id"] == oid)
-    blocked = None
-    if state["manuscripts"][seat]:
-        blocked = "This player's patterns are counted from the manuscript."
-    elif oid not in objectives_of(state, seat):
-        blocked = f"Card {oid} is not one of this player's objectives yet: choose the objectives first."
-    return {"seat": seat, "card": card, "count": count, "grid": brick(field), "laid": cells is not None, "cells": cells or [],
-            "blocked": blocked,
-            "cycle": KINGDOM_CYCLE}
-
-
-def counter_view(state: dict, seat: int) -> dict:
-    """Return what the objective counter asks of one seat: the symbols and patterns that matter."""
-    objectives = objectives_of(state, seat)
-    symbols: list[str] = []
-    patterns = []
-    for oid in objectives:
-        c = catalogue.card(oid)
-        spec = c["objective"]
-        if spec["type"] == "pattern":
-            count, _, cells = pattern_count(state, seat, oid)
-            patterns.append({"card": oid, "count": count, "laid": cells is not None})
-        else:
-            symbols += [s for s in spec["counts"] if s not in symbols]
-    return {"seat": seat, "symbols": [s for s in SYMBOLS if s in symbols], "patterns": patterns,
-            "manuscript": bool(state["manuscripts"][seat]), "counts": state["counts"][seat],
-            "secret": state["secret"][seat]}
-
-
-def tie_notes(result: dict) -> list[str]:
-    """Say how equal totals were settled [CN56]: by objective points, or a shared place."""
-    notes = []
-    by_total: dict[int, list[dict]] = {}
-    for r in result["players"]:
-        by_total.setdefault(r["total"], []).append(r)
-    for total, group in sorted(by_total.items(), reverse=True):
-        if len(group) < 2:
-            continue
-        names = " and ".join(r["name"] for r in group)
-        if len({result["places"][r["name"]] for r in group}) == 1:
-            notes.append(f"{names} tie on {total} with the same objective points: they share the place.")
-        else:
-            notes.append(f"{names} tie on {total}: most objective points ranks first.")
-    return notes
-
-
-def parse_screen(screen: str | None, n: int) -> tuple[str, int | None, int | None]:
-    """Split `book-SEAT` and `grid-SEAT-CARD` screens; anything unknown is the main screen."""
-    parts = (screen or "").split("-")
-    try:
-        if parts[0] == "book" and len(parts) == 2 and 0 <= int(parts[1]) < n:
-            return "book", int(parts[1]), None
-        if parts[0] == "grid" and len(parts) == 3 and 0 <= int(parts[1]) < n and int(parts[2]) in catalogue.pattern_ids():
-            return "grid", int(parts[1]), int(parts[2])
-    except ValueError:
-        pass
-    if parts[0] == "end":
-        return "end", None, None
-    return "track", None, None
-
-
-def view(state: dict, names: list[str], seat: int | None, screen: str | None) -> dict:
-    """Return what templates/codex/panel.html shows, computed with the rules."""
-    n = len(names)
-    kind, who, oid = parse_screen(screen, n)
-    if state["finished"] and kind == "track":
-        kind = "end"
-    order = turn_order(state)
-    end = state["end"]
-    banner = None
-    if end is not None:
-        turns = [{"seat": s, "name": names[s], "done": i < end["played"], "next": i == end["played"]}
-                 for i, s in enumerate(end["turns"] or [])]
-        banner = {"reason": end["reason"], "trigger": names[end["trigger"]], "turns": turns,
-                  "left": len(turns) - end["played"], "known": end["turns"] is not None}
-    out = {
-        "kind": kind, "who": who, "target": state["target"], "quick": QUICK_POINTS,
-        "first": None if state["first"] is None else names[state["first"]],
-        "order": [names[s] for s in order] if state["first"] is not None else [],
-        "banner": banner, "objects": OBJECTS, "symbols": SYMBOLS, "symbol_short": SYMBOL_SHORT,
-        "players": [{"seat": s, "name": names[s], "score": state["scores"][s],
-                     "cards": len(state["manuscripts"][s]),
-                     "objectives": objectives_of(state, s)} for s in range(n)],
-        "objective_cards": objective_cards(),
-        "common": state["common"], "secret": state["secret"],
-    }
-    out["objective_by_id"] = {o["id"]: o for o in out["objective_cards"]}
-    if kind == "book":
-        out["book"] = manuscript_view(state, who)
-    if kind == "grid":
-        out["grid"] = grid_view(state, who, oid)
-    if kind == "end":
-        out["result"] = final_score(state, names)
-        out["counter"] = [counter_view(state, s) for s in range(n)]
-        out["ties"] = tie_notes(out["result"])
-        out["ranking"] = sorted(out["result"]["players"], key=lambda r: out["result"]["places"][r["name"]])
-    return out
+    return describe_event(LINES, type_, data, names, nobody="")
