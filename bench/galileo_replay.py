@@ -16,7 +16,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from companion.games.base import Context  # noqa: E402
-from companion.games.galileo.game import GAME, current_player  # noqa: E402
+from companion.games.galileo import GAME  # noqa: E402
+from companion.games.galileo.table import current_player  # noqa: E402
 from companion.games.galileo.view import build  # noqa: E402
 from companion.games.validation import RulesError  # noqa: E402
 

@@ -4,7 +4,7 @@ import copy
 
 import pytest
 
-from companion.games.galileo import rules, schema
+from companion.games.galileo import functions, rules
 from companion.games.galileo.functions import run_books, run_round, run_score, run_suspicion
 from companion.games.validation import RulesError
 
@@ -567,7 +567,7 @@ BOX = {
     ("prohibition_suspicion", {"2": {"copernican": 0, "ptolemaic": 0}, "5": {"copernican": 99, "ptolemaic": 99}}),
 ])
 def test_box_profile_accepts_the_lowest_and_highest_values(section, value):
-    assert schema.board({section: value}) == {section: value}
+    assert functions.board({section: value}) == {section: value}
 
 
 @pytest.mark.parametrize("section, value, field", [
@@ -592,7 +592,7 @@ def test_box_profile_accepts_the_lowest_and_highest_values(section, value):
     ("prohibition_suspicion", {"3": {"copernican": 1, "ptolemaic": 100}}, "prohibition_suspicion.3.ptolemaic"),
 ])
 def test_box_profile_refuses_values_beyond_the_bounds(section, value, field):
-    refused(schema.board, copy.deepcopy(BOX) | {section: value}, field)
+    refused(functions.board, copy.deepcopy(BOX) | {section: value}, field)
 
 
 def test_an_icon_past_the_boards_track_says_where_the_track_ends():
@@ -600,7 +600,7 @@ def test_an_icon_past_the_boards_track_says_where_the_track_ends():
     # cannot sit after space 19, and the message says why
     doc = {"suspicion_track": {"length": 20, "penance": [3, 6, 9], "prison": 11, "stake": 19}}
     with pytest.raises(RulesError) as err:
-        schema.board(doc)
+        functions.board(doc)
     assert err.value.field == "suspicion_track.stake"
     assert err.value.message == ("must be a whole number from 1 to 18: an icon after space k needs a space k+1, "
                                  "and the track's 20 spaces run from 0 to 19")

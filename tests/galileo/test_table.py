@@ -6,7 +6,9 @@ import pytest
 
 from companion.games import get
 from companion.games.base import Context
-from companion.games.galileo.game import GAME, current_player, final_result
+from companion.games.galileo import GAME, table
+from companion.games.galileo.table import current_player
+from companion.games.galileo.view import final_result
 from companion.games.validation import RulesError
 
 # A box profile as a group might enter it: sample values, the real ones are printed on the box.
@@ -66,7 +68,7 @@ def test_registry_finds_galileo():
 
 def test_every_event_has_a_handler_and_a_description():
     for type_ in GAME.events:
-        assert hasattr(GAME, f"_on_{type_}")
+        assert hasattr(table, f"_on_{type_}")
         assert GAME.describe(type_, {"player": 0, "delta": 1, "level": 1}, NAMES)
 
 

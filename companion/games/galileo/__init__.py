@@ -1,5 +1,18 @@
-"""Galileo's Truth: the suspicion track, the Inquisition, cycles and the Cathedral."""
+"""Galileo's Truth: the suspicion track, the Inquisition, cycles and the Cathedral.
 
-from .game import GAME, GalileoGame
+The modules (companion/games/base.py): rules.py, functions.py (the rules functions and
+every document check), table.py, view.py, profile.py.
+"""
 
-__all__ = ["GAME", "GalileoGame"]
+from __future__ import annotations
+
+from ..base import GamePackage
+from . import functions, profile, table, view
+
+# The rulebook's header says "Darwin's Journey" (RULES.md GAL-C1).
+GAME = GamePackage(
+    key="galileo", title="Galileo's Truth",
+    min_players=2, max_players=4,  # the rulebook only covers 2-, 3- and 4-player games (tiles [GT206-208])
+    functions=functions, table=table, view=view, profile=profile,
+    styles=("galileo/galileo.css",),
+)

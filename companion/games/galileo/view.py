@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from . import rules
 from .functions import run_score
-from .game import current_player, final_result, score_document
+from .table import current_player
 
 PHASE_TEXT = {
     "income": "Income",
@@ -43,6 +43,30 @@ def _missing_final(state: dict, names: list[str]) -> list[str]:
         missing.append("the penance cards' VP (Board values)")
     missing += [f"{names[i]}'s final entries" for i, p in enumerate(state["players"]) if p["final"] is None]
     return missing
+
+
+def score_document(state: dict, names: list[str]) -> dict | None:
+    """Build the `score` function's document from a finished table, or None if values are missing."""
+    if _missing_final(state, names):
+        return None
+    board = state["board"]
+    rank = {p: i + 1 for i, p in enumerate(state["order"])}
+    players = []
+    for i, p in enumerate(state["players"]):
+        held = [board["penance_cards"]["vp"][lvl] for lvl in range(3)
+                if p["suspicion"]["penance_taken"][lvl] and not p["penance_removed"][lvl]]
+        players.append({
+            "name": names[i], "vp": p["vp"], "principle": p["principle"],
+            "status": rules.status_of(p["suspicion"]), "suspicion": p["suspicion"]["position"],
+            "penance_vp": held, **p["final"], "turn_order": rank[i],
+        })
+    return {"cathedral": board["cathedral"], "players": players}
+
+
+def final_result(state: dict, names: list[str]) -> dict | None:
+    """Score a finished table with the `score` rules function, or None if values are missing."""
+    doc = score_document(state, names)
+    return run_score(doc) if doc else None
 
 
 def track_cells(track: dict, position: int) -> list[dict]:
@@ -139,3 +163,17 @@ def build(state: dict, names: list[str], options: dict) -> dict:
         "passing_order": options.get("passing_order", "literal"),
         "stake_overshoot": options.get("stake_overshoot", "discard"),
     }
+
+
+def view(state: dict, names: list[str], options: dict, profile: dict, seat: int | None, screen: str | None) -> dict:
+    """Return what templates/galileo/panel.html shows: turn, tracks, checks and the score."""
+    return build(state, list(names), options)
+
+
+def counter(state: dict, type_: str, data: dict) -> int | None:
+    """The VP stepper answers alone. Suspicion does not: crossing a threshold brings up
+    Penance, Prison or the Stake, which the whole panel must show at once."""
+    player = data.get("player")
+    if type_ == "vp" and isinstance(player, int) and 0 <= player < len(state["players"]):
+        return state["players"][player]["vp"]
+    return None

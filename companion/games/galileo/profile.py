@@ -1,0 +1,21 @@
+"""Galileo's Truth box profile: the values printed on the board, tiles and cards (RULES.md GAL-B).
+
+It holds any of these sections, each optional (a group may enter them here once, or at a
+table as board values): `suspicion_track` (its number of spaces and where the Penance,
+Prison and Stake icons sit, GAL-B2), `tiles` (the suspicion tiles' back value and the
+VP spaces they sit on, GAL-B3), `cathedral` (the Cathedral's VP by principle and status,
+GAL-B1), `penance_cards` (each Penance card's VP loss and coin cost, GAL-B6) and
+`prohibition_suspicion` (the suspicion a failed Prohibition costs in Cycles 2, 3 and 5
+[GT731]). The checks are functions.board's, shared with the `board` event.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import functions
+
+
+def validate_profile(data: Any) -> dict:
+    """Check a Galileo box profile: any of the printed-value sections (RULES.md GAL-B)."""
+    return functions.board(data, "$")

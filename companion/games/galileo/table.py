@@ -1,0 +1,443 @@
+"""Galileo's Truth at the table: the events that drive a game and the state they build.
+
+The state refers to players by index. Printed values (the suspicion track's icons, the
+tiles' back, the Cathedral, the penance cards, the prohibition penalties) live in
+`state["board"]`: copied from the box profile when the table is created, or entered at
+the table with the `board` event (RULES.md GAL-B). Nothing here imports Flask.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..base import Context, EventLines, clone, describe_event
+from ..validation import RulesError, at, choice, flag, listof, obj, whole
+from . import functions, rules
+
+MAX_DELTA = 30
+
+EVENTS = {
+    "board": "enter printed values at the table: {suspicion_track?, tiles?, cathedral?, penance_cards?, prohibition_suspicion?} (box-profile shapes)",
+    "suspicion": "change one player's suspicion at any time: {player: INDEX, delta: -30..30, not 0}",
+    "suspicion_group": "an effect on several players: {player: INDEX (who caused it), group: \"others\" | \"copernican\", delta: -30..30, not 0}",
+    "vp": "move a scoring marker: {player: INDEX, delta: -999..999, not 0}",
+    "tile": "a scoring marker reaches or passes a suspicion tile: {player: INDEX, tile: INDEX, vp?: VP when it reached the tile (default: the player's VP)}",
+    "income_done": "the Income phase is over, the Actions phase starts: {}",
+    "action": "a Main Action other than Pass, Abjure or a penance card: {player: INDEX, action: \"invention\" | \"academic\" | \"treatise\" | \"philosopher\"}",
+    "abjure": "Main Action Abjure: {player: INDEX} (-5 for them, +1 for every other Copernican; not in Cycle 5)",
+    "penance": "Main Action: play a penance card: {player: INDEX, level: 1..3, remove: true | false (paid its coins to remove it from the game)}",
+    "pass": "Main Action Pass: {player: INDEX}",
+    "prohibition": "the Prohibition check at the end of Cycle 2, 3 or 5: {limit: N, counts: [elements each player possesses], penalty?: {copernican: N, ptolemaic: N}}",
+    "next_cycle": "finish the End of Cycle phase and start the next cycle (after Cycle 5: final scoring): {}",
+    "final": "a player's final-scoring entries: {player: INDEX, inventions_vp: N, mentor_vp: N (0 unless unlocked), end_losses: N}",
+}
+
+OPTIONS = {
+    "passing_order": "where a later passer's marker goes in the Passing Area: \"literal\" (to the left, as the rulebook says; default) or \"first_passer_first\" (RULES.md GAL-C5)",
+    "stake_overshoot": "steps left over when a move crosses the Stake: \"discard\" (default: the marker ends on 0) or \"continue\" (count on from 0) (RULES.md GAL-C3)",
+}
+
+TRIGGER_TEXT = {
+    "penance_1": "take Penance card I and put it face down on your draw deck",
+    "penance_2": "take Penance card II and put it face down on your draw deck",
+    "penance_3": "take Penance card III and put it face down on your draw deck",
+    "arrested": "arrested: your Natural Philosopher goes to Prison (if it stood on an action space, lay it down; that space is free again)",
+    "released": "released: take your Natural Philosopher back (standing if it was unused, otherwise lying until the End of Cycle)",
+    "stake": "the Stake: your Natural Philosopher goes to the Stake for good; marker back to 0; from now on every point of suspicion costs 2 VP at the end",
+}
+
+INQUISITION_TEXT = "The Inquisition Suspects: the token is face up; every Main Action but Pass now costs +1 suspicion"
+
+
+# --- tables ------------------------------------------------------------------------------
+
+def validate_options(options: dict, player_count: int) -> dict:
+    """Check the setup options: the two readings a group may switch."""
+    obj(options, "$", optional=tuple(OPTIONS))
+    return {
+        "passing_order": choice(options.get("passing_order", "literal"), "passing_order", rules.PASSING),
+        "stake_overshoot": choice(options.get("stake_overshoot", "discard"), "stake_overshoot", rules.OVERSHOOT),
+    }
+
+
+def initial_state(names: list[str], options: dict, profile: dict) -> dict:
+    """Start Cycle 1 (no Income [GT311]) with the players' turn order as listed."""
+    board = functions.board(profile or {})
+    return {
+        "cycle": 1,
+        "phase": "actions",
+        "round": 1,
+        # [GT103] markers left to right from the first player, clockwise: the names' order
+        "order": list(range(len(names))),
+        "passing": [],
+        "future": [],
+        "acted": [],
+        "inquisition": False,  # [GT66] face down at setup
+        "cycle5_order": None,
+        "prohibition": None,
+        "board": board,
+        "tiles": _fresh_tiles(board),
+        "players": [_new_player() for _ in names],
+        "notices": [],
+    }
+
+
+def apply(state: dict, type_: str, data: Any, ctx: Context) -> dict:
+    """Return the state after one event (see EVENTS); invalid events raise RulesError."""
+    handler = HANDLERS.get(type_)
+    if handler is None:
+        raise RulesError("type", f"unknown event type for Galileo's Truth: {type_!r}")
+    new = clone(state)
+    new["notices"] = []
+    if type_ != "board" and "suspicion_track" not in new["board"]:
+        raise RulesError("type", "first enter the suspicion track's icon positions (box profile or board values)")
+    handler(new, data, ctx)
+    return new
+
+
+# --- events ------------------------------------------------------------------------------
+
+
+def _on_board(s: dict, data: Any, ctx: Context) -> None:
+    values = functions.board(data, "data")
+    if not values:
+        raise RulesError("data", "enter at least one of: " + ", ".join(functions.SECTIONS))
+    if "suspicion_track" in values and s["board"].get("suspicion_track") != values["suspicion_track"]:
+        if any(p["suspicion"] != rules.new_suspicion() for p in s["players"]):
+            raise RulesError("data.suspicion_track", "is fixed once a marker has moved; undo back to the start to change it")
+    if "tiles" in values and any(t["reached_by"] for t in s["tiles"]) and values["tiles"] != s["board"].get("tiles"):
+        raise RulesError("data.tiles", "are fixed once a player has reached a tile; undo to change them")
+    s["board"].update(values)
+    if "tiles" in values and not any(t["reached_by"] for t in s["tiles"]):
+        s["tiles"] = _fresh_tiles(s["board"])
+    s["notices"].append("Board values saved: " + ", ".join(k.replace("_", " ") for k in values))
+
+
+def _on_suspicion(s: dict, data: Any, ctx: Context) -> None:
+    obj(data, "data", required=("player", "delta"))
+    player = _player(data, s)
+    delta = _delta(data["delta"], "data.delta", MAX_DELTA)
+    _suspect(s, ctx, player, delta)
+
+
+def _on_suspicion_group(s: dict, data: Any, ctx: Context) -> None:
+    obj(data, "data", required=("player", "group", "delta"))
+    player = _player(data, s)
+    group = choice(data["group"], "data.group", ("others", "copernican"))
+    delta = _delta(data["delta"], "data.delta", MAX_DELTA)
+    # [GT696] "All the other players ..."; [GT697] "All the Copernican players ..."
+    if group == "others":
+        targets = [i for i in range(len(s["players"])) if i != player]
+    else:
+        targets = [i for i, p in enumerate(s["players"]) if p["principle"] == "copernican"]
+    if not targets:
+        raise RulesError("data.group", "no player is affected: there is no Copernican player left")
+    for i in _in_turn_order(s, targets):
+        _suspect(s, ctx, i, delta)
+
+
+def _on_vp(s: dict, data: Any, ctx: Context) -> None:
+    obj(data, "data", required=("player", "delta"))
+    player = _player(data, s)
+    delta = _delta(data["delta"], "data.delta", functions.MAX_VP)
+    vp = s["players"][player]["vp"] + delta
+    if not 0 <= vp <= functions.MAX_VP:
+        raise RulesError("data.delta", f"would put the scoring marker at {vp}; it stays within 0 to {functions.MAX_VP}")
+    s["players"][player]["vp"] = vp
+
+
+def _on_tile(s: dict, data: Any, ctx: Context) -> None:
+    obj(data, "data", required=("player", "tile"), optional=("vp",))
+    player = _player(data, s)
+    if s["phase"] == "final":
+        raise RulesError("type", "during final scoring the scoring marker gives no suspicion [GT739]")
+    tiles_board = s["board"].get("tiles")
+    if not tiles_board:
+        raise RulesError("data.tile", "first enter the suspicion tiles (their spaces and back value) in the board values")
+    index = whole(data["tile"], "data.tile", 0, len(s["tiles"]) - 1)
+    tile = s["tiles"][index]
+    name = ctx.names[player]
+    space = tiles_board["spaces"][index]
+    if player in tile["reached_by"]:
+        raise RulesError("data.tile", f"{name} has already reached the tile at {space}")
+    if tile["face"] == "removed":
+        raise RulesError("data.tile", f"the tile at {space} was removed: it adds no suspicion any more")
+    vp = whole(data["vp"], "data.vp", 0, functions.MAX_VP) if "vp" in data else s["players"][player]["vp"]
+    if not rules.tiles_affect(vp):
+        raise RulesError("data.player", f"{name} has more than 100 VP ({vp}): suspicion tiles no longer affect them [GT210]")
+    before = tile["face"]
+    # [GT202] reaching or passing the space adds the tile's value; then flip or remove [GT204]
+    _suspect(s, ctx, player, rules.tile_value(before, tiles_board["back"]), why=f"tile at {space}")
+    tile["reached_by"].append(player)
+    tile["face"] = rules.tile_after_reach(before, len(tile["reached_by"]), len(s["players"]))
+    if tile["face"] != before:
+        done = "flip it" if tile["face"] == "back" else "remove it from the board"
+        s["notices"].append(f"Tile at {space}: {done}.")
+
+
+def _on_income_done(s: dict, data: Any, ctx: Context) -> None:
+    obj(data, "data")
+    if s["phase"] != "income":
+        raise RulesError("type", "it is not the Income phase")
+    s["phase"] = "actions"
+
+
+def _on_action(s: dict, data: Any, ctx: Context) -> None:
+    obj(data, "data", required=("player", "action"))
+    player = _turn(s, data, ctx)
+    action = choice(data["action"], "data.action", rules.MAIN_ACTIONS)
+    p = s["players"][player]
+    if action == "philosopher":
+        why = rules.philosopher_unavailable(p["suspicion"], p.get("philosopher_used", False))
+        if why:
+            raise RulesError("data.action", f"{ctx.names[player]}'s Natural Philosopher {why}")
+        p["philosopher_used"] = True
+    _main_action(s, ctx, player)
+    _end_turn(s, ctx, player)
+
+
+def _on_abjure(s: dict, data: Any, ctx: Context) -> None:
+    obj(data, "data", required=("player",))
+    player = _turn(s, data, ctx)
+    why = rules.can_abjure(s["players"][player]["principle"], s["cycle"])
+    if why:
+        raise RulesError("data.player", f"{ctx.names[player]} {why}")
+    _main_action(s, ctx, player)  # GAL-C13: the Inquisition's +1 comes first
+    # [GT415-419] flip to Ptolemaic; -5 for you, +1 for every other Copernican
+    s["players"][player]["principle"] = "ptolemaic"
+    s["notices"].append(f"{ctx.names[player]} abjures and is now Ptolemaic (final).")
+    _suspect(s, ctx, player, -5)
+    others = [i for i, p in enumerate(s["players"]) if i != player and p["principle"] == "copernican"]
+    for i in _in_turn_order(s, others):
+        _suspect(s, ctx, i, 1)
+    _end_turn(s, ctx, player)
+
+
+def _on_penance(s: dict, data: Any, ctx: Context) -> None:
+    obj(data, "data", required=("player", "level", "remove"))
+    player = _turn(s, data, ctx)
+    level = whole(data["level"], "data.level", 1, 3)
+    remove = flag(data["remove"], "data.remove")
+    p = s["players"][player]
+    roman = rules.PENANCE_LEVELS[level - 1]
+    if not p["suspicion"]["penance_taken"][level - 1]:
+        raise RulesError("data.level", f"{ctx.names[player]} has no Penance card {roman}")
+    if p["penance_removed"][level - 1]:
+        raise RulesError("data.level", f"{ctx.names[player]}'s Penance card {roman} was removed from the game")
+    face_down = not s["inquisition"]
+    _main_action(s, ctx, player)  # GAL-C14: face up, +1 and no -1
+    if face_down:
+        _suspect(s, ctx, player, -1, why=f"Penance card {roman}")  # [GT478]
+    if remove:
+        # [GT479] pay the printed coins to remove it: it no longer costs VP at the end [GT763]
+        p["penance_removed"][level - 1] = True
+        coins = s["board"].get("penance_cards", {}).get("coins")
+        cost = f"{coins[level - 1]} coins" if coins else "its coins"
+        s["notices"].append(f"{ctx.names[player]} pays {cost} and removes Penance card {roman} from the game.")
+    _end_turn(s, ctx, player)
+
+
+def _on_pass(s: dict, data: Any, ctx: Context) -> None:
+    obj(data, "data", required=("player",))
+    player = _turn(s, data, ctx)
+    # [GT361] the marker goes to the Passing Area; "Passing does not cause you an increase" [GT400]
+    s["passing"] = rules.place_passer(s["passing"], player, ctx.options.get("passing_order", "literal"))
+    _end_turn(s, ctx, player)
+
+
+def _on_prohibition(s: dict, data: Any, ctx: Context) -> None:
+    obj(data, "data", required=("limit", "counts"), optional=("penalty",))
+    if s["phase"] != "end" or s["cycle"] not in rules.PROHIBITION_CYCLES:
+        raise RulesError("type", "the Prohibition is checked only in the End of Cycle phase of Cycles 2, 3 and 5")
+    if s["prohibition"] is not None:
+        raise RulesError("type", "this cycle's Prohibition has already been checked (undo it to redo it)")
+    limit = whole(data["limit"], "data.limit", 1, 99)
+    counts = [whole(c, at("data.counts", i), 0, 99)
+              for i, c in enumerate(listof(data["counts"], "data.counts", len(s["players"]), len(s["players"])))]
+    if "penalty" in data:
+        penalty = functions.penalty(data["penalty"], "data.penalty")
+    else:
+        penalty = s["board"].get("prohibition_suspicion", {}).get(str(s["cycle"]))
+    # [GT728] you follow it only with fewer than the limit
+    failed = [i for i in _in_turn_order(s, range(len(s["players"]))) if rules.fails_prohibition(counts[i], limit)]
+    if failed and penalty is None:
+        raise RulesError("data.penalty", f"is required: the suspicion for failing in Cycle {s['cycle']} is not in the board values")
+    for i in failed:
+        # [GT731] the amount depends on the cycle and the side of the Principle Coin
+        amount = penalty[s["players"][i]["principle"]]
+        if amount:
+            _suspect(s, ctx, i, amount, why="Prohibition")
+    s["prohibition"] = {"limit": limit, "counts": counts, "failed": failed}
+    if not failed:
+        s["notices"].append("Prohibition: everyone followed it.")
+
+
+def _on_next_cycle(s: dict, data: Any, ctx: Context) -> None:
+    obj(data, "data")
+    if s["phase"] != "end":
+        raise RulesError("type", "the cycle's Actions phase is not over yet: every player must pass")
+    if s["cycle"] in rules.PROHIBITION_CYCLES and s["prohibition"] is None:
+        raise RulesError("type", f"check the Prohibition of Cycle {s['cycle']} first")
+    if s["cycle"] == rules.LAST_CYCLE:
+        # [GT737] the game ends after the End of Cycle of Cycle 5
+        s["phase"] = "final"
+        s["notices"].append("The game is over: final scoring.")
+        return
+    # Clean Up [GT710]: figures stand up again (in Prison they stay there, standing)
+    for p in s["players"]:
+        p["philosopher_used"] = False
+    s["cycle"] += 1
+    s["phase"] = "income"  # [GT311] Income from Cycle 2 on
+    s["round"] = 1
+    s["acted"] = []
+    s["prohibition"] = None
+    if s["cycle"] == rules.LAST_CYCLE:
+        s["cycle5_order"] = list(s["order"])
+
+
+def _on_final(s: dict, data: Any, ctx: Context) -> None:
+    obj(data, "data", required=("player", "inventions_vp", "mentor_vp", "end_losses"))
+    if s["phase"] != "final":
+        raise RulesError("type", "final scoring comes after the End of Cycle 5")
+    player = _player(data, s)
+    s["players"][player]["final"] = {
+        key: whole(data[key], f"data.{key}", 0, functions.MAX_VP) for key in ("inventions_vp", "mentor_vp", "end_losses")
+    }
+
+
+#: event type -> its handler `_on_TYPE(state, data, ctx)`, which changes the state's copy in place
+HANDLERS = {type_: globals()[f"_on_{type_}"] for type_ in EVENTS}
+
+
+# --- history -------------------------------------------------------------------------------
+
+def _signed(data: dict) -> str:
+    delta = data.get("delta")
+    return f"{delta:+d}" if isinstance(delta, int) else ""
+
+
+def _penance_line(data: dict, who: str) -> str:
+    level = data.get("level")
+    roman = rules.PENANCE_LEVELS[level - 1] if level in (1, 2, 3) else "?"
+    return f"{who}: plays Penance card {roman}" + (" and removes it" if data.get("remove") else "")
+
+
+#: what each event did, in plain words; `who` is "?" for an event that names no player
+LINES: EventLines = {
+    "board": "board values entered",
+    "suspicion": lambda data, who: f"{who}: suspicion {_signed(data)}",
+    "suspicion_group": lambda data, who: f"{who}: {'every other player' if data.get('group') == 'others' else 'every Copernican'} suspicion {_signed(data)}",
+    "vp": lambda data, who: f"{who}: {_signed(data)} VP",
+    "tile": lambda data, who: f"{who}: reaches suspicion tile {data['tile'] + 1 if isinstance(data.get('tile'), int) else '?'}",
+    "income_done": "Income done: Actions phase",
+    "action": lambda data, who: f"{who}: Main Action ({data.get('action', '?')})",
+    "abjure": "{who}: abjures",
+    "penance": _penance_line,
+    "pass": "{who}: passes",
+    "prohibition": "Prohibition checked",
+    "next_cycle": "End of Cycle done",
+    "final": "{who}: final-scoring entries",
+}
+assert set(LINES) == set(EVENTS)
+
+
+def describe(type_: str, data: Any, names: list[str]) -> str:
+    """Say in plain words what an event did, for the history panel."""
+    return describe_event(LINES, type_, data, names, nobody="?")
+
+
+# --- helpers ----------------------------------------------------------------------------
+
+def _new_player() -> dict:
+    return {"suspicion": rules.new_suspicion(), "principle": "copernican", "vp": 0,
+            "penance_removed": [False, False, False], "philosopher_used": False, "final": None}
+
+
+def _fresh_tiles(board: dict) -> list[dict]:
+    # [GT64] every tile starts "2" side up
+    return [{"face": "front", "reached_by": []} for _ in board.get("tiles", {}).get("spaces", [])]
+
+
+def _player(data: dict, s: dict) -> int:
+    return whole(data["player"], "data.player", 0, len(s["players"]) - 1)
+
+
+def _delta(value: Any, field: str, limit: int) -> int:
+    delta = whole(value, field, -limit, limit)
+    if delta == 0:
+        raise RulesError(field, f"must be a whole number from -{limit} to {limit}, not 0")
+    return delta
+
+
+def _in_turn_order(s: dict, players) -> list[int]:
+    """Return these players in the current turn order (timing matters for who flips a tile)."""
+    rank = {p: i for i, p in enumerate(s["order"])}
+    return sorted(players, key=lambda p: rank[p])
+
+
+def current_player(s: dict) -> int | None:
+    """Return whose turn it is in the Actions phase, or None."""
+    if s["phase"] != "actions":
+        return None
+    done = set(s["passing"]) | set(s["future"]) | set(s["acted"])
+    for p in s["order"]:
+        if p not in done:
+            return p
+    return None
+
+
+def _turn(s: dict, data: dict, ctx: Context) -> int:
+    player = _player(data, s)
+    if s["phase"] != "actions":
+        raise RulesError("type", {"income": "finish the Income phase first",
+                                  "end": "the Actions phase of this cycle is over",
+                                  "final": "the game is over: final scoring"}.get(s["phase"], "not now"))
+    now = current_player(s)
+    if player != now:
+        if player in s["passing"] or player in s["future"]:
+            raise RulesError("data.player", f"{ctx.names[player]} has passed this cycle")
+        raise RulesError("data.player", f"it is {ctx.names[now]}'s turn")
+    return player
+
+
+def _suspect(s: dict, ctx: Context, player: int, delta: int, why: str = "") -> None:
+    """Move a player's suspicion marker and say what it triggers."""
+    p = s["players"][player]
+    track = s["board"]["suspicion_track"]
+    p["suspicion"], triggered = rules.move_suspicion(track, p["suspicion"], delta, ctx.options.get("stake_overshoot", "discard"))
+    name = ctx.names[player]
+    reason = f" ({why})" if why else ""
+    s["notices"].append(f"{name}: suspicion {delta:+d}{reason}, now {p['suspicion']['position']}.")
+    s["notices"].extend(f"{name}: {TRIGGER_TEXT[e]}." for e in triggered)
+
+
+def _main_action(s: dict, ctx: Context, player: int) -> None:
+    # [GT396-398] face up: +1 at the beginning of the turn for a Main Action (GAL-C13)
+    if s["inquisition"]:
+        _suspect(s, ctx, player, 1, why="the Inquisition")
+
+
+def _end_turn(s: dict, ctx: Context, player: int) -> None:
+    s["acted"].append(player)
+    if current_player(s) is not None:
+        return
+    # [GT373] the last player in the current turn order has taken their turn
+    remaining = [p for p in s["order"] if p not in s["passing"] and p not in s["future"]]
+    end = rules.round_end(s["passing"], s["future"], len(remaining), s["inquisition"])
+    s["passing"], s["future"], s["inquisition"] = end["passing"], end["future"], end["inquisition_up"]
+    if end["flipped"]:
+        s["notices"].append(INQUISITION_TEXT + ".")
+    if not end["over"]:
+        s["round"] += 1
+        s["acted"] = []
+        return
+    # [GT704-708] End of Cycle: markers back to the Current track keeping their places,
+    # the Inquisition face down
+    s["order"] = end["future"]
+    s["future"] = []
+    s["acted"] = []
+    if s["inquisition"]:
+        s["notices"].append("End of Cycle: the Inquisition token goes face down.")
+    s["inquisition"] = False
+    s["phase"] = "end"
+    s["notices"].append(f"Everyone has passed: End of Cycle {s['cycle']}.")
