@@ -6,7 +6,7 @@ import sys
 from pathlib import Path
 
 from companion.games.voynich import GAME
-from companion.games.voynich.game import SOLO_PARTS
+from companion.games.voynich.profile import SOLO_PARTS
 
 ROOT = Path(__file__).resolve().parents[2]
 DOC = (ROOT / "docs" / "voynich.md").read_text()

@@ -6,7 +6,7 @@ import random
 import pytest
 
 from companion.games.validation import RulesError
-from companion.games.voynich import GAME, rules
+from companion.games.voynich import GAME, functions, rules
 
 SPACES = {"10": 3, "20": 6, "30": 10}
 CARDS = {"botany": [3, 8], "astrology": [12, 15], "baths": [21, 24], "writings": [30, 33], "recipes": [36, 39]}
@@ -370,12 +370,12 @@ def test_the_highest_track_position_is_accepted_and_one_more_refused():
 def test_insight_symbols_sit_on_spaces_1_and_up():
     # [V170] a token for each insight symbol a marker reaches or passes moving forward; the
     # markers start on space 0 [V64], so a symbol there could never be reached
-    assert rules.insight_positions([1, rules.POS_HI], "insights") == [1, rules.POS_HI]
+    assert functions.insight_positions([1, rules.POS_HI], "insights") == [1, rules.POS_HI]
     with pytest.raises(RulesError) as err:
-        rules.insight_positions([4, 0], "insights")
+        functions.insight_positions([4, 0], "insights")
     assert err.value.field == "insights[1]"
     with pytest.raises(RulesError) as err:
-        rules.insight_positions([rules.POS_HI + 1], "insights")
+        functions.insight_positions([rules.POS_HI + 1], "insights")
     assert err.value.field == "insights[0]"
 
 

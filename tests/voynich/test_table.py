@@ -7,7 +7,7 @@ import pytest
 from companion.games.base import Context
 from companion.games.validation import RulesError
 from companion.games.voynich import GAME
-from companion.games.voynich.game import check_profile
+from companion.games.voynich.profile import check_profile
 
 CARDS = {"botany": [3, 8], "astrology": [12, 15], "baths": [21, 24], "writings": [30, 33], "recipes": [36, 39]}
 PROFILE = {"track": {"scoring_spaces": {"10": 3, "20": 6, "30": 10}, "insights": [4, 9, 15]}}

@@ -1,5 +1,17 @@
-"""The Voynich Puzzle: knowledge tracks, end scoring and the solo opponent's deck."""
+"""The Voynich Puzzle: knowledge tracks, end scoring and the solo opponent's deck.
 
-from .game import GAME, VoynichGame
+The modules (companion/games/base.py): rules.py, functions.py, table.py, view.py, profile.py,
+and beside them solo.py (the solo opponent Voynich's seat, setup and turn on the table).
+"""
 
-__all__ = ["GAME", "VoynichGame"]
+from __future__ import annotations
+
+from ..base import GamePackage
+from . import functions, profile, table, view
+
+GAME = GamePackage(
+    key="voynich", title="The Voynich Puzzle",
+    min_players=1, max_players=4,  # a one-player table plays against Voynich [V369]
+    functions=functions, table=table, view=view, profile=profile,
+    styles=("voynich/voynich.css",),
+)

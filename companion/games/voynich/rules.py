@@ -1,9 +1,10 @@
 """The Voynich Puzzle's computed rules: end scoring, the solo opponent's deck, the priority scan.
 
-Plain functions over plain data (no Flask). Line references such as [V360] point into
-the rulebook; "VOY-C11" and "D1" into RULES.md, whose readings these functions follow.
-Printed values (the score track's scoring spaces, the puzzle grid's GK, the solo board's
-numbered spaces) always come in as arguments: nothing printed is guessed here.
+Plain functions over plain data (no Flask), on documents functions.py has already checked.
+Line references such as [V360] point into the rulebook; "VOY-C11" and "D1" into RULES.md,
+whose readings these functions follow. Printed values (the score track's scoring spaces,
+the puzzle grid's GK, the solo board's numbered spaces) always come in as arguments:
+nothing printed is guessed here.
 """
 
 from __future__ import annotations
@@ -11,8 +12,9 @@ from __future__ import annotations
 import random
 from typing import Any, Iterable
 
-from ..validation import RulesError, at, choice, listof, names, obj, places, text, unique_names, whole
 from ..turns import last_turns
+from ..validation import places
+
 
 #: the four knowledge markers besides GK [V64]
 KNOWLEDGE = ("botany", "astrology", "baths", "writings")
@@ -44,56 +46,6 @@ POS_HI = 999
 SIDES = ("left", "right")
 #: VOY-C11: a solo tie is a loss ("strict", the literal reading) or goes to the marker tie-break
 TIE_RULES = ("strict", "tie_break")
-
-
-# --- validation helpers ------------------------------------------------------------------
-
-def _marker_positions(value: Any, field: str, keys: Iterable[str] = KNOWLEDGE) -> dict[str, int]:
-    keys = tuple(keys)
-    obj(value, field, required=keys)
-    return {k: whole(value[k], at(field, k), 0, POS_HI) for k in keys}
-
-
-def _position_key(key: str, field: str) -> int:
-    if not (isinstance(key, str) and key.isdigit() and key.isascii()):
-        raise RulesError(field, "keys must be track positions written as whole numbers, e.g. \"10\"")
-    pos = int(key)
-    if pos > POS_HI:
-        raise RulesError(field, f"a track position must be from 0 to {POS_HI}")
-    return pos
-
-
-def scoring_spaces(value: Any, field: str) -> dict[int, int]:
-    """Check a {position: printed GK} map (VOY-B1) and return it with integer positions."""
-    if not isinstance(value, dict):
-        raise RulesError(field, "must be an object mapping track positions to the GK printed there")
-    if not value:
-        raise RulesError(field, "must list at least one scoring space (as printed on the score track)")
-    clean: dict[int, int] = {}
-    for key, gk in value.items():
-        path = at(field, str(key))
-        pos = _position_key(key, path)
-        if pos in clean:  # "7" and "07": one space written twice
-            raise RulesError(path, f"position {pos} is listed twice")
-        clean[pos] = whole(gk, path, 0, POS_HI)
-    return dict(sorted(clean.items()))
-
-
-def insight_positions(value: Any, field: str) -> list[int]:
-    """Check a list of distinct track positions holding an insight symbol (VOY-B2)."""
-    items = listof(value, field)
-    seen: set[int] = set()
-    for i, pos in enumerate(items):
-        whole(pos, at(field, i), 1, POS_HI)
-        if pos in seen:
-            raise RulesError(at(field, i), f"position {pos} is listed twice")
-        seen.add(pos)
-    return sorted(seen)
-
-
-def card_number(value: Any, field: str) -> int:
-    """Check a Voynich card number (1 to 40)."""
-    return whole(value, field, CARD_LO, CARD_HI)
 
 
 # --- the score track -----------------------------------------------------------------------
@@ -152,80 +104,6 @@ def tie_key(markers: dict[str, int]) -> tuple[int, ...]:
     return tuple(sorted((markers[k] for k in KNOWLEDGE), reverse=True))
 
 
-def _check_page(page: Any, field: str) -> dict:
-    obj(page, field, required=("section", "multiplier"), optional=("choices", "chosen"))
-    section = choice(page["section"], at(field, "section"), SECTIONS)
-    mult = page["multiplier"]
-    if isinstance(mult, bool) or not isinstance(mult, int) or mult not in MULTIPLIERS:
-        raise RulesError(at(field, "multiplier"), "must be 0 (starting phase), 1, 2 or 4")
-    clean = {"section": section, "multiplier": mult}
-    if section == "recipes":
-        if "choices" not in page:
-            raise RulesError(at(field, "choices"), "a Recipes page lists the two knowledge types it shows")
-        clean["choices"] = recipe_choices(page["choices"], at(field, "choices"))
-        if page.get("chosen") is not None:
-            clean["chosen"] = choice(page["chosen"], at(field, "chosen"), clean["choices"])
-    else:
-        for key in ("choices", "chosen"):
-            if key in page:
-                raise RulesError(at(field, key), "only a Recipes page shows two knowledge types to choose from")
-    return clean
-
-
-def recipe_choices(value: Any, field: str) -> list[str]:
-    """Check a Recipes page's two distinct knowledge types [V363]."""
-    items = listof(value, field, 2, 2)
-    for i, kind in enumerate(items):
-        choice(kind, at(field, i), KNOWLEDGE)
-    if items[0] == items[1]:
-        raise RulesError(field, "a Recipes page shows two different knowledge types")
-    return list(items)
-
-
-def _check_player(p: Any, field: str) -> dict:
-    obj(p, field, required=("name", "gk", "markers", "research", "pages"))
-    clean = {
-        "name": text(p["name"], at(field, "name")),
-        "gk": whole(p["gk"], at(field, "gk"), 0, POS_HI),
-        "markers": _marker_positions(p["markers"], at(field, "markers")),
-    }
-    research = listof(p["research"], at(field, "research"), 0, MAX_RESEARCH)
-    clean["research"] = [whole(v, at(at(field, "research"), i), 0, POS_HI) for i, v in enumerate(research)]
-    pages = listof(p["pages"], at(field, "pages"), 0, 2 * len(SECTIONS))
-    clean["pages"] = [_check_page(pg, at(at(field, "pages"), i)) for i, pg in enumerate(pages)]
-    return clean
-
-
-def check_score_doc(doc: Any) -> dict:
-    """Validate a `score` document (CONTRACT.md "voynich") and return it clean."""
-    obj(doc, "$", required=("track", "players"), optional=("solo",))
-    obj(doc["track"], "track", required=("scoring_spaces",), optional=("insights", "end"))  # a profile track as is
-    spaces = scoring_spaces(doc["track"]["scoring_spaces"], "track.scoring_spaces")
-    players = listof(doc["players"], "players", 1, 4)
-    clean_players = [_check_player(p, at("players", i)) for i, p in enumerate(players)]
-    unique_names(clean_players)
-    solo = None
-    if "solo" in doc:
-        s = obj(doc["solo"], "solo", required=("difficulty", "automa"), optional=("tokens_on_board", "tie_rule"))
-        difficulty = choice(s["difficulty"], "solo.difficulty", DIFFICULTIES)
-        names_ = [p["name"] for p in clean_players]
-        automa = s["automa"]
-        if not isinstance(automa, str) or automa.strip() not in names_:
-            raise RulesError("solo.automa", "must be the name of the player who is Voynich")
-        if len(clean_players) != 2:
-            raise RulesError("players", "a solo game has exactly two players: you and Voynich")
-        idx = names_.index(automa.strip())
-        if clean_players[idx]["research"]:
-            raise RulesError(at(at("players", idx), "research"), "must be empty: Voynich never has research tokens [V492]")
-        if TOKEN_GK[difficulty]:
-            if "tokens_on_board" not in s:
-                raise RulesError("solo.tokens_on_board", f"is required at {difficulty.replace('_', ' ')}: count Voynich's tokens on the board")
-        tokens = whole(s.get("tokens_on_board", 0), "solo.tokens_on_board", 0, MAX_TOKENS)
-        tie_rule = choice(s.get("tie_rule", "strict"), "solo.tie_rule", TIE_RULES)
-        solo = {"difficulty": difficulty, "automa": idx, "tokens_on_board": tokens, "tie_rule": tie_rule}
-    return {"spaces": spaces, "players": clean_players, "solo": solo}
-
-
 def score_player(p: dict, spaces: dict[int, int], difficulty: str | None = None,
                  tokens_on_board: int = 0) -> dict:
     """Return one player's final score; `difficulty` set when the player is Voynich."""
@@ -254,16 +132,18 @@ def score_player(p: dict, spaces: dict[int, int], difficulty: str | None = None,
     }
 
 
-def score(doc: Any) -> dict:
-    """Final scoring, solo included ([V354-367], [V492-497]); CONTRACT.md `voynich score`."""
-    d = check_score_doc(doc)
-    solo = d["solo"]
+def final_scores(players: list[dict], spaces: dict[int, int], solo: dict | None) -> dict:
+    """Score everyone and rank them, solo included ([V354-367], [V492-497]).
+
+    `solo` is None, or {"difficulty", "automa": the index of Voynich, "tokens_on_board",
+    "tie_rule"}.
+    """
     results = []
-    for i, p in enumerate(d["players"]):
+    for i, p in enumerate(players):
         if solo and i == solo["automa"]:
-            results.append(score_player(p, d["spaces"], solo["difficulty"], solo["tokens_on_board"]))
+            results.append(score_player(p, spaces, solo["difficulty"], solo["tokens_on_board"]))
         else:
-            results.append(score_player(p, d["spaces"]))
+            results.append(score_player(p, spaces))
     # [V367] ties: furthest knowledge marker, then the second furthest, ...; else shared
     keys = {r["name"]: (r["total"],) + tuple(r["tie_break"]) for r in results}
     winners, ranks = places(keys)
@@ -309,44 +189,7 @@ def scan_order(priority: int, present: Iterable[int]) -> list[int]:
     return numbers[i:] + numbers[:i]
 
 
-def check_present(value: Any, field: str) -> list[int]:
-    """Check a list of distinct numbers 1..40 printed in one part of the solo board (VOY-B7)."""
-    items = listof(value, field, 1, CARD_HI)
-    seen: set[int] = set()
-    for i, n in enumerate(items):
-        whole(n, at(field, i), CARD_LO, CARD_HI)
-        if n in seen:
-            raise RulesError(at(field, i), f"{n} is listed twice")
-        seen.add(n)
-    return items
-
-
-def priority_scan(doc: Any) -> dict:
-    """The order in which Voynich checks numbered spaces ([V430-432]); CONTRACT.md."""
-    obj(doc, "$", required=("priority", "present"))
-    priority = whole(doc["priority"], "priority", CARD_LO, CARD_HI)
-    present = check_present(doc["present"], "present")
-    return {"order": scan_order(priority, present)}
-
-
 # --- the Voynich deck ----------------------------------------------------------------------
-
-def check_cards(value: Any, field: str = "cards") -> dict[str, list[int]]:
-    """Check Voynich's ten card numbers: {section: [left, right]}, each 1..40, all distinct (B5)."""
-    obj(value, field, required=SECTIONS)
-    seen: dict[int, str] = {}
-    clean: dict[str, list[int]] = {}
-    for section in SECTIONS:
-        path = at(field, section)
-        pair = listof(value[section], path, 2, 2)
-        for i, n in enumerate(pair):
-            card_number(n, at(path, i))
-            if n in seen:
-                raise RulesError(at(path, i), f"card {n} is already used (in {seen[n]}); each card number appears once")
-            seen[n] = f"{section} {SIDES[i]}"
-        clean[section] = list(pair)
-    return clean
-
 
 def card_sections(cards: dict[str, list[int]]) -> dict[int, str]:
     """Map each of Voynich's card numbers to its section."""
@@ -411,14 +254,8 @@ def study(phases: dict[int, int], page_card: int) -> dict[int, int]:
     return phases
 
 
-def solo_turns(doc: Any) -> dict:
-    """Run Voynich's deck for a number of turns ([V371-395]); CONTRACT.md `voynich solo_turns`."""
-    obj(doc, "$", required=("cards", "difficulty", "turns"), optional=("seed",))
-    cards = check_cards(doc["cards"])
-    difficulty = choice(doc["difficulty"], "difficulty", DIFFICULTIES)
-    turns = whole(doc["turns"], "turns", 0, 1000)
-    seed = whole(doc["seed"], "seed") if "seed" in doc else random.SystemRandom().randrange(2**32)
-    rng = random.Random(seed)
+def run_deck(cards: dict[str, list[int]], difficulty: str, turns: int, rng: random.Random) -> dict:
+    """Run Voynich's deck for a number of turns [V371-395]: his setup, then each turn's flip and study."""
     sections = card_sections(cards)
     phases = initial_phases(cards, difficulty)
     deck = new_deck(cards, rng)
@@ -437,16 +274,6 @@ def solo_turns(doc: Any) -> dict:
             "skipped": f["skipped"], "reshuffled": f["reshuffled"], "phase": phases[page_card],
         })
     return result
-
-
-def final_turns(doc: Any) -> dict:
-    """The turns still to play once the end is triggered ([V356]); same shapes as codex's."""
-    obj(doc, "$", required=("players", "trigger"))
-    players = names(doc["players"], "players", 1, 4)
-    trigger = doc["trigger"]
-    if not isinstance(trigger, str) or trigger.strip() not in players:
-        raise RulesError("trigger", "must be one of the players' names")
-    return {"turns": final_turns_order(players, players.index(trigger.strip()))}
 
 
 def voynich_research_gk(times: int = 1) -> int:

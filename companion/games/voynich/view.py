@@ -6,8 +6,10 @@ from typing import Any
 
 from ..validation import places
 from . import rules
-from .game import AUTOMA, PAGE_NAMES, SOLO_PARTS, effective_track, end_gk, resolve_page
+from .profile import SOLO_PARTS
 from .rules import KNOWLEDGE, MARKERS, SECTIONS
+from .solo import AUTOMA, seat_names
+from .table import PAGE_NAMES, effective_track, end_gk
 
 MARKER_LABELS = {"botany": "Botany", "astrology": "Astrology", "baths": "Baths", "writings": "Writings", "gk": "GK"}
 #: the numbered parts of the solo board that each spread's actions mainly use (VOY-B7)
@@ -25,6 +27,19 @@ DIFFICULTY_LABELS = {
     "very_hard": "Very hard: 4 pages advanced at setup; +2 GK per token on the board, then his pages",
     "extremely_hard": "Extremely hard: 4 pages advanced at setup; +5 GK per token on the board, then his pages",
 }
+
+
+def view(state: dict, names: list[str], options: dict, profile: dict, seat: int | None, screen: str | None) -> dict:
+    """Return what templates/voynich/panel.html needs beyond the state (Voynich named at a solo table)."""
+    return build_view(state, seat_names(names), options or {}, profile or {}, seat, screen)
+
+
+def counter(state: dict, type_: str, data: dict) -> int | None:
+    """A player's marker steppers: the knowledge tracks and GK."""
+    player, marker = data.get("player"), data.get("marker")
+    if type_ == "move" and isinstance(player, int) and 0 <= player < len(state["players"]):
+        return state["players"][player]["markers"].get(marker)
+    return None
 
 
 def build_view(state: dict, everyone: list[str], options: dict, profile: dict, seat: int | None, screen: str | None) -> dict:
@@ -69,6 +84,26 @@ def build_view(state: dict, everyone: list[str], options: dict, profile: dict, s
         out["voynich"] = voynich_view(state, v, profile, players[automa])
     else:
         out["voynich"] = None
+    return out
+
+
+def resolve_page(player: dict, index: int, catalogue: dict) -> dict:
+    """Return a page's scoring data: section, phase, multiplier (None if unknown), choices, chosen."""
+    page = player["pages"][index]
+    section = SECTIONS[index // 2]
+    card = player["cards"][index] if player.get("cards") else None
+    info = catalogue.get(str(card)) if card is not None else None
+    out = {"section": section, "phase": page["phase"], "card": card, "chosen": page.get("chosen")}
+    if page["phase"] == 1:
+        out["multiplier"] = 0  # [V91] the starting phase gives no points
+    elif page.get("multiplier") is not None:
+        out["multiplier"] = page["multiplier"]
+    elif info is not None:
+        out["multiplier"] = info["multipliers"][page["phase"] - 2]
+    else:
+        out["multiplier"] = None
+    out["choices"] = page.get("choices") or (info or {}).get("choices")
+    out["from_catalogue"] = info is not None and page.get("multiplier") is None
     return out
 
 

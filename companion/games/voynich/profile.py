@@ -1,0 +1,104 @@
+"""The Voynich Puzzle's box profile: the values printed on the components, entered once (RULES.md VOY-B).
+
+Nothing printed is guessed by the app; a profile may hold any of:
+
+- `track`: the score track's scoring spaces {position: GK} (B1), the positions of its insight
+  symbols (B2) and the number printed at its end-of-game symbol (VOY-C12);
+- `grid`: the puzzle grid, the GK printed in each cell by row, null where there is no space (B3);
+- `solo_spaces`: the numbers 1-40 printed in each numbered part of the solo board (B7);
+- `cards`: a card catalogue, number -> its section, its phase 2-4 multipliers and, for a Recipes
+  card, its two knowledge types (B4, B5).
+
+A table may also enter the score track's values itself (the `track` event, over these).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..validation import RulesError, at, choice, listof, obj, whole
+from . import functions, rules
+from .rules import SECTIONS
+
+#: the numbered parts of the solo board, in board order (VOY-B7, D1 step 4.5)
+SOLO_PARTS = {
+    "botany_roots": "Botany: root tips (water drop)",
+    "botany_branches": "Botany: branches and flowers (plant growth)",
+    "astrology": "Astrology: sectors (star or text)",
+    "writings": "Writings: rows (text, star, translate)",
+    "baths_springs": "Baths: springs (water drop)",
+    "first_basin": "Baths: first basin (purify)",
+    "second_basin": "Baths: second basin rewards",
+    "recipes": "Recipes: spaces",
+}
+GRID_MAX = 20
+
+
+def check_track(value: Any, field: str) -> dict:
+    """Check the score track's printed values: scoring spaces, insight symbols, end symbol (B1, B2)."""
+    obj(value, field, optional=("scoring_spaces", "insights", "end"))
+    clean: dict[str, Any] = {}
+    if "scoring_spaces" in value:
+        spaces = functions.scoring_spaces(value["scoring_spaces"], at(field, "scoring_spaces"))
+        clean["scoring_spaces"] = {str(k): v for k, v in spaces.items()}
+    if "insights" in value:
+        clean["insights"] = functions.insight_positions(value["insights"], at(field, "insights"))
+    if "end" in value:
+        # VOY-C12: the number printed at the end-of-game symbol, confirmed by the group
+        clean["end"] = whole(value["end"], at(field, "end"), 1, rules.POS_HI)
+    return clean
+
+
+def check_grid(value: Any, field: str) -> list[list[int | None]]:
+    """Check the puzzle grid: rows of the GK printed per cell, null where there is no space (B3)."""
+    rows = listof(value, field, 1, GRID_MAX)
+    clean = []
+    for r, row in enumerate(rows):
+        cells = listof(row, at(field, r), 1, GRID_MAX)
+        clean.append([None if c is None else whole(c, at(at(field, r), i), 0, 99) for i, c in enumerate(cells)])
+    if not any(c is not None for row in clean for c in row):
+        raise RulesError(field, "must hold at least one cell with its GK")
+    return clean
+
+
+def check_catalogue(value: Any, field: str) -> dict:
+    """Check the optional card catalogue: number -> section, phases 2-4 multipliers, Recipes types (B4, B5)."""
+    obj(value, field, optional=tuple(str(n) for n in range(rules.CARD_LO, rules.CARD_HI + 1)))
+    clean = {}
+    for key, card in value.items():
+        path = at(field, key)
+        obj(card, path, required=("section", "multipliers"), optional=("choices",))
+        section = choice(card["section"], at(path, "section"), SECTIONS)
+        mults = listof(card["multipliers"], at(path, "multipliers"), 3, 3)
+        for i, m in enumerate(mults):
+            if isinstance(m, bool) or m not in rules.MULTIPLIERS:
+                raise RulesError(at(at(path, "multipliers"), i), "must be 0, 1, 2 or 4 (phases 2, 3 and 4)")
+        entry = {"section": section, "multipliers": list(mults)}
+        if section == "recipes" and "choices" in card:
+            entry["choices"] = functions.recipe_choices(card["choices"], at(path, "choices"))
+        elif "choices" in card:
+            raise RulesError(at(path, "choices"), "only a Recipes card shows two knowledge types")
+        clean[key] = entry
+    return clean
+
+
+def check_profile(data: Any) -> dict:
+    """Check a Voynich box profile: only values printed on the components (RULES.md VOY-B)."""
+    obj(data, "$", optional=("track", "grid", "solo_spaces", "cards"))
+    clean: dict[str, Any] = {}
+    if "track" in data:
+        clean["track"] = check_track(data["track"], "track")
+    if "grid" in data:
+        clean["grid"] = check_grid(data["grid"], "grid")
+    if "solo_spaces" in data:
+        obj(data["solo_spaces"], "solo_spaces", optional=tuple(SOLO_PARTS))
+        clean["solo_spaces"] = {
+            part: functions.check_present(nums, at("solo_spaces", part)) for part, nums in data["solo_spaces"].items()
+        }
+    if "cards" in data:
+        clean["cards"] = check_catalogue(data["cards"], "cards")
+    return clean
+
+
+#: the name every game's profile module offers (companion/games/base.py)
+validate_profile = check_profile

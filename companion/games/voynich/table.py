@@ -1,0 +1,377 @@
+"""The Voynich Puzzle's table: setup options, state, the events and what each one did.
+
+Players are referred to by index in turn order (the first player first). At a one-player
+table Voynich sits after the human (solo.py, which handles his turn's events). Each handler
+validates `data` fully before changing `s` (a clone), so a refused event changes nothing.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..base import Context, EventLines, clone, describe_event
+from ..validation import RulesError, at, choice, listof, obj, whole
+from . import functions, rules, solo
+from .profile import check_track
+from .rules import KNOWLEDGE, MARKERS, SECTIONS, SIDES
+from .solo import AUTOMA, _voynich, _voynich_turn_check, seat_names
+
+PAGE_NAMES = [f"{s.capitalize()} {side}" for s in SECTIONS for side in SIDES]
+MAX_DELTA = 60
+
+EVENTS = {
+    "move": "{player, marker: botany|astrology|baths|writings|gk, delta}: move a marker on the score track; "
+            "insight symbols crossed give knowledge exchange tokens; GK reaching the end symbol triggers the end",
+    "exchange": "{player, type, gk?, cell?}: use one knowledge exchange token (a puzzle piece placed); "
+                "for Voynich, the GK of the cell (typed, or cell [row, column] of the profile's grid) [V424]",
+    "end_turn": "{}: the current player's turn ends; the next player (or the next of the final turns) plays",
+    "study": "{player, page: 0-9}: a page advances one phase (1 to 4) [V134]",
+    "page": "{player, page: 0-9, phase?, multiplier?: 0|1|2|4, choices?: [type, type], chosen?: type|null}: "
+            "correct a page or enter its end-scoring data; a Recipes page lists two types",
+    "book": "{player, cards: {botany: [left, right], ..., recipes: [...]}}: a player's card numbers in book order "
+            "(lets the box profile's card catalogue give the multipliers)",
+    "research": "{player, gk? | cell?: [row, column]}: add one research token's GK for end scoring (at most 6)",
+    "research_remove": "{player, index}: take back one research token entry",
+    "track": "{scoring_spaces?: {position: GK}, insights?: [positions], end?}: enter the score track's printed "
+             "values at the table (over the box profile's)",
+    "solo_setup": "{cards: {botany: [left, right], ...}, difficulty: easy|medium|hard|very_hard|extremely_hard}: "
+                  "Voynich's book and deck; very hard and extremely hard pre-advance 4 pages [V371-377]",
+    "voynich_flip": "{}: Voynich's turn: flip his deck (skipping the open spread, rebuilding when empty), "
+                    "open the spread, study the odd (left) or even (right) page [V387-395]",
+    "voynich_reflip": "{}: no benefit but from research: flip again, open the new page without studying [V407]",
+    "voynich_research": "{}: Voynich's research action: +1 GK instead of placing research tokens [V382]",
+    "voynich_tokens": "{count: 0-16}: Voynich's tokens on the board at the end (hard and above) [V494-495]",
+}
+OPTIONS = {
+    "solo_tie": "solo only: \"strict\" (default; a tie is a loss, [V497]) or \"tie_break\" (a tie goes to the "
+                "normal marker tie-break) (RULES.md VOY-C11)",
+}
+
+
+def validate_options(options: dict, player_count: int) -> dict:
+    """Check the setup options: only the solo tie rule, at a one-player table."""
+    obj(options, "$", optional=("solo_tie",))
+    clean = {}
+    if options.get("solo_tie") in ("", None):
+        options = {k: v for k, v in options.items() if k != "solo_tie"}  # the form's "default" choice
+    if "solo_tie" in options:
+        if player_count != 1:
+            raise RulesError("solo_tie", "applies to a solo game (one player against Voynich) only")
+        clean["solo_tie"] = choice(options["solo_tie"], "solo_tie", rules.TIE_RULES)
+    return clean
+
+
+def initial_state(names: list[str], options: dict, profile: dict) -> dict:
+    """Return a new table: every marker on 0, every page in its first phase, the first player's turn."""
+    solo = len(names) == 1
+    return {
+        "solo": solo,
+        "players": [new_player() for _ in seat_names(names)],
+        "turn": 0,  # [V377] in solo "You are the first player"
+        "round": 1,
+        "end": None,  # {"trigger": index, "remaining": [indexes still to play after the current turn]}
+        "over": False,
+        "track": {},
+        "voynich": None,
+    }
+
+
+def new_player() -> dict:
+    """Return one player's (or Voynich's) pieces at setup."""
+    return {
+        "markers": {m: 0 for m in MARKERS},  # [V64] all five on the "0" mark
+        "exchange": {k: 0 for k in KNOWLEDGE},
+        "pages": [{"phase": 1} for _ in range(2 * len(SECTIONS))],
+        "research": [],
+        "cards": None,
+    }
+
+
+def effective_track(state: dict, profile: dict) -> dict:
+    """Return the score track values: the table's entries over the box profile's."""
+    track = dict((profile or {}).get("track", {}))
+    track.update(state.get("track") or {})
+    return track
+
+
+def end_gk(track: dict) -> int:
+    """[V80] the end-of-game symbol on the 52nd space, or the number the group confirmed (VOY-C12)."""
+    return track.get("end", rules.END_GK)
+
+
+def grid_gk(profile: dict, cell: Any, field: str) -> int:
+    """Return the GK of a puzzle cell [row, column] from the profile's grid (B3)."""
+    grid = (profile or {}).get("grid")
+    if not grid:
+        raise RulesError(field, "the box profile has no puzzle grid: enter the GK instead")
+    pair = listof(cell, field, 2, 2)
+    r = whole(pair[0], at(field, 0), 0, len(grid) - 1)
+    c = whole(pair[1], at(field, 1), 0, len(grid[r]) - 1)
+    if grid[r][c] is None:
+        raise RulesError(field, "that is not a puzzle space")
+    return grid[r][c]
+
+
+def apply(state: dict, type_: str, data: Any, ctx: Context) -> dict:
+    """Return the state after one event; raise RulesError for an invalid one."""
+    handler = HANDLERS.get(type_)
+    if handler is None:
+        raise RulesError("type", f"unknown event type for The Voynich Puzzle: {type_!r}")
+    if not isinstance(data, dict):
+        raise RulesError("data", "must be an object")
+    new = clone(state)
+    handler(new, data, ctx)
+    return new
+
+
+def _player(s: dict, data: dict, human_only: bool = False) -> int:
+    n = len(s["players"])
+    i = whole(data.get("player"), "data.player", 0, n - 1)
+    if human_only and s["solo"] and i == n - 1:
+        raise RulesError("data.player", f"{AUTOMA} has no research tokens (RULES.md VOY-C9)")
+    return i
+
+
+def _advance(s: dict, i: int, marker: str, delta: int, field: str, ctx: Context) -> None:
+    """Move a marker, queue exchange tokens for insight symbols, trigger the end at 52."""
+    player = s["players"][i]
+    old = player["markers"][marker]
+    new = old + delta
+    if new < 0:
+        raise RulesError(field, f"the {marker} marker is on {old}: it cannot go below 0")
+    if new > rules.POS_HI:
+        raise RulesError(field, f"must keep the marker at most {rules.POS_HI}")
+    player["markers"][marker] = new
+    track = effective_track(s, ctx.profile)
+    if marker in KNOWLEDGE and "insights" in track:
+        if delta > 0:
+            # [V170] each insight symbol reached or passed: one exchange token of that type
+            player["exchange"][marker] += rules.insights_crossed(old, new, track["insights"])
+        else:
+            # a correction back over a symbol takes back the token it gave, if still unused
+            back = rules.insights_crossed(new, old, track["insights"])
+            player["exchange"][marker] = max(0, player["exchange"][marker] - back)
+    # [V174] GK crossing an insight does nothing
+    if marker == "gk" and new >= end_gk(track) and s["end"] is None:
+        # [V354-356] finish the round, then one more turn each (RULES.md VOY-A11, VOY-C12)
+        order = list(range(len(s["players"])))
+        s["end"] = {"trigger": s["turn"], "by": i, "remaining": rules.final_turns_order(order, s["turn"])}
+
+
+def _on_move(s: dict, data: dict, ctx: Context) -> None:
+    obj(data, "data", required=("player", "marker", "delta"))
+    i = _player(s, data)
+    marker = choice(data["marker"], "data.marker", MARKERS)
+    delta = whole(data["delta"], "data.delta", -MAX_DELTA, MAX_DELTA)
+    if delta == 0:
+        raise RulesError("data.delta", f"must be a whole number from -{MAX_DELTA} to {MAX_DELTA}, not 0")
+    _advance(s, i, marker, delta, "data.delta", ctx)
+
+
+def _on_exchange(s: dict, data: dict, ctx: Context) -> None:
+    obj(data, "data", required=("player", "type"), optional=("gk", "cell"))
+    i = _player(s, data)
+    kind = choice(data["type"], "data.type", KNOWLEDGE)
+    player = s["players"][i]
+    if player["exchange"][kind] < 1:
+        raise RulesError("data.type", f"no {kind} exchange token to use")
+    gk = 0
+    if i == _voynich(s):
+        # [V424] for each piece placed, Voynich gains the GK of that space
+        if "cell" in data:
+            gk = grid_gk(ctx.profile, data["cell"], "data.cell")
+        elif "gk" in data:
+            gk = whole(data["gk"], "data.gk", 0, 99)
+        else:
+            raise RulesError("data.gk", f"enter the GK of the space where {AUTOMA}'s piece went")
+    elif "gk" in data or "cell" in data:
+        raise RulesError("data.gk" if "gk" in data else "data.cell", "only Voynich gains GK for placing a piece")
+    # [V325] each token is returned for one puzzle piece of the same type
+    player["exchange"][kind] -= 1
+    if gk:
+        _advance(s, i, "gk", gk, "data.gk", ctx)
+
+
+def _on_end_turn(s: dict, data: dict, ctx: Context) -> None:
+    obj(data, "data")
+    if s["over"]:
+        raise RulesError("data", "the game is over: see the end scoring")
+    if s["solo"] and s["voynich"] is None:
+        raise RulesError("data", f"set up {AUTOMA}'s book and deck first")
+    current = s["players"][s["turn"]]
+    if any(current["exchange"].values()):
+        # [V121] [V325] exchange tokens must be used in the turn
+        raise RulesError("data", "place the puzzle pieces for the knowledge exchange tokens first")
+    v = s["voynich"]
+    if s["turn"] == _voynich(s):
+        if v is None:
+            raise RulesError("data", f"set up {AUTOMA}'s book and deck first")
+        if v["turn"] is None:
+            raise RulesError("data", f"flip {AUTOMA}'s card first")
+        v["turn"] = None
+    n = len(s["players"])
+    if s["end"] is not None:
+        if not s["end"]["remaining"]:
+            s["over"] = True
+            return
+        s["turn"] = s["end"]["remaining"].pop(0)
+    else:
+        s["turn"] = (s["turn"] + 1) % n
+    if s["turn"] == 0:
+        s["round"] += 1
+
+
+def _page(s: dict, data: dict) -> tuple[int, int]:
+    i = _player(s, data)
+    return i, whole(data.get("page"), "data.page", 0, 2 * len(SECTIONS) - 1)
+
+
+def _on_study(s: dict, data: dict, ctx: Context) -> None:
+    obj(data, "data", required=("player", "page"))
+    i, p = _page(s, data)
+    page = s["players"][i]["pages"][p]
+    if page["phase"] >= rules.LAST_PHASE:
+        raise RulesError("data.page", f"{PAGE_NAMES[p]} is in its final phase: nothing more to study")
+    page["phase"] += 1
+    page.pop("multiplier", None)  # a new phase shows a new multiplier
+
+
+def _on_page(s: dict, data: dict, ctx: Context) -> None:
+    obj(data, "data", required=("player", "page"), optional=("phase", "multiplier", "choices", "chosen"))
+    i, p = _page(s, data)
+    if not any(k in data for k in ("phase", "multiplier", "choices", "chosen")):
+        raise RulesError("data", "give the page's phase, multiplier, types or chosen type")
+    page = dict(s["players"][i]["pages"][p])
+    section = SECTIONS[p // 2]
+    if "phase" in data:
+        phase = whole(data["phase"], "data.phase", 1, rules.LAST_PHASE)
+        if phase != page["phase"]:
+            page.pop("multiplier", None)
+        page["phase"] = phase
+    if "multiplier" in data:
+        m = data["multiplier"]
+        if isinstance(m, bool) or m not in rules.MULTIPLIERS:
+            raise RulesError("data.multiplier", "must be 0 (starting phase), 1, 2 or 4")
+        if page["phase"] == 1 and m != 0:
+            raise RulesError("data.multiplier", "the starting phase gives no points [V91]: 0")
+        page["multiplier"] = m
+    if "choices" in data:
+        if section != "recipes":
+            raise RulesError("data.choices", "only a Recipes page shows two knowledge types")
+        if data["choices"] == []:
+            page.pop("choices", None)  # both type selects left empty: no types entered
+        else:
+            page["choices"] = functions.recipe_choices(data["choices"], "data.choices")
+    if "chosen" in data:
+        if section != "recipes":
+            raise RulesError("data.chosen", "only a Recipes page lets you choose the type it scores")
+        if data["chosen"] in (None, ""):
+            page.pop("chosen", None)
+        else:
+            card = (s["players"][i]["cards"] or [None] * 10)[p]
+            options = page.get("choices") or (ctx.profile or {}).get("cards", {}).get(str(card), {}).get("choices")
+            if not options:
+                raise RulesError("data.chosen", "enter the page's two knowledge types first")
+            page["chosen"] = choice(data["chosen"], "data.chosen", options)
+    elif page.get("chosen") and page.get("choices") and page["chosen"] not in page["choices"]:
+        page.pop("chosen")  # new types entered: the old override no longer applies
+    s["players"][i]["pages"][p] = page
+
+
+def _on_book(s: dict, data: dict, ctx: Context) -> None:
+    obj(data, "data", required=("player", "cards"))
+    i = _player(s, data)
+    if i == _voynich(s):
+        raise RulesError("data.player", f"{AUTOMA}'s book is entered with his solo setup")
+    cards = functions.check_cards(data["cards"], "data.cards")
+    s["players"][i]["cards"] = [cards[sec][side] for sec in SECTIONS for side in range(2)]
+
+
+def _on_research(s: dict, data: dict, ctx: Context) -> None:
+    obj(data, "data", required=("player",), optional=("gk", "cell"))
+    i = _player(s, data, human_only=True)
+    if "cell" in data:
+        gk = grid_gk(ctx.profile, data["cell"], "data.cell")
+    elif "gk" in data:
+        gk = whole(data["gk"], "data.gk", 0, 99)
+    else:
+        raise RulesError("data.gk", "enter the GK at the token's row and column, or tap its cell")
+    research = s["players"][i]["research"]
+    if len(research) >= rules.MAX_RESEARCH:
+        raise RulesError("data.gk", f"a player has {rules.MAX_RESEARCH} research tokens [V34]")
+    research.append(gk)
+
+
+def _on_research_remove(s: dict, data: dict, ctx: Context) -> None:
+    obj(data, "data", required=("player", "index"))
+    i = _player(s, data, human_only=True)
+    research = s["players"][i]["research"]
+    if not research:
+        raise RulesError("data.index", "no research token entered")
+    del research[whole(data["index"], "data.index", 0, len(research) - 1)]
+
+
+def _on_track(s: dict, data: dict, ctx: Context) -> None:
+    values = check_track(data, "data")
+    if not values:
+        raise RulesError("data", "enter the scoring spaces, the insight positions or the end number")
+    s["track"].update(values)
+
+
+def _on_voynich_research(s: dict, data: dict, ctx: Context) -> None:
+    _voynich_turn_check(s, data, flipped=True)
+    # [V382] a research action is exchanged for 1 GK (VOY-C7: 1 per icon)
+    _advance(s, _voynich(s), "gk", rules.voynich_research_gk(), "data", ctx)
+
+
+HANDLERS = {
+    "move": _on_move,
+    "exchange": _on_exchange,
+    "end_turn": _on_end_turn,
+    "study": _on_study,
+    "page": _on_page,
+    "book": _on_book,
+    "research": _on_research,
+    "research_remove": _on_research_remove,
+    "track": _on_track,
+    **solo.HANDLERS,
+    "voynich_research": _on_voynich_research,
+}
+assert set(HANDLERS) == set(EVENTS)
+
+
+# --- words for the history panel -------------------------------------------------------------
+
+def _page_name(page: Any) -> str:
+    return PAGE_NAMES[page] if isinstance(page, int) and 0 <= page < len(PAGE_NAMES) else "a page"
+
+
+def _page_line(d: dict, who: str) -> str:
+    parts = [f"phase {d['phase']}" if "phase" in d else "", f"×{d['multiplier']}" if "multiplier" in d else "",
+             f"scores {d['chosen']}" if d.get("chosen") else ""]
+    return f"{who}: {_page_name(d.get('page'))} " + (", ".join(p for p in parts if p) or "set")
+
+
+LINES: EventLines = {
+    "move": lambda d, who: f"{who}: {d.get('delta', 0):+d} "
+                           + ("GK" if d.get("marker") == "gk" else str(d.get("marker", "")).capitalize()),
+    "exchange": lambda d, who: f"{who}: {d.get('type')} puzzle piece placed"
+                               + (f", +{d['gk']} GK" if "gk" in d else (" (cell)" if "cell" in d else "")),
+    "end_turn": "turn ended",
+    "study": lambda d, who: f"{who}: studied {_page_name(d.get('page'))}",
+    "page": _page_line,
+    "book": "{who}: card numbers entered",
+    "research": lambda d, who: f"{who}: research token" + (f" {d['gk']} GK" if "gk" in d else " (cell)"),
+    "research_remove": "{who}: research token removed",
+    "track": "score track values entered",
+    "solo_setup": lambda d, who: f"{AUTOMA} set up ({str(d.get('difficulty', '')).replace('_', ' ')})",
+    "voynich_flip": f"{AUTOMA} flips his card",
+    "voynich_reflip": f"{AUTOMA}: no benefit, flips again",
+    "voynich_research": f"{AUTOMA}: research action, +1 GK",
+    "voynich_tokens": lambda d, who: f"{AUTOMA}: {d.get('count')} tokens on the board",
+}
+
+
+def describe(type_: str, data: Any, names: list[str]) -> str:
+    """Say in plain words what an event did; at a solo table Voynich is named too."""
+    return describe_event(LINES, type_, data, seat_names(names), nobody="?")
