@@ -19,7 +19,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.run import PLAYERS, score_change  # noqa: E402
 from companion import create_app, games, tables  # noqa: E402
-from companion.web import get_db, render, steppers  # noqa: E402
+from companion.web import render, steppers  # noqa: E402
+from companion.web.connection import get_db  # noqa: E402
 from companion.web import tables as pages  # noqa: E402
 
 

@@ -206,7 +206,7 @@ def test_fold_from_log_matches_stored_snapshot(conn):
 
 def test_the_app_opens_its_connections_with_the_chosen_sync_mode(tmp_path):
     from companion import create_app
-    from companion.web import get_db
+    from companion.web.connection import get_db
 
     for mode, pragma in (("normal", 1), ("full", 2)):
         app = create_app({"DATA_DIR": str(tmp_path / mode), "SYNC": mode})

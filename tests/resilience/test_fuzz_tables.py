@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from werkzeug.datastructures import MultiDict
 
 from companion import create_app, games, tables
-from companion.web import get_db
+from companion.web.connection import get_db
 
 from .fuzzing import HOSTILE, assert_inert, examples, event_data, event_vocabulary, options_for
 
