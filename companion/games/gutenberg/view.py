@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from . import rules, table
+from . import rules, solo, table
 from .facts import ACTION_LABELS, ACTIONS, CHARACTERS, MAX_PER_ACTION, PLANNING_CARDS, ROUNDS, SPECIALTIES, SPECIALTY_LABELS
 from .functions import score_result
 
@@ -16,9 +16,27 @@ def seat_name(who, names: list[str]) -> str:
     return "Automa" if who == table.AUTOMA else names[who]
 
 
-def build(state: dict, names: list[str], options: dict, profile: dict, seat: int | None, screen: str | None) -> dict:
-    """Return the template context beyond the state."""
-    order = table.round_order(state)
+def round_order(state: dict) -> list:
+    """Return this round's player order from the first-player token (player indexes and "automa")."""
+    return rules.round_order(state["seats"], state["first"])
+
+
+def orders(state: dict) -> dict[str, list]:
+    """Return who acts in turn on each action, for the seats whose markers are known."""
+    known = {}
+    for who in state["seats"]:
+        markers = (state["automa"] or {}).get("markers") if who == table.AUTOMA else state["players"][who]["markers"]
+        if who == table.AUTOMA and not state["automa"].get("card"):
+            markers = None  # the automa's plan is known once its card is revealed
+        if markers:
+            known[who] = markers
+    return rules.action_order([w for w in round_order(state) if w in known], known)
+
+
+def view(state: dict, names: list[str], options: dict, profile: dict, seat: int | None, screen: str | None) -> dict:
+    """Return the acting orders, the automa's prompts and the final tally for the templates."""
+    profile = profile or {}
+    order = round_order(state)
     held = {who: table.holding(state, who) for who in state["seats"]}
     the = state["automa"]
     players = []
@@ -42,7 +60,7 @@ def build(state: dict, names: list[str], options: dict, profile: dict, seat: int
             "can_helena": p["character"] == "helena_ungler" and "helena" not in p["used"] and not p["rewards"]
             and not any(p["specialties"].values()),
         })
-    acting = table.orders(state)
+    acting = orders(state)
     order_rows = []
     for action in ACTIONS:
         entries = []
@@ -71,6 +89,13 @@ def build(state: dict, names: list[str], options: dict, profile: dict, seat: int
     return context
 
 
+def counter(state: dict, type_: str, data: dict) -> int | None:
+    """A player card's steppers: fame, guilders, inks, types, patronage cards."""
+    if type_ in table.COUNTERS and isinstance(data.get("player"), int):
+        return state["players"][data["player"]][type_]
+    return None
+
+
 def automa_view(state: dict, profile: dict) -> dict:
     """Return the automa's step for the panel: layout, card, question, what it removed."""
     the = state["automa"]
@@ -78,8 +103,8 @@ def automa_view(state: dict, profile: dict) -> dict:
     question = None
     if the["step"]:
         item = the["step"]["items"][-1]
-        question = {"action": ACTION_LABELS[the["step"]["action"]], "text": table.question_text(item),
-                    "card": table.current_card(item), "drawn": list(item["drawn"])}
+        question = {"action": ACTION_LABELS[the["step"]["action"]], "text": solo.question_text(item),
+                    "card": solo.current_card(item), "drawn": list(item["drawn"])}
     can_act = [a for a in ACTIONS if the["card"] and the["markers"] and the["markers"][a] > 0
                and a not in the["done"] and not the["step"]]
     return {

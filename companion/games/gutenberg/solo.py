@@ -1,0 +1,264 @@
+"""The automa on a Gutenberg table, step by step (RULES.md D2): its events and what they say.
+
+The automa's decks are run on the table here: its starting layout, this round's planning
+card (tapped, catalogued or dealt by the app), and each action's execution draws, asked
+question by question. The decks themselves are in automa.py; table.py dispatches these
+events (HANDLERS) and ends the round. Nothing here imports table.py: the table imports this.
+"""
+
+from __future__ import annotations
+
+from ..base import Context
+from ..validation import RulesError, choice, flag, obj, whole
+from . import automa
+from .facts import ACTION_LABELS, ACTIONS, PLANNING_CARDS, PLANNING_DEALT
+from .functions import ORDER_DECKS, check_card
+from .profile import card_from_form, check_start_layout
+
+#: patronage cards become available from round 3 [GB207]
+PATRONAGE_CARDS_FROM_ROUND = 3
+
+#: the automa's events, with their data (table.EVENTS lists them after "markers")
+EVENTS = {
+    "automa_layout": '{"markers": {ACTION: N}}: the automa\'s starting layout from the rulebook\'s picture (7 markers)',
+    "automa_card": '{"card": {"centre": ACTION, "moves": [[FROM, TO]], "patronage": BOOL}} or {"number": 1-10} '
+                   'or {"draw": true}: this round\'s planning card (tapped icons, a catalogued card, or drawn by the app)',
+    "automa_act": '{"action": ACTION}: the automa does this action now (draws its first execution card)',
+    "automa_answer": '{"available": BOOL}: answer the question about the drawn space (is something there?)',
+}
+
+
+def new_automa(profile: dict) -> dict:
+    """Return the automa's part of a new table's state."""
+    return {
+        # [GB328] its starting layout, entered once in the box profile or at the table (B2)
+        "markers": dict(profile["automa_start"]) if profile.get("automa_start") else None,
+        "deck": None,  # planning cards dealt by the app (numbers), top first
+        "card": None,  # this round's planning card
+        "steps": [],  # what this round's card did
+        "draws": 0,  # seeded draw counter: an undone shuffle redone gives the same cards
+        "step": None,  # the action being executed, question by question
+        "done": {},  # action -> outcomes this round
+    }
+
+
+def _playing(state: dict) -> None:
+    if state["finished"]:
+        raise RulesError("type", "the game is over; only counts can still be corrected")
+
+
+def _automa(state: dict) -> dict:
+    if state["automa"] is None:
+        raise RulesError("type", "this table plays without the automa")
+    _playing(state)
+    return state["automa"]
+
+
+def ev_automa_layout(state, data, ctx):
+    the = _automa(state)
+    obj(data, "data", required=("layout",))
+    if state["round"] != 1 or the["card"]:
+        raise RulesError("data.layout", "the starting layout is set before the first planning card")
+    the["markers"] = check_start_layout(data["layout"], "data.layout")
+
+
+def ev_automa_card(state, data, ctx):
+    the = _automa(state)
+    obj(data, "data", optional=("card", "number", "draw"))
+    if len(data) != 1:
+        raise RulesError("data", "give one of: card (its icons), number (a catalogued card) or draw")
+    if the["markers"] is None:
+        raise RulesError("data", "enter the automa's starting layout first (or save it in the box profile)")
+    if the["card"]:
+        raise RulesError("data", "this round's planning card is already revealed")
+    catalogue = ctx.profile.get("planning_cards") or {}
+    if "card" in data:
+        card = check_card(card_from_form(data["card"], "data.card"), "data.card")
+    elif "number" in data:
+        number = str(whole(data["number"], "data.number", 1, PLANNING_CARDS))
+        if number not in catalogue:
+            raise RulesError("data.number", f"card {number} is not catalogued in the box profile; tap its icons instead")
+        card = dict(catalogue[number], number=int(number))
+    else:
+        if data["draw"] is not True:
+            raise RulesError("data.draw", "must be true")
+        if len(catalogue) < PLANNING_CARDS:
+            raise RulesError("data.draw", f"the app deals only when all {PLANNING_CARDS} cards are in the box profile")
+        if the["deck"] is None:
+            # [GB330] shuffle the 10 planning cards, deal 6, return 4 unseen
+            deck = list(range(1, PLANNING_CARDS + 1))
+            ctx.rng("planning", the["draws"]).shuffle(deck)
+            the["draws"] += 1
+            the["deck"] = deck[:PLANNING_DEALT]
+        if not the["deck"]:
+            raise RulesError("data.draw", "the automa's planning deck is empty")
+        number = the["deck"].pop(0)
+        card = dict(catalogue[str(number)], number=number)
+    # [GB335] reveal the top planning card and rearrange the automa's markers as it directs
+    the["markers"], steps = automa.apply_card(the["markers"], card)
+    the["card"] = card
+    the["steps"] = [s.as_json() for s in steps]
+
+
+QUESTIONS = {
+    "printing": "Is there a printing card on space {n}?",
+    "refinement": "Is there a refinement card on space {n}?",
+    "ink_set": "Is there any ink left in ink set {n}?",
+    "specialty": "Is there a specialty card on space {n}?",
+    "gear": "Is there a gear on space {n}?",
+    "reward": "Is patronage reward {n} free (no marker on it)?",
+    "patronage_card": "Is a patronage card available (below or left of the round marker)?",
+}
+OUTCOMES = {
+    # [GB347] inks go back to the bag, other resources to their discard piles
+    "printing": "Discard the printing card on space {n}.",
+    "refinement": "Discard the refinement card on space {n}.",
+    "ink_set": "Put every ink of ink set {n} back into the bag.",
+    "specialty": "Discard the specialty card on space {n}.",
+    "gear": "Discard the gear on space {n}.",
+    "reward": "Put the automa's marker on patronage reward {n}.",
+    # GUT-C12: the leftmost available card leaves the game
+    "patronage_card": "Remove the leftmost available patronage card from the game.",
+}
+#: [GB341-345] what the automa takes in each action
+KINDS = {"take_orders": ("printing", "refinement"), "take_inks": ("ink_set",), "develop_specialties": ("specialty",),
+         "improve_printing_houses": ("gear",), "patronage": ("reward",)}
+
+
+def new_item(kind: str, deck: list[int] | None) -> dict:
+    """Return one thing the automa takes in an action, drawn card by card from `deck`."""
+    return {"kind": kind, "deck": deck, "drawn": [], "space": None, "over": False}
+
+
+def outcome_text(item: dict) -> str:
+    """Say what the automa removes for one finished item."""
+    if item["kind"] == "patronage_card":
+        return OUTCOMES["patronage_card"]
+    if item["space"] is None:
+        # GUT-C10: no valid space after all four cards: the automa removes nothing
+        return f"No {item['kind'].replace('_', ' ')} to take: the automa removes nothing."
+    return OUTCOMES[item["kind"]].format(n=item["space"])
+
+
+def current_card(item: dict) -> int | None:
+    """Return the execution card the table is being asked about (None for the patronage question)."""
+    return item["deck"][len(item["drawn"])] if item["deck"] is not None else None
+
+
+def question_text(item: dict) -> str:
+    """Ask the table about the item's current card."""
+    return QUESTIONS[item["kind"]].format(n=current_card(item))
+
+
+def _shuffle(the: dict, ctx: Context) -> list[int]:
+    # the counter lives in the state: undoing this event and redoing it draws the same deck
+    deck = automa.shuffled_deck(ctx.rng("execution", the["draws"]))
+    the["draws"] += 1
+    return deck
+
+
+def ev_automa_act(state, data, ctx):
+    the = _automa(state)
+    obj(data, "data", required=("action",))
+    action = choice(data["action"], "data.action", ACTIONS)
+    if not the["card"]:
+        raise RulesError("data.action", "reveal this round's planning card first [GB335]")
+    if the["step"]:
+        raise RulesError("data.action", f"finish the automa's {ACTION_LABELS[the['step']['action']]} first")
+    if action in the["done"]:
+        raise RulesError("data.action", f"the automa already did {ACTION_LABELS[action]} this round")
+    # [GB122] at least one marker to do an action; GUT-C13: the automa too
+    if the["markers"][action] == 0:
+        raise RulesError("data.action", f"the automa has no marker on {ACTION_LABELS[action]}, so it does not act")
+    if action == "patronage" and state["round"] >= PATRONAGE_CARDS_FROM_ROUND and the["card"].get("patronage"):
+        # [GB345] the card shows a patronage card: the leftmost card (not in rounds 1 and 2)
+        item = new_item("patronage_card", None)
+    else:
+        # [GB337] "draw a random automa execution card": a full, shuffled deck for each action
+        item = new_item(KINDS[action][0], _shuffle(the, ctx))
+    the["step"] = {"action": action, "items": [item]}
+
+
+def ev_automa_answer(state, data, ctx):
+    the = _automa(state)
+    obj(data, "data", required=("available",))
+    available = flag(data["available"], "data.available")
+    step = the["step"]
+    if not step:
+        raise RulesError("data.available", "the automa is not drawing right now")
+    item = step["items"][-1]
+    if item["kind"] == "patronage_card":
+        item["over"] = True
+        if not available:
+            # GUT-C12: no card available: it takes a reward chosen by an execution card
+            item["skipped"] = True
+            step["items"].append(new_item("reward", _shuffle(the, ctx)))
+            return
+    else:
+        card = current_card(item)
+        item["drawn"].append(card)
+        if available:
+            item["space"] = card
+            item["over"] = True
+        elif len(item["drawn"]) == len(item["deck"]):
+            # GUT-C10: all four cards drawn, none valid
+            item["over"] = True
+        else:
+            # [GB337] "If there is no resource in that space ... then draw the next execution card."
+            return
+    if step["action"] == "take_orders" and len(step["items"]) == 1:
+        if ctx.options.get("take_orders_deck", ORDER_DECKS[0]) == "one_deck":
+            # GUT-C9 literal reading: go on with what is left of the same deck
+            deck = item["deck"][len(item["drawn"]):]
+        else:
+            # GUT-C9 (MRR): the refinement card is drawn from the full deck, reshuffled
+            deck = _shuffle(the, ctx)
+        refinement = new_item("refinement", deck)
+        refinement["over"] = not deck
+        step["items"].append(refinement)
+        if deck:
+            return
+    # [GB337] after the action, the whole execution deck is reshuffled (the next action shuffles anew)
+    outcomes = [outcome_text(i) for i in step["items"] if not i.get("skipped")]
+    the["done"][step["action"]] = outcomes
+    the["step"] = None
+    state["notice"] = {"player": None, "text": f"Automa, {ACTION_LABELS[step['action']]}: " + " ".join(outcomes)}
+
+
+def round_end(the: dict, receives: bool, others: int) -> str:
+    """Pass the first-player token for the automa: it gives a marker, or receives `others`; say what moved."""
+    centre = the["card"]["centre"]
+    if receives:
+        # [GB352] the automa receives one marker from every other player, one after another
+        the["markers"], placed = automa.receive_markers(the["markers"], centre, others)
+        text = "the automa receives markers on " + ", ".join(ACTION_LABELS[a] for a in placed)
+    else:
+        # [GB351] it gives one from its fullest action
+        the["markers"], taken = automa.give_marker(the["markers"], centre)
+        text = f"the automa gives the marker from {ACTION_LABELS[taken]}"
+    # [GB354] it keeps its layout for the next Plan step
+    the.update(card=None, steps=[], step=None, done={})
+    return text[0].upper() + text[1:] + "."
+
+
+HANDLERS = {
+    "automa_layout": ev_automa_layout,
+    "automa_card": ev_automa_card,
+    "automa_act": ev_automa_act,
+    "automa_answer": ev_automa_answer,
+}
+
+
+def _card_line(data: dict, who: str) -> str:
+    if "number" in data:
+        return f"Automa: planning card {data['number']}"
+    return "Automa: planning card drawn" if "draw" in data else "Automa: planning card tapped"
+
+
+#: the history lines of the automa's events (table.LINES takes them in)
+LINES = {
+    "automa_layout": "Automa: starting layout",
+    "automa_card": _card_line,
+    "automa_act": lambda d, who: f"Automa: {ACTION_LABELS.get(d.get('action'), '?')}",
+    "automa_answer": lambda d, who: "Automa: " + ("yes, it is there" if d.get("available") else "no, draw again"),
+}
