@@ -7,10 +7,11 @@ RulesError naming the offending field.
 from __future__ import annotations
 
 import random
+from functools import partial
 from typing import Any
 
 from ..base import RulesFunction
-from ..validation import RulesError, at, choice, flag, listof, obj, text, unique_names, whole
+from ..validation import RulesError, at, choice, distinct, flag, listof, obj, text, unique_names, whole
 from ..validation import names as check_names
 from . import automa, rules
 from .facts import (
@@ -75,12 +76,8 @@ def check_card(value: Any, field: str) -> dict:
 
 def check_spaces(value: Any, field: str) -> list[int]:
     """Check a list of distinct execution spaces 1 to 4."""
-    spaces = listof(value, field, 0, len(EXECUTION_CARDS))
-    for i, space in enumerate(spaces):
-        whole(space, at(field, i), EXECUTION_CARDS[0], EXECUTION_CARDS[-1])
-        if space in spaces[:i]:
-            raise RulesError(at(field, i), f"space {space} is listed twice")
-    return list(spaces)
+    space = partial(whole, lo=EXECUTION_CARDS[0], hi=EXECUTION_CARDS[-1])
+    return list(distinct(value, field, space, 0, len(EXECUTION_CARDS), twice="space {} is listed twice"))
 
 
 def check_seed(doc: dict) -> random.Random:
