@@ -20,7 +20,7 @@ PATRONAGE_CARDS_FROM_ROUND = 3
 
 #: the automa's events, with their data (table.EVENTS lists them after "markers")
 EVENTS = {
-    "automa_layout": '{"markers": {ACTION: N}}: the automa\'s starting layout from the rulebook\'s picture (7 markers)',
+    "automa_layout": '{"layout": {ACTION: N}}: the automa\'s starting layout from the rulebook\'s picture (7 markers)',
     "automa_card": '{"card": {"centre": ACTION, "moves": [[FROM, TO]], "patronage": BOOL}} or {"number": 1-10} '
                    'or {"draw": true}: this round\'s planning card (tapped icons, a catalogued card, or drawn by the app)',
     "automa_act": '{"action": ACTION}: the automa does this action now (draws its first execution card)',
