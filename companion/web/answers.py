@@ -14,13 +14,16 @@ Flask (`taps.py`, `polls.py`). Both call the functions below, so that they canno
 - what a stepper's tap gets (`after_tap`): the stepper alone, or the whole live region
   retargeted there when the game cannot draw the stepper alone.
 
-Cookies and If-None-Match are read with werkzeug's own parsers, the ones Flask's request uses.
+The fast paths read cookies with `cookies_of`, which is what Flask's `request.cookies` does with
+the raw header, and If-None-Match with werkzeug's `parse_etags`, as `request.if_none_match` does.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any, Callable, Container, Mapping
+
+from werkzeug.sansio.http import parse_cookie
 
 from .. import tables
 from . import steppers
@@ -39,6 +42,11 @@ def seat_cookie(table_id: str) -> str:
     return f"seat_{table_id}"
 
 
+def cookies_of(environ: dict) -> Mapping[str, str]:
+    """Return a WSGI request's cookies exactly as Flask's `request.cookies` reads them (the raw header)."""
+    return parse_cookie(environ.get("HTTP_COOKIE"))
+
+
 def secret_of(cookies: Mapping[str, str], table_id: str) -> str | None:
     """Return the table's secret this device holds, or None."""
     return cookies.get(secret_cookie(table_id)) or None
@@ -47,7 +55,7 @@ def secret_of(cookies: Mapping[str, str], table_id: str) -> str | None:
 def seat_of(cookies: Mapping[str, str], table_id: str) -> int | None:
     """Return the seat this device's cookie names (the write checks it against the table), or None."""
     raw = cookies.get(seat_cookie(table_id), "")
-    return int(raw) if raw.isdigit() and len(raw) < 4 else None
+    return int(raw) if raw.isascii() and raw.isdigit() and len(raw) < 4 else None  # not "²" or "١"
 
 
 def screen_of(value: str | None) -> str | None:

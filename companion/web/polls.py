@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from urllib.parse import parse_qs
 
-from werkzeug.http import parse_cookie, parse_etags
+from werkzeug.http import parse_etags
 
 from .. import tables
 from . import answers
@@ -48,7 +48,7 @@ class QuickPolls:
         return self.wsgi_app(environ, start_response)
 
     def answer(self, table_id: str, environ) -> tuple[str, list, bytes] | None:
-        cookies = parse_cookie(environ)
+        cookies = answers.cookies_of(environ)
         try:
             poll = answers.poll(self.connection(), self.cache, table_id, answers.secret_of(cookies, table_id),
                                 parse_etags(environ["HTTP_IF_NONE_MATCH"]), screen(environ.get("QUERY_STRING", "")))

@@ -31,8 +31,6 @@ import logging
 import re
 from urllib.parse import parse_qs, parse_qsl
 
-from werkzeug.http import parse_cookie
-
 from .. import forms, tables
 from ..games.validation import RulesError
 from . import answers, steppers
@@ -73,7 +71,7 @@ class QuickTaps:
         items = read_form(environ)
         if items is None:
             return None
-        cookies = parse_cookie(environ)
+        cookies = answers.cookies_of(environ)
         secret = answers.secret_of(cookies, table_id)
         if not secret:
             return None

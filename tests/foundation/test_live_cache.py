@@ -100,12 +100,15 @@ def both_paths(tmp_path):
 
 
 @pytest.mark.parametrize("case", ["unchanged", "changed, rendered", "changed, not rendered", "weak tag", "two tags",
-                                  "any tag", "no cookie", "wrong secret", "quoted cookie", "screen", "odd screen"])
+                                  "any tag", "no cookie", "wrong secret", "quoted cookie", "screen", "odd screen",
+                                  "a cookie not in UTF-8"])
 def test_a_poll_gets_the_same_answer_before_flask_as_through_it(tmp_path, case):
     quick, flask_only = both_paths(tmp_path)
     t = quick.test_client().post("/api/v1/tables", json={"game": "codex", "players": ["Anna", "Tom"]}).get_json()
     tid = t["table"]
-    cookie = {"no cookie": "", "wrong secret": f"tc_{tid}={t['token'][:-1]}x", "quoted cookie": f'tc_{tid}="{t["token"]}"'}.get(case, f"tc_{tid}={t['token']}; seat_{tid}=1")
+    cookie = {"no cookie": "", "wrong secret": f"tc_{tid}={t['token'][:-1]}x", "quoted cookie": f'tc_{tid}="{t["token"]}"',
+              # another service on the LAN set it: the header's bytes are not UTF-8 (latin-1 é)
+              "a cookie not in UTF-8": f"tc_{tid}={t['token']}; other=caf\xe9"}.get(case, f"tc_{tid}={t['token']}; seat_{tid}=1")
     query = {"screen": "end"} if case == "screen" else {"screen": " book-1\u00e9%"} if case == "odd screen" else {}
     etag = f'"{tid}-0"'
     if case.startswith("changed"):
@@ -125,11 +128,13 @@ def test_a_poll_gets_the_same_answer_before_flask_as_through_it(tmp_path, case):
         answers.append((response.status_code, sorted(response.headers.items()), response.get_data()))
         if app is quick:
             # the path before Flask reads cookies and If-None-Match with Flask's own parsers (web/answers.py)
-            expected = case in ("unchanged", "changed, rendered", "two tags", "any tag", "quoted cookie", "screen", "odd screen")
+            expected = case in ("unchanged", "changed, rendered", "two tags", "any tag", "quoted cookie", "screen", "odd screen",
+                                "a cookie not in UTF-8")
             assert (quick_polls.answered == before + 1) == expected
     assert answers[0] == answers[1]
     assert answers[0][0] == STATUS[case]
 
 
 STATUS = {"unchanged": 304, "changed, rendered": 200, "changed, not rendered": 200, "weak tag": 200, "two tags": 304,
-          "any tag": 304, "no cookie": 404, "wrong secret": 404, "quoted cookie": 304, "screen": 304, "odd screen": 304}
+          "any tag": 304, "no cookie": 404, "wrong secret": 404, "quoted cookie": 304, "screen": 304, "odd screen": 304,
+          "a cookie not in UTF-8": 304}

@@ -67,6 +67,9 @@ CASES = {
     "quoted seat cookie": ("gutenberg", FAME, 1, 0, {"cookie": 'tc_{id}={token}; seat_{id}="1"'}, 200, True),
     "quoted secret cookie": ("gutenberg", FAME, 1, 0, {"cookie": 'tc_{id}="{token}"; seat_{id}=1'}, 200, True),
     "no seat cookie": ("gutenberg", FAME, 1, 0, {"cookie": "tc_{id}={token}"}, 200, True),
+    "a seat in Arabic-Indic digits": ("gutenberg", FAME, 1, 0, {"cookie": "tc_{id}={token}; seat_{id}=\u0661"}, 200, True),
+    "a seat in superscript": ("gutenberg", FAME, 1, 0, {"cookie": "tc_{id}={token}; seat_{id}=\u00b2"}, 200, True),
+    "a cookie not in UTF-8": ("gutenberg", FAME, 1, 0, {"cookie": "tc_{id}={token}; seat_{id}=1; other=caf\xe9"}, 200, True),
     "malformed settings": ("gutenberg", FAME, 1, 0, {"settings_value": "{"}, 200, False),
     "aimed at another stepper": ("gutenberg", FAME, 1, 0, {"headers": {"HX-Target": "w-000000000000"}}, 200, True),
     "a bad field": ("gutenberg", FAME, 1, 0, {"extra": {"data.player:int": "x"}}, 400, False),
@@ -97,3 +100,13 @@ def test_a_tap_records_the_seat_and_the_event_once(tmp_path):
     assert post(quick, t, FAME, 1, 0).status_code == 409  # the same tap again is stale, not applied twice
     rows = written(quick)
     assert [(r[2], json.loads(r[3]), r[4]) for r in rows] == [("fame", {"player": 0, "delta": 1}, 1)]
+
+
+@pytest.mark.parametrize("raw", ["\u0661", "\u00b2", "1\u0661"])
+def test_a_seat_cookie_in_other_digits_names_no_seat(tmp_path, raw):
+    """int() reads "١" as 1 and refuses "²": a seat is ASCII digits only, on both paths (answers.seat_of)."""
+    quick, flask_only, t = two_apps(tmp_path, "gutenberg")
+    for app in (quick, flask_only):
+        response = post(app, t, FAME, 1, 0, cookie=f"tc_{t['table']}={t['token']}; seat_{t['table']}={raw}")
+        assert response.status_code == 200
+        assert [row[4] for row in written(app)] == [None]
