@@ -28,10 +28,6 @@ from werkzeug.sansio.http import parse_cookie
 from .. import tables
 from . import steppers
 
-#: the headers that send a whole-region answer to a stepper's post where it belongs
-TO_THE_REGION = (("HX-Retarget", "#table-live"), ("HX-Reswap", "outerHTML"))
-
-
 def secret_cookie(table_id: str) -> str:
     """Return the name of the cookie that holds a table's secret on this device."""
     return f"tc_{table_id}"
@@ -97,4 +93,4 @@ def after_tap(tap: steppers.Tap, table: tables.Table, type_: str, data: Any, scr
     html = steppers.answer(tap, table, type_, data, screen)
     if html is not None:
         return html, ()
-    return region(), TO_THE_REGION
+    return region(), steppers.TO_THE_REGION

@@ -27,6 +27,8 @@ from flask import current_app, request
 from .render import is_htmx
 
 FIELD = "stepper"  # the form field that carries the stepper's own settings (forms.RESERVED)
+#: the headers that send a whole-region answer to a stepper's post where it belongs
+TO_THE_REGION = (("HX-Retarget", "#table-live"), ("HX-Reswap", "outerHTML"))
 
 
 def stepper_id(type_: str, data: dict) -> str:
@@ -97,6 +99,5 @@ def aimed_elsewhere() -> bool:
 
 def retarget(response):
     """Send a whole-region answer to a stepper's post where it belongs: the live region."""
-    response.headers["HX-Retarget"] = "#table-live"
-    response.headers["HX-Reswap"] = "outerHTML"
+    response.headers.extend(TO_THE_REGION)
     return response

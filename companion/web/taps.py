@@ -9,7 +9,7 @@ functions:
 
 - a POST to /t/ID/events sent by htmx from a stepper (HX-Target names it), from the page's own
   origin (Sec-Fetch-Site: same-origin, which Flask's cross-site check lets through too), as a
-  small urlencoded form with plain cookies;
+  small urlencoded form;
 - the form decodes (forms.decode), the stepper's settings read (steppers.parse_tap), and the
   event appended with the cookie's secret checked in the write's transaction (tables.append);
 - the answer is `answers.after_tap`'s, which the Flask route gives too: the stepper alone with

@@ -3,7 +3,7 @@
 Line references `[GTnnn]` point into the rulebook text (shared/rules/galileos_truth.txt);
 `GAL-Cn` into the rules inventory's readings, which this module follows.
 
-Inputs are assumed valid here; `schema.py` checks documents before they reach these.
+Inputs are assumed valid here; `functions.py` checks documents before they reach these.
 """
 
 from __future__ import annotations
