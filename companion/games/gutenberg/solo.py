@@ -42,7 +42,7 @@ def new_automa(profile: dict) -> dict:
     }
 
 
-def _playing(state: dict) -> None:
+def still_playing(state: dict) -> None:
     if state["finished"]:
         raise RulesError("type", "the game is over; only counts can still be corrected")
 
@@ -50,7 +50,7 @@ def _playing(state: dict) -> None:
 def _automa(state: dict) -> dict:
     if state["automa"] is None:
         raise RulesError("type", "this table plays without the automa")
-    _playing(state)
+    still_playing(state)
     return state["automa"]
 
 

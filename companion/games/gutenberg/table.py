@@ -29,7 +29,7 @@ from .facts import (
     TORINUS_FAME,
 )
 from .functions import BIG, MAX_INKS, MAX_PATRONAGE, ORDER_DECKS, check_markers
-from .solo import _playing
+from .solo import still_playing
 
 AUTOMA = "automa"
 #: what each reward the board's reward track may show gives (profile.REWARD_KINDS) [GB168-172]
@@ -282,7 +282,7 @@ def ev_helena(state, data, ctx):
 
 
 def ev_plantinus_swap(state, data, ctx):
-    _playing(state)
+    still_playing(state)
     player, a, b = _two_picks(state, data, "christophorus_plantinus", ("first", "second"), SPECIALTIES,
                               "pick two different specialties")
     # [GB401] "Once per round ... swap the levels of 2 of their specialties" (permanently)
@@ -294,7 +294,7 @@ def ev_plantinus_swap(state, data, ctx):
 
 
 def ev_gutenberg_shift(state, data, ctx):
-    _playing(state)
+    still_playing(state)
     player, source, target = _two_picks(state, data, "johannes_gutenberg", ("from", "to"), ACTIONS,
                                        "pick a different action")
     markers = player["markers"]
@@ -313,7 +313,7 @@ def ev_gutenberg_shift(state, data, ctx):
 
 
 def ev_torinus(state, data, ctx):
-    _playing(state)
+    still_playing(state)
     player = _player(state, data)
     _require_character(player, "godofredus_torinus")
     # [GB405] at the end of each round, +3 fame if all his inks can be assigned to his orders
@@ -324,7 +324,7 @@ def ev_torinus(state, data, ctx):
 
 
 def ev_markers(state, data, ctx):
-    _playing(state)
+    still_playing(state)
     player = _player(state, data, required=("markers",))
     index = data["player"]
     markers = check_markers(data["markers"], "data.markers")
@@ -341,7 +341,7 @@ def ev_markers(state, data, ctx):
 # --- round end -----------------------------------------------------------------------------------
 
 def ev_end_round(state, data, ctx):
-    _playing(state)
+    still_playing(state)
     obj(data, "data")
     the = state["automa"]
     if the:
