@@ -38,6 +38,7 @@ def database_settings(config: dict) -> tuple[Path, str]:
 def create_app(test_config: dict | None = None) -> Flask:
     """Build the app; test_config overrides settings (DATA_DIR above all)."""
     app = Flask("companion", template_folder=str(TEMPLATES), static_folder=str(STATIC), static_url_path="/static")
+    fast_paths = os.environ.get("COMPANION_FAST_PATHS", "on") != "off"
     app.config.from_mapping(
         DATA_DIR=os.environ.get("COMPANION_DATA", str(DATA)),
         MAX_CONTENT_LENGTH=1024 * 1024,
@@ -45,8 +46,8 @@ def create_app(test_config: dict | None = None) -> Flask:
         SEND_FILE_MAX_AGE_DEFAULT=3600,
         # answer unchanged and already-rendered polls (polls.py) and steppers' taps (taps.py)
         # before Flask; COMPANION_FAST_PATHS=off leaves every request to Flask, to measure what they save
-        QUICK_POLLS=os.environ.get("COMPANION_FAST_PATHS", "on") != "off",
-        QUICK_TAPS=os.environ.get("COMPANION_FAST_PATHS", "on") != "off",
+        QUICK_POLLS=fast_paths,
+        QUICK_TAPS=fast_paths,
         WAL_FLUSHER=True,  # False in `serve`'s workers: their parent flushes the file for all (workers.py)
     )
     if test_config:

@@ -21,12 +21,14 @@ the raw header, and If-None-Match with werkzeug's `parse_etags`, as `request.if_
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable, Container, Mapping
+from typing import Any, Callable, Container, Iterable, Mapping
+from urllib.parse import parse_qs
 
 from werkzeug.sansio.http import parse_cookie
 
 from .. import tables
 from . import steppers
+
 
 def secret_cookie(table_id: str) -> str:
     """Return the name of the cookie that holds a table's secret on this device."""
@@ -58,6 +60,12 @@ def screen_of(value: str | None) -> str | None:
     """Return the screen asked for (the first `screen` of the query, else of the form), trimmed."""
     value = (value or "").strip()
     return value[:40] or None
+
+
+def screen_in(query: str, form: Iterable[tuple[str, str]] = ()) -> str | None:
+    """Return the screen a WSGI request asks for, as Flask's `request.values` finds it: query, then form."""
+    values = parse_qs(query, keep_blank_values=True).get("screen")
+    return screen_of(values[0] if values else next((v for k, v in form if k == "screen"), None))
 
 
 def live_tag(table_id: str, version: int) -> str:

@@ -15,7 +15,6 @@ test_live_cache.py compares the two paths' answers.
 from __future__ import annotations
 
 import re
-from urllib.parse import parse_qs
 
 from werkzeug.http import parse_etags
 
@@ -51,7 +50,7 @@ class QuickPolls:
         cookies = answers.cookies_of(environ)
         try:
             poll = answers.poll(self.connection(), self.cache, table_id, answers.secret_of(cookies, table_id),
-                                parse_etags(environ["HTTP_IF_NONE_MATCH"]), screen(environ.get("QUERY_STRING", "")))
+                                parse_etags(environ["HTTP_IF_NONE_MATCH"]), answers.screen_in(environ.get("QUERY_STRING", "")))
         except tables.NotFound:
             return None  # Flask answers the 404 page, the same for every unknown or wrong secret
         headers = [("ETag", f'"{poll.tag}"'), *self.headers(), ("Cache-Control", "no-cache")]
@@ -61,9 +60,3 @@ class QuickPolls:
             return None
         body = poll.html.encode()
         return "200 OK", [("Content-Type", "text/html; charset=utf-8"), ("Content-Length", str(len(body))), *headers], body
-
-
-def screen(query: str) -> str | None:
-    """Return the screen asked for in a query string, as the Flask route reads it."""
-    values = parse_qs(query, keep_blank_values=True).get("screen")
-    return answers.screen_of(values[0] if values else None)

@@ -47,7 +47,7 @@ def table_context(table, screen: str | None = None, error=None, notice: str | No
     """Build the one context every table page and fragment is rendered with."""
     db = get_db()
     seat = current_seat(table)
-    secret = request.cookies.get(secret_cookie(table.id), "")
+    secret = answers.secret_of(request.cookies, table.id) or ""
     try:
         view = table.rules.view(table.state, table.names, table.options, table.profile, seat, screen)
     except RulesError as err:

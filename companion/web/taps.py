@@ -29,7 +29,7 @@ from __future__ import annotations
 import io
 import logging
 import re
-from urllib.parse import parse_qs, parse_qsl
+from urllib.parse import parse_qsl
 
 from .. import forms, tables
 from ..games.validation import RulesError
@@ -83,7 +83,7 @@ class QuickTaps:
         if tap is None:
             return None
         doc.setdefault("data", {})
-        screen = screen_of(environ.get("QUERY_STRING", ""), items)
+        screen = answers.screen_in(environ.get("QUERY_STRING", ""), items)
         with self.flask_app.request_context(environ):  # the templates build addresses from the request
             try:
                 table = tables.append(self.connection(), table_id, doc, answers.seat_of(cookies, table_id), secret=secret)
@@ -123,9 +123,3 @@ def read_form(environ) -> list[tuple[str, str]] | None:
 
 def first(items: list[tuple[str, str]], name: str) -> str | None:
     return next((value for key, value in items if key == name), None)
-
-
-def screen_of(query: str, items: list[tuple[str, str]]) -> str | None:
-    """Return the screen as the Flask route reads it (request.values: the query first, then the form)."""
-    values = parse_qs(query, keep_blank_values=True).get("screen")
-    return answers.screen_of(values[0] if values else first(items, "screen"))
