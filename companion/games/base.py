@@ -1,13 +1,13 @@
 """What a game plugs into the app: its rules functions, its table events, its box profile.
 
-A game is a package under `companion/games/` whose `__init__.py` defines `GAME`, an
-instance of a `Game` subclass. Nothing here imports Flask: the web pages, the CLI and
+A game is a package under `companion/games/` whose `__init__.py` defines `GAME`, a
+`Game` made of the package's modules. Nothing here imports Flask: the web pages, the CLI and
 the HTTP API all call these same methods (CONTRACT.md).
 
 Every game package has the same modules, each with one role (docs/architecture.md;
 tests/foundation/test_architecture.py keeps the list true):
 
-    __init__.py   the thin `Game` plug-in: GAME, whose methods hand on to the modules below
+    __init__.py   the thin plug-in: GAME = Game(...), whose methods hand on to the modules below
     rules.py      pure rule computations, each citing its line in the rule text ([GB307])
     functions.py  the contract's JSON rules functions: validate the document, call rules.py
     table.py      a table: setup options, initial state, the events and what each one did
@@ -38,7 +38,6 @@ from dataclasses import dataclass, field
 from types import ModuleType, SimpleNamespace
 from typing import Any, Callable, Mapping, Union
 
-from .validation import RulesError, obj
 
 
 @dataclass(frozen=True)
@@ -70,69 +69,12 @@ class Context:
 
 
 class Game:
-    """Base class for a game; each game overrides what it needs."""
-
-    key: str = ""
-    title: str = ""
-    min_players: int = 1
-    max_players: int = 4
-    #: name -> RulesFunction, reachable as `companion rules KEY NAME` and POST /api/v1/KEY/NAME
-    functions: dict[str, RulesFunction] = {}
-    #: event type -> one-line description with its data shape (README, help)
-    events: dict[str, str] = {}
-    #: setup option -> one-line description (table creation, README)
-    options_doc: dict[str, str] = {}
-    #: static files (paths under static/) the table page includes for this game
-    scripts: tuple[str, ...] = ()
-    styles: tuple[str, ...] = ()
-
-    # --- tables -------------------------------------------------------------------------
-    def validate_options(self, options: dict, player_count: int) -> dict:
-        """Check a table's setup options (the create request minus game, players, profile)."""
-        obj(options, "$", optional=())
-        return {}
-
-    def initial_state(self, names: list[str], options: dict, profile: dict) -> dict:
-        """Return the state of a new table (JSON-serialisable; players referred to by index)."""
-        return {}
-
-    def apply(self, state: dict, type_: str, data: Any, ctx: Context) -> dict:
-        """Return the state after one event; raise RulesError for an invalid one."""
-        raise RulesError("type", f"unknown event type for {self.title}: {type_!r}")
-
-    def describe(self, type_: str, data: Any, names: list[str]) -> str:
-        """Say in plain words what an event did ("Anna: +3 fame"), for the history panel."""
-        return type_.replace("_", " ")
-
-    # --- web ----------------------------------------------------------------------------
-    def view(self, state: dict, names: list[str], options: dict, profile: dict, seat: int | None, screen: str | None) -> dict:
-        """Return what templates/KEY/panel.html needs beyond the state (computed with the rules)."""
-        return {}
-
-    def counter(self, state: dict, type_: str, data: dict) -> int | None:
-        """Return the number a stepper for this event shows in `state`, or None.
-
-        A stepper's tap is answered with the stepper alone (companion/web/steppers.py) when its
-        game can say its new value; `data` is the event's data without the stepper's own field
-        (the delta). None answers with the whole live region, which is always right.
-        The value must be the one the panel shows (tests/foundation/test_steppers.py checks).
-        """
-        return None
-
-    # --- box profiles -------------------------------------------------------------------
-    def validate_profile(self, data: Any) -> dict:
-        """Check a box profile document (paths from `$`) and return it clean."""
-        obj(data, "$", optional=())
-        return {}
-
-
-class GamePackage(Game):
     """A game made of its package's modules: each method hands on to the module of its role.
 
-    A game's `__init__.py` is then only its facts and its modules:
+    A game's `__init__.py` is only its facts and its modules:
 
-        GAME = GamePackage(key="codex", title="Codex Naturalis", min_players=2, max_players=4,
-                           functions=functions, table=table, view=view, profile=profile)
+        GAME = Game(key="codex", title="Codex Naturalis", min_players=2, max_players=4,
+                    functions=functions, table=table, view=view, profile=profile)
 
     and each module offers the same names in every game:
 
@@ -149,31 +91,51 @@ class GamePackage(Game):
                  scripts: tuple[str, ...] = (), styles: tuple[str, ...] = ()):
         self.key, self.title = key, title
         self.min_players, self.max_players = min_players, max_players
-        self.functions = functions.FUNCTIONS
-        self.events = table.EVENTS
-        self.options_doc = table.OPTIONS
+        #: name -> RulesFunction, reachable as `companion rules KEY NAME` and POST /api/v1/KEY/NAME
+        self.functions: dict[str, RulesFunction] = functions.FUNCTIONS
+        #: event type -> one-line description with its data shape (README, help)
+        self.events: dict[str, str] = table.EVENTS
+        #: setup option -> one-line description (table creation, README)
+        self.options_doc: dict[str, str] = table.OPTIONS
+        #: static files (paths under static/) the table page includes for this game
         self.scripts, self.styles = scripts, styles
         self.modules = SimpleNamespace(functions=functions, table=table, view=view, profile=profile)
 
+    # --- tables -------------------------------------------------------------------------
     def validate_options(self, options: dict, player_count: int) -> dict:
+        """Check a table's setup options (the create request minus game, players, profile)."""
         return self.modules.table.validate_options(options, player_count)
 
     def initial_state(self, names: list[str], options: dict, profile: dict) -> dict:
+        """Return the state of a new table (JSON-serialisable; players referred to by index)."""
         return self.modules.table.initial_state(names, options, profile)
 
     def apply(self, state: dict, type_: str, data: Any, ctx: Context) -> dict:
+        """Return the state after one event; raise RulesError for an invalid one."""
         return self.modules.table.apply(state, type_, data, ctx)
 
     def describe(self, type_: str, data: Any, names: list[str]) -> str:
+        """Say in plain words what an event did ("Anna: +3 fame"), for the history panel."""
         return self.modules.table.describe(type_, data, names)
 
+    # --- web ----------------------------------------------------------------------------
     def view(self, state: dict, names: list[str], options: dict, profile: dict, seat: int | None, screen: str | None) -> dict:
+        """Return what templates/KEY/panel.html needs beyond the state (computed with the rules)."""
         return self.modules.view.view(state, names, options, profile, seat, screen)
 
     def counter(self, state: dict, type_: str, data: dict) -> int | None:
+        """Return the number a stepper for this event shows in `state`, or None.
+
+        A stepper's tap is answered with the stepper alone (companion/web/steppers.py) when its
+        game can say its new value; `data` is the event's data without the stepper's own field
+        (the delta). None answers with the whole live region, which is always right.
+        The value must be the one the panel shows (tests/foundation/test_steppers.py checks).
+        """
         return self.modules.view.counter(state, type_, data)
 
+    # --- box profiles -------------------------------------------------------------------
     def validate_profile(self, data: Any) -> dict:
+        """Check a box profile document (paths from `$`) and return it clean."""
         return self.modules.profile.validate_profile(data)
 
 

@@ -6,11 +6,11 @@ every document check), table.py, view.py, profile.py.
 
 from __future__ import annotations
 
-from ..base import GamePackage
+from ..base import Game
 from . import functions, profile, table, view
 
 # The rulebook's header says "Darwin's Journey" (RULES.md GAL-C1).
-GAME = GamePackage(
+GAME = Game(
     key="galileo", title="Galileo's Truth",
     min_players=2, max_players=4,  # the rulebook only covers 2-, 3- and 4-player games (tiles [GT206-208])
     functions=functions, table=table, view=view, profile=profile,

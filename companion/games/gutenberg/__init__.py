@@ -7,10 +7,10 @@ from data/) and solo.py (the automa's events on the table).
 
 from __future__ import annotations
 
-from ..base import GamePackage
+from ..base import Game
 from . import functions, profile, table, view
 
-GAME = GamePackage(
+GAME = Game(
     key="gutenberg", title="Gutenberg",
     min_players=1, max_players=4,  # with the automa, 1 to 3 players [GB313]
     functions=functions, table=table, view=view, profile=profile,

@@ -6,10 +6,10 @@ and beside them solo.py (the solo opponent Voynich's seat, setup and turn on the
 
 from __future__ import annotations
 
-from ..base import GamePackage
+from ..base import Game
 from . import functions, profile, table, view
 
-GAME = GamePackage(
+GAME = Game(
     key="voynich", title="The Voynich Puzzle",
     min_players=1, max_players=4,  # a one-player table plays against Voynich [V369]
     functions=functions, table=table, view=view, profile=profile,
