@@ -64,9 +64,8 @@ EVENTS = {
 
 #: the counts a player's steppers change by a delta, each with its upper bound: fame, guilders
 #: and types have none printed (BIG); [GB43] 48 ink tokens in all; [GB36] 16 patronage cards in the box
+#: (view.counter draws their steppers)
 COUNTS = {"fame": BIG, "guilders": BIG, "inks": MAX_INKS, "types": BIG, "patronage_cards": MAX_PATRONAGE}
-#: events whose stepper shows one count of one player (view.counter)
-COUNTERS = tuple(COUNTS)
 
 
 # --- options ---------------------------------------------------------------------------------

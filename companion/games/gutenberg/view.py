@@ -91,7 +91,7 @@ def view(state: dict, names: list[str], options: dict, profile: dict, seat: int 
 
 def counter(state: dict, type_: str, data: dict) -> int | None:
     """A player card's steppers: fame, guilders, inks, types, patronage cards."""
-    if type_ in table.COUNTERS and isinstance(data.get("player"), int):
+    if type_ in table.COUNTS and isinstance(data.get("player"), int):
         return state["players"][data["player"]][type_]
     return None
 
