@@ -163,3 +163,12 @@ def test_no_module_runs_past_450_lines():
     long = {str(p.relative_to(ROOT)): n for p in (ROOT / "companion").rglob("*.py")
             if (n := len(p.read_text().splitlines())) > MAX_LINES}
     assert not long, f"split these by role (docs/architecture.md): {long}"
+
+
+def test_every_event_of_every_game_has_a_handler_and_a_history_line():
+    from companion.games import registry
+
+    for key, game in registry().items():
+        table = game.modules.table
+        assert set(table.HANDLERS) == set(game.events), key
+        assert set(table.LINES) == set(game.events), key

@@ -379,7 +379,6 @@ HANDLERS = {
     "torinus": ev_torinus,
     "end_round": ev_end_round,
 }
-assert set(HANDLERS) == set(EVENTS)
 
 
 # --- history ---------------------------------------------------------------------------------

@@ -337,7 +337,6 @@ HANDLERS = {
     **solo.HANDLERS,
     "voynich_research": _on_voynich_research,
 }
-assert set(HANDLERS) == set(EVENTS)
 
 
 # --- words for the history panel -------------------------------------------------------------
