@@ -42,3 +42,89 @@ def test_every_event_type_is_documented():
             assert f"`{event}`" in text, f"{key}: event {event} missing from docs/{key}.md"
     for event in tables.FRAMEWORK_EVENTS:
         assert f"`{event}`" in README
+
+
+# --- the documents the code cites are in the repository ---------------------------------------
+
+RULE_TEXTS = {"V": "voynich_puzzle.txt", "GT": "galileos_truth.txt", "CN": "codex_naturalis.txt", "GB": "gutenberg.txt"}
+CITATION = re.compile(r"\[((?:V|GT|CN|GB)\d[^\]]*)\]")
+
+
+def documents() -> list[Path]:
+    return [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md")), ROOT / "bench" / "README.md"]
+
+
+def test_every_relative_link_in_the_docs_resolves():
+    checked = 0
+    for doc in documents():
+        for target in re.findall(r"\]\(([^)\s]+)\)", doc.read_text()):
+            if re.match(r"[a-z]+:", target):  # https:, mailto:
+                continue
+            path = target.split("#", 1)[0]
+            if path:
+                assert (doc.parent / path).exists(), f"{doc.relative_to(ROOT)}: {target}"
+                checked += 1
+    assert checked > 5
+
+
+def test_the_contract_and_the_readings_are_in_docs_and_name_no_folder_outside_the_project():
+    for name in ("CONTRACT.md", "RULES.md"):
+        text = (ROOT / "docs" / name).read_text()
+        assert "shared/" not in text, name
+    rules_md = (ROOT / "docs" / "RULES.md").read_text()
+    for tag, file in RULE_TEXTS.items():
+        assert f"`rules/{file}`" in rules_md, file
+        assert (ROOT / "docs" / "rules" / file).exists(), file
+    assert "docs/CONTRACT.md" in README and "docs/RULES.md" in README
+
+
+def citations(text: str):
+    """Yield (citation, tag, first line, last line) for each rule-text reference in text."""
+    for match in CITATION.finditer(text):
+        tag = None
+        for part in re.split(r",\s*", match.group(1).removesuffix(" source note")):
+            found = re.fullmatch(r"(V|GT|CN|GB)?(\d+)(?:[-–](\d+))?", part)
+            assert found, f"cannot read the citation {match.group(0)}"
+            tag = found.group(1) or tag
+            yield match.group(0), tag, int(found.group(2)), int(found.group(3) or found.group(2))
+
+
+def test_every_citation_points_at_written_lines_of_its_rule_text():
+    """`# [GB307]` in code, templates, tests and docs: line 307 of docs/rules/gutenberg.txt exists and is not blank."""
+    lines = rule_lines()
+    sources = [p for folder in ("companion", "tests", "templates") for p in (ROOT / folder).rglob("*") if p.suffix in (".py", ".html")]
+    sources += sorted((ROOT / "docs").glob("*.md"))
+    problems, count = [], 0
+    for source in sources:
+        if source != Path(__file__):  # this file's own examples, below
+            found = citation_problems(source.read_text(encoding="utf-8"), lines)
+            problems += [f"{source.relative_to(ROOT)}: {p}" for p in found]
+            count += len(list(citations(source.read_text(encoding="utf-8"))))
+    assert problems == []
+    assert count > 500
+
+
+def rule_lines() -> dict[str, list[str]]:
+    return {tag: (ROOT / "docs" / "rules" / file).read_text(encoding="utf-8").split("\n") for tag, file in RULE_TEXTS.items()}
+
+
+def citation_problems(text: str, lines: dict[str, list[str]]) -> list[str]:
+    """Return what is wrong with each citation in text: past the end of its rule text, or only blank lines."""
+    problems = []
+    for cited, tag, first, last in citations(text):
+        if not 1 <= first <= last <= len(lines[tag]):
+            problems.append(f"{cited}: past the end of {RULE_TEXTS[tag]}")
+        elif not any(lines[tag][n - 1].strip() for n in range(first, last + 1)):
+            problems.append(f"{cited}: only blank lines")
+    return problems
+
+
+def test_a_citation_past_the_text_or_on_a_blank_line_is_caught():
+    assert list(citations("see [GB97-102, 105] and [GT773 source note]")) == [
+        ("[GB97-102, 105]", "GB", 97, 102), ("[GB97-102, 105]", "GB", 105, 105), ("[GT773 source note]", "GT", 773, 773)]
+    lines = rule_lines()
+    blank = next(n for n, line in enumerate(lines["GB"], 1) if not line.strip())
+    written = next(n for n, line in enumerate(lines["GB"], 1) if line.strip())
+    assert citation_problems(f"[GB{written}] [GB{blank}-{written + 3}]", lines) == []
+    assert citation_problems(f"[GB{blank}] [CN{len(lines['CN']) + 1}]", lines) == [
+        f"[GB{blank}]: only blank lines", f"[CN{len(lines['CN']) + 1}]: past the end of codex_naturalis.txt"]

@@ -270,7 +270,7 @@ def test_penance_card_play():
     t = Table()
     t("suspicion", player=0, delta=3)  # Meg takes Penance I, at 4
     t("penance", player=0, level=1, remove=False)
-    assert t.sus(0)["position"] == 3  # token face down: -1 [GT478]
+    assert t.sus(0)["position"] == 3  # token face down: -1 [GT484]
     assert t.state["players"][0]["penance_removed"] == [False, False, False]  # stays in play
     assert current_player(t.state) == 1  # a Main Action: Luna's turn now
     t.refused("penance", "data.level", player=1, level=1, remove=False)  # Luna has none

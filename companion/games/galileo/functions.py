@@ -261,7 +261,7 @@ def run_books(doc: Any) -> dict:
             # [GT244] "If your marker is already on the leftmost space, you cannot spend any Books."
             problems[s] = "the marker is on the leftmost space: it cannot spend Books"
         elif levels[level - 1] < cost:
-            # [GT243] the Level must show at least the cost; discounts do not lower it
+            # [GT248] the Level must show at least the cost; discounts do not lower it
             problems[s] = f"Level {level} shows {levels[level - 1]} Books, fewer than the cost of {cost}"
         elif pay > space:
             problems[s] = f"the marker can move back only {space} spaces, not {pay}"

@@ -61,7 +61,7 @@ def validate_options(options: dict, player_count: int) -> dict:
 
 
 def initial_state(names: list[str], options: dict, profile: dict) -> dict:
-    """Start Cycle 1 (no Income [GT311]) with the players' turn order as listed."""
+    """Start Cycle 1 (no Income [GT310]) with the players' turn order as listed."""
     board = functions.board(profile or {})
     return {
         "cycle": 1,
@@ -227,7 +227,7 @@ def _on_penance(s: dict, data: Any, ctx: Context) -> None:
     face_down = not s["inquisition"]
     _main_action(s, ctx, player)  # GAL-C14: face up, +1 and no -1
     if face_down:
-        _suspect(s, ctx, player, -1, why=f"Penance card {roman}")  # [GT478]
+        _suspect(s, ctx, player, -1, why=f"Penance card {roman}")  # [GT484]
     if remove:
         # [GT479] pay the printed coins to remove it: it no longer costs VP at the end [GT763]
         p["penance_removed"][level - 1] = True
@@ -287,7 +287,7 @@ def _on_next_cycle(s: dict, data: Any, ctx: Context) -> None:
     for p in s["players"]:
         p["philosopher_used"] = False
     s["cycle"] += 1
-    s["phase"] = "income"  # [GT311] Income from Cycle 2 on
+    s["phase"] = "income"  # [GT310] Income from Cycle 2 on
     s["round"] = 1
     s["acted"] = []
     s["prohibition"] = None
