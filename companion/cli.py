@@ -10,7 +10,7 @@ from pathlib import Path
 from . import rules
 from .games.validation import RulesError
 from .db import SYNC_MODES
-from .paths import DATA, DB_NAME
+from .paths import DB_NAME, data_folder, default_data_folder
 
 #: how `companion serve` runs waitress (bench/hello.py serves its baseline the same way), with
 #: poll() rather than select(): select() cannot watch a descriptor of 1024 or more, and waitress
@@ -68,7 +68,7 @@ def build_parser() -> argparse.ArgumentParser:
     serve = sub.add_parser("serve", help="serve the app to the phones at the table (production WSGI server)")
     serve.add_argument("--host", default="0.0.0.0", help="interface to listen on (default: all interfaces)")
     serve.add_argument("--port", type=int, default=8000, help="port (default: 8000)")
-    serve.add_argument("--data", default=None, help=f"data folder holding {DB_NAME} (default: {DATA}, or $COMPANION_DATA)")
+    serve.add_argument("--data", default=None, help=f"data folder holding {DB_NAME} (default: $COMPANION_DATA, else {default_data_folder()})")
     serve.add_argument("--threads", type=int, default=WAITRESS_OPTIONS["threads"],
                        help=f"worker threads (default: {WAITRESS_OPTIONS['threads']})")
     serve.add_argument("--workers", type=int, default=1,
@@ -100,18 +100,12 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "init-db":
         from . import db
 
-        path = Path(args.data or _default_data()) / DB_NAME
+        path = data_folder(args.data) / DB_NAME
         applied = db.migrate(path)
         print(f"{path}: {', '.join(applied) if applied else 'up to date'}")
         return 0
     parser.print_help()
     return 0
-
-
-def _default_data() -> str:
-    import os
-
-    return os.environ.get("COMPANION_DATA", str(DATA))
 
 
 def run_rules(args, parser) -> int:

@@ -15,7 +15,7 @@ from . import steppers
 from .connection import close_db, thread_db
 from .live import LiveCache
 from .polls import QuickPolls
-from ..paths import DATA, DB_NAME, STATIC, TEMPLATES
+from ..paths import DB_NAME, STATIC, TEMPLATES, data_folder
 
 CSP = (
     "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
@@ -26,7 +26,7 @@ CSP = (
 
 def database_settings(config: dict) -> tuple[Path, str]:
     """Return the database file and sync mode create_app(config) would use (SystemExit if the mode is unknown)."""
-    data = config.get("DATA_DIR") or os.environ.get("COMPANION_DATA", str(DATA))
+    data = data_folder(config.get("DATA_DIR"))
     sync = config.get("SYNC") or os.environ.get("COMPANION_SYNC", database.DEFAULT_SYNC)
     try:
         database.check_sync(sync)
@@ -40,7 +40,6 @@ def create_app(test_config: dict | None = None) -> Flask:
     app = Flask("companion", template_folder=str(TEMPLATES), static_folder=str(STATIC), static_url_path="/static")
     fast_paths = os.environ.get("COMPANION_FAST_PATHS", "on") != "off"
     app.config.from_mapping(
-        DATA_DIR=os.environ.get("COMPANION_DATA", str(DATA)),
         MAX_CONTENT_LENGTH=1024 * 1024,
         POLL_MS=750,
         SEND_FILE_MAX_AGE_DEFAULT=3600,

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import json
 from functools import cache
-from pathlib import Path
+from ...paths import FACTS
 
-DATA = Path(__file__).resolve().parents[3] / "data" / "codex" / "cards.json"
+DATA = FACTS / "codex" / "cards.json"
 
 # [CN32] four resources (kingdoms) and three objects; the contract spells them so
 KINGDOMS = ("fungi", "plant", "animal", "insect")

@@ -8,9 +8,9 @@ group: entered at the table or once in a box profile (RULES.md GUT-B).
 from __future__ import annotations
 
 import json
-from pathlib import Path
+from ...paths import FACTS
 
-_FACTS = json.loads((Path(__file__).resolve().parents[3] / "data" / "gutenberg" / "facts.json").read_text("utf-8"))
+_FACTS = json.loads((FACTS / "gutenberg" / "facts.json").read_text("utf-8"))
 
 #: the five actions in board order, top to bottom [GB97-102]
 ACTIONS: tuple[str, ...] = tuple(a["key"] for a in _FACTS["actions"])

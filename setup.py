@@ -1,0 +1,35 @@
+"""The wheel's packages: companion/, and the top-level folders it carries inside the package.
+
+templates/, static/ and data/ stay at the top of the repository; the wheel installs them as
+companion/templates, companion/static and companion/data, where companion/paths.py finds
+them. Every folder is listed as a package (setuptools warns about data folders that are not),
+so this file walks them rather than keeping a hand-written list. Everything else about the
+project is in pyproject.toml.
+"""
+
+from pathlib import Path
+
+from setuptools import setup
+
+ROOT = Path(__file__).resolve().parent
+#: top-level folder -> the package the wheel installs it as
+CARRIED = {"templates": "companion.templates", "static": "companion.static", "data": "companion.data"}
+#: the files the carried folders ship; never the SQLite file a checkout keeps in data/
+SHIPPED_FILES = ["*.html", "*.css", "*.js", "*.svg", "*.png", "*.json", "*.md", "SHA256SUMS"]
+
+
+def folders(top: str) -> list[str]:
+    """Return `top` and every folder below it, as dotted names relative to the repository."""
+    found = [top] + [str(p.relative_to(ROOT)) for p in sorted((ROOT / top).rglob("*"))
+                     if p.is_dir() and p.name != "__pycache__" and not p.name.startswith(".")]
+    return [name.replace("/", ".").replace("\\", ".") for name in found]
+
+
+code = [name for name in folders("companion") if (ROOT / name.replace(".", "/") / "__init__.py").exists()]
+carried = [package + name[len(top):] for top, package in CARRIED.items() for name in folders(top)]
+
+setup(
+    packages=code + carried,
+    package_dir={package: top for top, package in CARRIED.items()},
+    package_data={package: SHIPPED_FILES for package in carried},
+)
