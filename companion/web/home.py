@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, redirect, render_template, request, url_for
+from flask import Blueprint, abort, jsonify, redirect, render_template, request, url_for
 
 from .. import forms, games, profiles, tables
 from ..games.validation import RulesError
@@ -16,6 +16,41 @@ bp = Blueprint("home", __name__)
 def index():
     """List the games to start a table of, and the tables this device has joined."""
     return render_template("home/index.html", games=games.registry(), mine=tables_on_this_device())
+
+
+#: the app's colours (static/app.css :root, light and dark): the manifest's, and base.html's theme-color
+LIGHT = {"theme_color": "#2f5d8a", "background_color": "#f7f5f0"}
+DARK = {"theme_color": "#141312", "background_color": "#141312"}
+
+
+@bp.get("/manifest.webmanifest")
+def manifest():
+    """The web app manifest: a phone's "Add to Home Screen" opens the app full-screen, with its icon.
+
+    Manifests have one theme and background colour; they are the light theme's. Browsers that
+    read the proposed `user_preferences` member take the dark ones from it, and base.html's
+    theme-color meta tags colour the browser's bar for each scheme while a page is open.
+    """
+    def icon(name: str, size: int, purpose: str) -> dict:
+        return {"src": url_for("static", filename=f"icons/{name}"), "sizes": f"{size}x{size}", "type": "image/png", "purpose": purpose}
+
+    doc = {
+        "name": "Table Companion",
+        "short_name": "Companion",
+        "description": "Scores, tracks and automata for the board game on the table.",
+        "id": url_for("home.index"),
+        "start_url": url_for("home.index"),
+        "scope": url_for("home.index"),
+        "display": "standalone",
+        "orientation": "any",
+        **LIGHT,
+        "user_preferences": {"color_scheme_dark": DARK},
+        "icons": [icon("icon-192.png", 192, "any"), icon("icon-512.png", 512, "any"), icon("maskable-512.png", 512, "maskable")],
+    }
+    response = jsonify(doc)
+    response.mimetype = "application/manifest+json"
+    response.cache_control.max_age = 3600
+    return response
 
 
 def tables_on_this_device(limit: int = 20) -> list:

@@ -1,0 +1,184 @@
+"""The wheel, installed as people install applications, runs from anywhere and writes only its data folder.
+
+Built once from a copy of the checkout's files (never from the checkout itself: setuptools'
+build/ folder would carry files deleted since), then installed three ways, each outside the
+checkout: pip into a fresh virtual environment, pipx, and uv's tool install. From an empty
+folder, with a HOME of its own, each `companion`:
+- runs `companion rules` for every game, answering as the checkout does;
+- runs `init-db` with no --data, which lands in the platform's user data folder;
+- serves `--data TMP` and answers /, a table page with every static file it links, htmx
+  (checked against its recorded checksum) and the web app manifest with its icons;
+- writes nothing inside its installed environment.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import http.cookiejar
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from companion import rules
+from tests.conftest import free_port
+from tests.resilience.fuzzing import SEEDS
+
+pytestmark = pytest.mark.slow
+
+ROOT = Path(__file__).resolve().parents[2]
+GAMES = ("voynich", "galileo", "gutenberg", "codex")
+TOOLS = Path(sys.executable).parent  # pipx and uv come with the test extra
+
+
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory) -> Path:
+    """Build the wheel from a copy of every file git would commit (tracked, or new and not ignored)."""
+    source = tmp_path_factory.mktemp("source")
+    files = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"], cwd=ROOT,
+                           capture_output=True, check=True).stdout.decode().split("\0")
+    for name in filter(None, files):
+        if (ROOT / name).is_file():
+            (source / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(ROOT / name, source / name)
+    out = tmp_path_factory.mktemp("dist")
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--quiet", "--wheel-dir", str(out), str(source)],
+                   check=True, capture_output=True)
+    (built,) = out.glob("table_companion-*.whl")
+    return built
+
+
+def clean_env(home: Path, **extra) -> dict:
+    """The environment of someone who just installed the app: no checkout on the path, no data folder chosen."""
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("COMPANION_DATA", "PYTHONPATH", "VIRTUAL_ENV", "XDG_DATA_HOME", "PYTHONDONTWRITEBYTECODE")}
+    return dict(env, HOME=str(home), **extra)
+
+
+def install(how: str, wheel: Path, tmp: Path) -> Path:
+    """Install the wheel the way `how` says; return the `companion` executable."""
+    env = clean_env(tmp / "home")
+    if how == "pip":
+        subprocess.run([sys.executable, "-m", "venv", str(tmp / "venv")], check=True)
+        subprocess.run([str(tmp / "venv" / "bin" / "python"), "-m", "pip", "install", "--quiet", str(wheel)],
+                       check=True, capture_output=True, env=env)
+        return tmp / "venv" / "bin" / "companion"
+    if how == "pipx":
+        env.update(PIPX_HOME=str(tmp / "pipx"), PIPX_BIN_DIR=str(tmp / "bin"))
+        subprocess.run([str(TOOLS / "pipx"), "install", "--python", sys.executable, str(wheel)],
+                       check=True, capture_output=True, env=env)
+        return tmp / "bin" / "companion"
+    env.update(UV_TOOL_DIR=str(tmp / "uv-tools"), UV_TOOL_BIN_DIR=str(tmp / "bin"))
+    subprocess.run([str(TOOLS / "uv"), "tool", "install", "--python", sys.executable, str(wheel)],
+                   check=True, capture_output=True, env=env)
+    return tmp / "bin" / "companion"
+
+
+def environment_of(companion: Path) -> Path:
+    """Return the prefix of the virtual environment the executable belongs to."""
+    return companion.resolve().parent.parent
+
+
+def snapshot(folder: Path) -> dict[str, tuple[int, int]]:
+    """Every file under folder with its size and modification time.
+
+    Python's own bytecode cache is left out: uv installs without compiling it, and then the
+    interpreter writes it beside any installed module, ours or Flask's alike.
+    """
+    return {str(p.relative_to(folder)): (p.stat().st_size, p.stat().st_mtime_ns) for p in folder.rglob("*")
+            if p.is_file() and p.parent.name != "__pycache__"}
+
+
+def fetch(opener, url: str, data: bytes | None = None, headers: dict | None = None):
+    request = urllib.request.Request(url, data=data, headers=headers or {})
+    with opener.open(request, timeout=10) as response:
+        return response.status, response.headers, response.read()
+
+
+@pytest.mark.parametrize("how", ["pip", "pipx", "uv"])
+def test_the_installed_app_runs_from_an_empty_folder_and_writes_only_its_data(how, wheel, tmp_path):
+    companion = install(how, wheel, tmp_path)
+    prefix = environment_of(companion)
+    package = Path(subprocess.run([str(prefix / "bin" / "python"), "-c", "import companion; print(companion.__file__)"],
+                                  cwd=tmp_path, capture_output=True, text=True, check=True, env=clean_env(tmp_path / "home")).stdout.strip()).parent
+    assert package.is_relative_to(prefix) and not package.is_relative_to(ROOT), package
+    assert (package / "templates" / "base.html").is_file() and (package / "data" / "gutenberg" / "facts.json").is_file()
+    before = snapshot(prefix)
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    home = tmp_path / "home"
+    env = clean_env(home, PYTHONUNBUFFERED="1")
+
+    def run(*args, stdin=""):
+        return subprocess.run([str(companion), *args], cwd=empty, env=env, input=stdin, capture_output=True, text=True, timeout=60)
+
+    # the rules, for every game, as the checkout computes them
+    for game in GAMES:
+        doc = SEEDS[(game, "score")][0]
+        result = run("rules", game, "score", stdin=json.dumps(doc))
+        assert result.returncode == 0, result.stderr
+        assert json.loads(result.stdout) == rules.find(game, "score").run(doc), game
+    assert len(run("rules", "--list").stdout.splitlines()) == len(rules.listing())
+
+    # no --data: the platform's user data folder (XDG on Linux), never the package
+    result = run("init-db")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith(str(home / ".local" / "share" / "table-companion" / "companion.db") + ":")
+    assert (home / ".local" / "share" / "table-companion" / "companion.db").is_file()
+
+    # serve --data TMP: it prints the folder, answers the pages, the static files and the manifest
+    data = tmp_path / "data"
+    port = free_port()
+    log = tmp_path / "serve.log"
+    with open(log, "wb") as out:
+        server = subprocess.Popen([str(companion), "serve", "--host", "127.0.0.1", "--port", str(port), "--data", str(data), "--quiet"],
+                                  cwd=empty, env=env, stdout=out, stderr=subprocess.STDOUT)
+    try:
+        base = f"http://127.0.0.1:{port}"
+        opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()))
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                status, _, home_page = fetch(opener, base + "/")
+                break
+            except OSError:
+                assert server.poll() is None and time.monotonic() < deadline, log.read_text()
+                time.sleep(0.05)
+        assert status == 200 and b"Table Companion" in home_page
+        assert f"Data: {data / 'companion.db'}" in log.read_text()
+
+        _, _, created = fetch(opener, base + "/api/v1/tables", json.dumps({"game": "gutenberg", "players": ["Anna", "Tom"]}).encode(),
+                              {"Content-Type": "application/json"})
+        table = json.loads(created)
+        status, _, page = fetch(opener, f"{base}/join/{table['table']}/{table['token']}")
+        html = page.decode()
+        assert status == 200 and "Anna" in html and "Tom" in html
+
+        linked = set(re.findall(r'(?:src|href)="(/static/[^"?]+)', html))
+        assert any("htmx" in path for path in linked) and any(path.endswith(".css") for path in linked)
+        for path in linked:
+            status, _, body = fetch(opener, base + path)
+            assert status == 200 and body == (package / path.removeprefix("/")).read_bytes(), path
+        htmx = next(path for path in linked if "htmx" in path)
+        recorded = (package / "static" / "vendor" / "SHA256SUMS").read_text().split()[0]
+        assert hashlib.sha256(fetch(opener, base + htmx)[2]).hexdigest() == recorded
+
+        status, headers, manifest = fetch(opener, base + "/manifest.webmanifest")
+        assert status == 200 and headers.get_content_type() == "application/manifest+json"
+        for icon in json.loads(manifest)["icons"]:
+            status, headers, body = fetch(opener, base + icon["src"])
+            assert status == 200 and body[:8] == b"\x89PNG\r\n\x1a\n", icon["src"]
+    finally:
+        server.terminate()
+        server.wait(10)
+
+    assert (data / "companion.db").is_file()
+    assert snapshot(prefix) == before, "something was written inside the installed environment"
+    assert not list(empty.iterdir()), "something was written into the folder it ran from"
