@@ -128,3 +128,14 @@ def test_a_citation_past_the_text_or_on_a_blank_line_is_caught():
     assert citation_problems(f"[GB{written}] [GB{blank}-{written + 3}]", lines) == []
     assert citation_problems(f"[GB{blank}] [CN{len(lines['CN']) + 1}]", lines) == [
         f"[GB{blank}]: only blank lines", f"[CN{len(lines['CN']) + 1}]: past the end of codex_naturalis.txt"]
+
+
+def test_readme_tells_a_host_how_to_install_run_back_up_and_upgrade():
+    section = README.split("## Install for your game nights", 1)[1].split("\n## ", 1)[0]
+    for words in ("pipx install", "uv tool install", "companion serve", "Add to Home Screen", "--data DIR", "$COMPANION_DATA",
+                  "~/.local/share/table-companion/", "Ctrl-C", "**Back up**", "**Upgrade**", "`--workers N`", "needs Linux"):
+        assert words in section, words
+    # the folder it names is the one companion/paths.py asks platformdirs for (test_wheel.py runs it)
+    from companion.paths import APP_NAME
+
+    assert section.count(APP_NAME) >= 3

@@ -96,6 +96,17 @@ def snapshot(folder: Path) -> dict[str, tuple[int, int]]:
             if p.is_file() and p.parent.name != "__pycache__"}
 
 
+def readme_serve_example() -> list[str]:
+    """Return what the README's "Install for your game nights" says `companion serve` prints."""
+    section = (ROOT / "README.md").read_text().split("## Install for your game nights", 1)[1].split("\n## ", 1)[0]
+    return section.split("`serve` prints", 1)[1].split("```", 2)[1].strip().splitlines()
+
+
+def shape(line: str) -> str:
+    """A printed line with its address and file path taken out."""
+    return re.sub(r"http://\S+/", "URL", re.sub(r"Data: \S+", "Data: PATH", line))
+
+
 def fetch(opener, url: str, data: bytes | None = None, headers: dict | None = None):
     request = urllib.request.Request(url, data=data, headers=headers or {})
     with opener.open(request, timeout=10) as response:
@@ -152,7 +163,9 @@ def test_the_installed_app_runs_from_an_empty_folder_and_writes_only_its_data(ho
                 assert server.poll() is None and time.monotonic() < deadline, log.read_text()
                 time.sleep(0.05)
         assert status == 200 and b"Table Companion" in home_page
-        assert f"Data: {data / 'companion.db'}" in log.read_text()
+        printed = log.read_text().splitlines()
+        assert printed[1].startswith(f"Data: {data / 'companion.db'} ")
+        assert [shape(line) for line in printed[:2]] == [shape(line) for line in readme_serve_example()]
 
         _, _, created = fetch(opener, base + "/api/v1/tables", json.dumps({"game": "gutenberg", "players": ["Anna", "Tom"]}).encode(),
                               {"Content-Type": "application/json"})
