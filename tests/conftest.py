@@ -129,16 +129,21 @@ class Server:
     process: subprocess.Popen | None = None
     workers: int = 1  # `companion serve --workers N`
     open_files: int | None = None  # soft and hard RLIMIT_NOFILE for the server, as a small box may have
+    #: what runs `companion`: this checkout's, or an installed one (test_wheel.py), or one in a
+    #: Python without Linux's calls (test_install.py)
+    companion: tuple[str, ...] = (sys.executable, "-m", "companion")
+    cwd: Path = ROOT
+    env: dict | None = None  # default: this process's
 
     def start(self) -> "Server":
-        env = dict(os.environ, PYTHONUNBUFFERED="1")
+        env = dict(os.environ if self.env is None else self.env, PYTHONUNBUFFERED="1")
         self.data.mkdir(parents=True, exist_ok=True)
         self.log = self.data / "server.log"
         with open(self.log, "ab") as log:
             self.process = subprocess.Popen(
-                [sys.executable, "-m", "companion", "serve", "--port", str(self.port), "--data", str(self.data), "--quiet",
+                [*self.companion, "serve", "--port", str(self.port), "--data", str(self.data), "--quiet",
                  "--workers", str(self.workers)],
-                cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
+                cwd=self.cwd, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
                 preexec_fn=self._limit_files if self.open_files else None,
             )
         deadline = time.monotonic() + 20

@@ -21,14 +21,13 @@ import re
 import shutil
 import subprocess
 import sys
-import time
 import urllib.request
 from pathlib import Path
 
 import pytest
 
 from companion import rules
-from tests.conftest import free_port
+from tests.conftest import Server, free_port
 from tests.resilience.fuzzing import SEEDS
 
 pytestmark = pytest.mark.slow
@@ -147,23 +146,13 @@ def test_the_installed_app_runs_from_an_empty_folder_and_writes_only_its_data(ho
     # serve --data TMP: it prints the folder, answers the pages, the static files and the manifest
     data = tmp_path / "data"
     port = free_port()
-    log = tmp_path / "serve.log"
-    with open(log, "wb") as out:
-        server = subprocess.Popen([str(companion), "serve", "--host", "127.0.0.1", "--port", str(port), "--data", str(data), "--quiet"],
-                                  cwd=empty, env=env, stdout=out, stderr=subprocess.STDOUT)
+    server = Server(url=f"http://127.0.0.1:{port}", port=port, data=data, companion=(str(companion),), cwd=empty, env=env).start()
     try:
-        base = f"http://127.0.0.1:{port}"
+        base = server.url
         opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()))
-        deadline = time.monotonic() + 20
-        while True:
-            try:
-                status, _, home_page = fetch(opener, base + "/")
-                break
-            except OSError:
-                assert server.poll() is None and time.monotonic() < deadline, log.read_text()
-                time.sleep(0.05)
+        status, _, home_page = fetch(opener, base + "/")
         assert status == 200 and b"Table Companion" in home_page
-        printed = log.read_text().splitlines()
+        printed = server.log.read_text().splitlines()
         assert printed[1].startswith(f"Data: {data / 'companion.db'} ")
         assert [shape(line) for line in printed[:2]] == [shape(line) for line in readme_serve_example()]
 
@@ -189,8 +178,7 @@ def test_the_installed_app_runs_from_an_empty_folder_and_writes_only_its_data(ho
             status, headers, body = fetch(opener, base + icon["src"])
             assert status == 200 and body[:8] == b"\x89PNG\r\n\x1a\n", icon["src"]
     finally:
-        server.terminate()
-        server.wait(10)
+        server.stop()
 
     assert (data / "companion.db").is_file()
     assert snapshot(prefix) == before, "something was written inside the installed environment"
