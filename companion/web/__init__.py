@@ -72,7 +72,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     from . import api, home, profiles, tables
 
     app.register_blueprint(home.bp)
-    app.jinja_env.globals["colours"] = {"light": home.LIGHT, "dark": home.DARK}  # base.html's theme-color
+    app.jinja_env.globals["home_screen"] = home.HOME_SCREEN
     app.register_blueprint(tables.bp)
     app.register_blueprint(profiles.bp)
     app.register_blueprint(api.bp)

@@ -21,6 +21,10 @@ def index():
 #: the app's colours (static/app.css :root, light and dark): the manifest's, and base.html's theme-color
 LIGHT = {"theme_color": "#2f5d8a", "background_color": "#f7f5f0"}
 DARK = {"theme_color": "#141312", "background_color": "#141312"}
+#: the name under the home-screen icon: the manifest's, and base.html's for iOS
+SHORT_NAME = "Companion"
+#: what base.html's head says about the home-screen app (the template global `home_screen`)
+HOME_SCREEN = {"short_name": SHORT_NAME, "light": LIGHT, "dark": DARK}
 
 
 @bp.get("/manifest.webmanifest")
@@ -36,7 +40,7 @@ def manifest():
 
     doc = {
         "name": "Table Companion",
-        "short_name": "Companion",
+        "short_name": SHORT_NAME,
         "description": "Scores, tracks and automata for the board game on the table.",
         "id": url_for("home.index"),
         "start_url": url_for("home.index"),

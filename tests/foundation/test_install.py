@@ -105,6 +105,7 @@ def test_every_page_links_the_manifest_and_theme_colours(client, path):
     assert f'<meta name="theme-color" content="{home.LIGHT["theme_color"]}" media="(prefers-color-scheme: light)">' in html
     assert f'<meta name="theme-color" content="{home.DARK["theme_color"]}" media="(prefers-color-scheme: dark)">' in html
     assert 'rel="apple-touch-icon"' in html
+    assert f'<meta name="apple-mobile-web-app-title" content="{home.SHORT_NAME}">' in html
 
 
 def test_a_table_page_links_the_manifest(client, api):
@@ -151,41 +152,26 @@ sys.exit(main(sys.argv[1:]))
 def test_serve_without_workers_needs_nothing_linux_only(tmp_path):
     """`companion serve` runs where there is no resource, fcntl, poll(), fork() or SO_REUSEPORT (Windows)."""
     import json
-    import time
     import urllib.request
 
-    from tests.conftest import free_port
+    from tests.conftest import Server, free_port
 
     port = free_port()
-    log = tmp_path / "serve.log"
-    with open(log, "wb") as out:
-        server = subprocess.Popen([sys.executable, "-c", WITHOUT_POSIX, "serve", "--host", "127.0.0.1", "--port", str(port),
-                                   "--data", str(tmp_path / "data"), "--quiet"],
-                                  cwd=ROOT, stdout=out, stderr=subprocess.STDOUT, env={**__import__("os").environ, "PYTHONUNBUFFERED": "1"})
+    server = Server(url=f"http://127.0.0.1:{port}", port=port, data=tmp_path / "data",
+                    companion=(sys.executable, "-c", WITHOUT_POSIX)).start()
     try:
-        base = f"http://127.0.0.1:{port}"
-        deadline = time.monotonic() + 20
-        while True:
-            try:
-                with urllib.request.urlopen(base + "/", timeout=2) as response:
-                    assert response.status == 200
-                break
-            except OSError:
-                assert server.poll() is None and time.monotonic() < deadline, log.read_text()
-                time.sleep(0.05)
-        request = urllib.request.Request(base + "/api/v1/tables", json.dumps({"game": "codex", "players": ["Ana", "Ben"]}).encode(),
+        request = urllib.request.Request(server.url + "/api/v1/tables", json.dumps({"game": "codex", "players": ["Ana", "Ben"]}).encode(),
                                          {"Content-Type": "application/json"})
         with urllib.request.urlopen(request, timeout=5) as response:
             table = json.loads(response.read())
-        request = urllib.request.Request(f"{base}/api/v1/tables/{table['table']}/events",
+        request = urllib.request.Request(f"{server.url}/api/v1/tables/{table['table']}/events",
                                          json.dumps({"type": "points", "data": {"player": 0, "delta": 3}, "expected_version": 0}).encode(),
                                          {"Content-Type": "application/json", "X-Table-Token": table["token"]})
         with urllib.request.urlopen(request, timeout=5) as response:
             assert json.loads(response.read())["version"] == 1
     finally:
-        server.terminate()
-        server.wait(10)
-    printed = log.read_text()
+        server.stop()
+    printed = server.log.read_text()
     assert "Table Companion is running" in printed and "(sync normal; 1 process)" in printed, printed
     assert "Traceback" not in printed, printed
 
