@@ -18,15 +18,14 @@ CARRIED = {"templates": "companion.templates", "static": "companion.static", "da
 SHIPPED_FILES = ["*.html", "*.css", "*.js", "*.svg", "*.png", "*.json", "*.md", "SHA256SUMS"]
 
 
-def folders(top: str) -> list[str]:
-    """Return `top` and every folder below it, as dotted names relative to the repository."""
-    found = [top] + [str(p.relative_to(ROOT)) for p in sorted((ROOT / top).rglob("*"))
-                     if p.is_dir() and p.name != "__pycache__" and not p.name.startswith(".")]
-    return [name.replace("/", ".").replace("\\", ".") for name in found]
+def folders(top: str) -> list[Path]:
+    """Return `top` and every folder below it, relative to the repository."""
+    below = [p for p in sorted((ROOT / top).rglob("*")) if p.is_dir() and p.name != "__pycache__" and not p.name.startswith(".")]
+    return [Path(top)] + [p.relative_to(ROOT) for p in below]
 
 
-code = [name for name in folders("companion") if (ROOT / name.replace(".", "/") / "__init__.py").exists()]
-carried = [package + name[len(top):] for top, package in CARRIED.items() for name in folders(top)]
+code = [".".join(p.parts) for p in folders("companion") if (ROOT / p / "__init__.py").exists()]
+carried = [".".join((package, *p.parts[1:])) for top, package in CARRIED.items() for p in folders(top)]
 
 setup(
     packages=code + carried,

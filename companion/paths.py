@@ -1,7 +1,7 @@
 """Where the app's files are: the folders it ships, and the data folder it writes to.
 
 The repository keeps `templates/`, `static/` and `data/` at its top. The wheel carries them
-inside the package (pyproject.toml maps them to `companion/templates` and so on), and the code
+inside the package (setup.py maps them to `companion/templates` and so on), and the code
 finds them there as package resources. A checkout, plain or installed with `pip install -e .`,
 has them only at the top of the repository: setuptools' editable finder maps importable
 packages, not folders of data, so there the package's resources are the checkout's folders.
@@ -19,7 +19,7 @@ from pathlib import Path
 
 #: the folders the wheel carries inside the package
 SHIPPED = ("templates", "static", "data")
-#: the project's name on disk: the user data folder, and the distribution (pyproject.toml)
+#: the user data folder's name, that of the distribution (pyproject.toml)
 APP_NAME = "table-companion"
 DB_NAME = "companion.db"
 
