@@ -38,6 +38,7 @@ from dataclasses import dataclass, field
 from types import ModuleType, SimpleNamespace
 from typing import Any, Callable, Mapping, Union
 
+from .validation import RulesError
 
 
 @dataclass(frozen=True)
@@ -111,7 +112,13 @@ class Game:
         return self.modules.table.initial_state(names, options, profile)
 
     def apply(self, state: dict, type_: str, data: Any, ctx: Context) -> dict:
-        """Return the state after one event; raise RulesError for an invalid one."""
+        """Return the state after one event; raise RulesError for an invalid one.
+
+        The game's `apply` sees only its own event types (`rename` is companion/tables.py's).
+        """
+        if type_ not in self.events:
+            allowed = ", ".join([*self.events, "rename"])
+            raise RulesError("type", f"unknown event type for {self.title}: {type_!r}; allowed: {allowed}")
         return self.modules.table.apply(state, type_, data, ctx)
 
     def describe(self, type_: str, data: Any, names: list[str]) -> str:

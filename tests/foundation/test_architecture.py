@@ -172,3 +172,20 @@ def test_every_event_of_every_game_has_a_handler_and_a_history_line():
         table = game.modules.table
         assert set(table.HANDLERS) == set(game.events), key
         assert set(table.LINES) == set(game.events), key
+
+
+def test_every_game_refuses_an_unknown_event_once_in_the_plug_in_class():
+    """Game.apply refuses a type the game does not list, naming the ones it does; nothing reaches the table module."""
+    import pytest
+
+    from companion.games import registry
+    from companion.games.base import Context
+    from companion.games.validation import RulesError
+
+    for key, game in registry().items():
+        names = ["Ana", "Ben"]
+        state = game.initial_state(names, game.validate_options({}, 2), {})
+        with pytest.raises(RulesError) as err:
+            game.apply(state, "jump", {}, Context(names=tuple(names)))
+        assert err.value.field == "type", key
+        assert err.value.message == f"unknown event type for {game.title}: 'jump'; allowed: {', '.join(game.events)}, rename"

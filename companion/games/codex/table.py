@@ -145,9 +145,7 @@ def pattern_count(state: dict, seat: int, oid: int) -> tuple[int, list, dict | N
 
 def apply(state: dict, type_: str, data: Any, ctx: Context) -> dict:
     """Return the state after one event; raise RulesError (nothing changes) if it is invalid."""
-    spec = SHAPES.get(type_)
-    if spec is None:
-        raise RulesError("type", f"unknown event type for Codex Naturalis: {type_!r}; allowed: {', '.join(EVENTS)}, rename")
+    spec = SHAPES[type_]  # Game.apply refused unknown types
     obj(data, "data", required=spec, optional=OPTIONAL.get(type_, ()))
     if state["finished"] and type_ != "finish":
         raise RulesError("type", "the game is over; undo the finish to change anything")
