@@ -7,7 +7,7 @@ import pytest
 from companion.games.base import Context
 from companion.games.validation import RulesError
 from companion.games.voynich import GAME
-from companion.games.voynich.profile import check_profile
+from companion.games.voynich.profile import validate_profile
 
 CARDS = {"botany": [3, 8], "astrology": [12, 15], "baths": [21, 24], "writings": [30, 33], "recipes": [36, 39]}
 PROFILE = {"track": {"scoring_spaces": {"10": 3, "20": 6, "30": 10}, "insights": [4, 9, 15]}}
@@ -19,7 +19,7 @@ class Table:
     def __init__(self, names, options=None, profile=None, seed=7):
         self.names = list(names)
         self.options = GAME.validate_options(options or {}, len(names))
-        self.profile = check_profile(profile or {})
+        self.profile = validate_profile(profile or {})
         self.ctx = Context(names=tuple(self.names), options=self.options, profile=self.profile, seed=seed)
         self.state = GAME.initial_state(self.names, self.options, self.profile)
         self.history = []
@@ -228,19 +228,19 @@ def test_table_entered_track_values():
 
 def test_profile_validation():
     with pytest.raises(RulesError) as err:
-        check_profile({"grid": [[1, "a"]]})
+        validate_profile({"grid": [[1, "a"]]})
     assert err.value.field == "grid[0][1]"
     with pytest.raises(RulesError) as err:
-        check_profile({"solo_spaces": {"astrology": [3, 3]}})
+        validate_profile({"solo_spaces": {"astrology": [3, 3]}})
     assert err.value.field == "solo_spaces.astrology[1]"
     with pytest.raises(RulesError) as err:
-        check_profile({"cards": {"41": {"section": "botany", "multipliers": [1, 2, 4]}}})
+        validate_profile({"cards": {"41": {"section": "botany", "multipliers": [1, 2, 4]}}})
     assert err.value.field == "cards.41"
     with pytest.raises(RulesError) as err:
-        check_profile({"cards": {"4": {"section": "botany", "multipliers": [1, 3, 4]}}})
+        validate_profile({"cards": {"4": {"section": "botany", "multipliers": [1, 3, 4]}}})
     assert err.value.field == "cards.4.multipliers[1]"
     with pytest.raises(RulesError) as err:
-        check_profile({"track": {"insights": [4, 4]}})
+        validate_profile({"track": {"insights": [4, 4]}})
     assert err.value.field == "track.insights[1]"
 
 

@@ -62,7 +62,7 @@ def validate_options(options: dict, player_count: int) -> dict:
 
 def initial_state(names: list[str], options: dict, profile: dict) -> dict:
     """Start Cycle 1 (no Income [GT310]) with the players' turn order as listed."""
-    board = functions.board(profile or {})
+    board = functions.board(profile)
     return {
         "cycle": 1,
         "phase": "actions",

@@ -96,7 +96,6 @@ def validate_options(options: Any, player_count: int) -> dict:
 
 def initial_state(names: list[str], options: dict, profile: dict) -> dict:
     """Return a new table's state: round 1, everyone's starting resources, the automa if any."""
-    profile = profile or {}
     seats: list[Any] = list(range(len(names)))
     first = options.get("first_player", 0)
     the_automa = None

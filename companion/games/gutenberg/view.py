@@ -35,7 +35,6 @@ def orders(state: dict) -> dict[str, list]:
 
 def view(state: dict, names: list[str], options: dict, profile: dict, seat: int | None, screen: str | None) -> dict:
     """Return the acting orders, the automa's prompts and the final tally for the templates."""
-    profile = profile or {}
     order = round_order(state)
     held = {who: table.holding(state, who) for who in state["seats"]}
     the = state["automa"]

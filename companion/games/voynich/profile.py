@@ -82,7 +82,7 @@ def check_catalogue(value: Any, field: str) -> dict:
     return clean
 
 
-def check_profile(data: Any) -> dict:
+def validate_profile(data: Any) -> dict:
     """Check a Voynich box profile: only values printed on the components (RULES.md VOY-B)."""
     obj(data, "$", optional=("track", "grid", "solo_spaces", "cards"))
     clean: dict[str, Any] = {}
@@ -98,7 +98,3 @@ def check_profile(data: Any) -> dict:
     if "cards" in data:
         clean["cards"] = check_catalogue(data["cards"], "cards")
     return clean
-
-
-#: the name every game's profile module offers (companion/games/base.py)
-validate_profile = check_profile

@@ -89,7 +89,7 @@ def new_player() -> dict:
 
 def effective_track(state: dict, profile: dict) -> dict:
     """Return the score track values: the table's entries over the box profile's."""
-    track = dict((profile or {}).get("track", {}))
+    track = dict(profile.get("track", {}))
     track.update(state.get("track") or {})
     return track
 
@@ -101,7 +101,7 @@ def end_gk(track: dict) -> int:
 
 def grid_gk(profile: dict, cell: Any, field: str) -> int:
     """Return the GK of a puzzle cell [row, column] from the profile's grid (B3)."""
-    grid = (profile or {}).get("grid")
+    grid = profile.get("grid")
     if not grid:
         raise RulesError(field, "the box profile has no puzzle grid: enter the GK instead")
     pair = listof(cell, field, 2, 2)
@@ -267,7 +267,7 @@ def _on_page(s: dict, data: dict, ctx: Context) -> None:
             page.pop("chosen", None)
         else:
             card = (s["players"][i]["cards"] or [None] * 10)[p]
-            options = page.get("choices") or (ctx.profile or {}).get("cards", {}).get(str(card), {}).get("choices")
+            options = page.get("choices") or ctx.profile.get("cards", {}).get(str(card), {}).get("choices")
             if not options:
                 raise RulesError("data.chosen", "enter the page's two knowledge types first")
             page["chosen"] = choice(data["chosen"], "data.chosen", options)

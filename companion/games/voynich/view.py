@@ -31,7 +31,7 @@ DIFFICULTY_LABELS = {
 
 def view(state: dict, names: list[str], options: dict, profile: dict, seat: int | None, screen: str | None) -> dict:
     """Return what templates/voynich/panel.html needs beyond the state (Voynich named at a solo table)."""
-    return build_view(state, seat_names(names), options or {}, profile or {}, seat, screen)
+    return build_view(state, seat_names(names), options, profile, seat, screen)
 
 
 def counter(state: dict, type_: str, data: dict) -> int | None:
