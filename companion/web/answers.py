@@ -62,10 +62,15 @@ def screen_of(value: str | None) -> str | None:
     return value[:40] or None
 
 
+def first(items: Iterable[tuple[str, str]], name: str) -> str | None:
+    """Return the first value of `name` in a list of form or query pairs, None if it has none."""
+    return next((value for key, value in items if key == name), None)
+
+
 def screen_in(query: str, form: Iterable[tuple[str, str]] = ()) -> str | None:
     """Return the screen a WSGI request asks for, as Flask's `request.values` finds it: query, then form."""
     values = parse_qs(query, keep_blank_values=True).get("screen")
-    return screen_of(values[0] if values else next((v for k, v in form if k == "screen"), None))
+    return screen_of(values[0] if values else first(form, "screen"))
 
 
 def live_tag(table_id: str, version: int) -> str:
@@ -82,17 +87,18 @@ class Poll:
     html: str | None = None
 
 
-def poll(db, cache, table_id: str, secret: str | None, seen: Container[str], screen: str | None) -> Poll:
+def poll(db, cache, table_id: str, secret: str | None, seen: Container[str], screen: Callable[[], str | None]) -> Poll:
     """Decide a poll's answer from the tags the phone has seen (its If-None-Match, parsed).
 
     Raises tables.NotFound for an unknown table or a wrong secret, alike. `html` None with
-    `unchanged` False means the new version is still to be rendered.
+    `unchanged` False means the new version is still to be rendered. `screen()` reads the
+    screen asked for, only when the answer is not a 304 (most polls are).
     """
     version = tables.version_if_authorized(db, table_id, secret)
     tag = live_tag(table_id, version)
     if tag in seen:
         return Poll(tag, True)
-    return Poll(tag, False, cache.get(table_id, screen, version))
+    return Poll(tag, False, cache.get(table_id, screen(), version))
 
 
 def after_tap(tap: steppers.Tap, table: tables.Table, type_: str, data: Any, screen: str | None,

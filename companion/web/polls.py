@@ -50,7 +50,7 @@ class QuickPolls:
         cookies = answers.cookies_of(environ)
         try:
             poll = answers.poll(self.connection(), self.cache, table_id, answers.secret_of(cookies, table_id),
-                                parse_etags(environ["HTTP_IF_NONE_MATCH"]), answers.screen_in(environ.get("QUERY_STRING", "")))
+                                parse_etags(environ["HTTP_IF_NONE_MATCH"]), lambda: answers.screen_in(environ.get("QUERY_STRING", "")))
         except tables.NotFound:
             return None  # Flask answers the 404 page, the same for every unknown or wrong secret
         headers = [("ETag", f'"{poll.tag}"'), *self.headers(), ("Cache-Control", "no-cache")]

@@ -112,7 +112,7 @@ def live(table_id: str):
     """Answer a phone's poll: 304 when nothing changed, else the live region."""
     try:
         answer = answers.poll(get_db(), current_app.extensions["companion.live"], table_id,
-                              answers.secret_of(request.cookies, table_id), request.if_none_match, _screen())
+                              answers.secret_of(request.cookies, table_id), request.if_none_match, _screen)
     except tables.NotFound:
         abort(404, NO_TABLE)
     if answer.unchanged:

@@ -79,7 +79,7 @@ class QuickTaps:
             doc = forms.decode(items)
         except RulesError:
             return None
-        tap = steppers.parse_tap(environ["HTTP_HX_TARGET"], first(items, steppers.FIELD))
+        tap = steppers.parse_tap(environ["HTTP_HX_TARGET"], answers.first(items, steppers.FIELD))
         if tap is None:
             return None
         doc.setdefault("data", {})
@@ -119,7 +119,3 @@ def read_form(environ) -> list[tuple[str, str]] | None:
         return parse_qsl(body.decode("utf-8"), keep_blank_values=True, errors="strict")
     except (UnicodeDecodeError, ValueError):
         return None  # werkzeug has its own way with bad bytes: let it
-
-
-def first(items: list[tuple[str, str]], name: str) -> str | None:
-    return next((value for key, value in items if key == name), None)
