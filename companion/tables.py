@@ -125,8 +125,15 @@ def validate_create(doc: Any, profile_data: "callable") -> tuple[Game, list[str]
     if game is None:
         raise RulesError("game", f"must be one of: {', '.join(games.registry())}")
     player_names = check_names(doc["players"], "players", game.min_players, game.max_players)
-    raw_options = {k: v for k, v in doc.items() if k not in ("game", "players", "profile")}
+    raw_options = {k: v for k, v in doc.items() if k not in ("game", "players", "profile", "calculator")}
     options = game.validate_options(raw_options, len(player_names))
+    # Calculator mode is every game's: the table opens at final scoring (CONTRACT.md "tables").
+    # It is kept in the options, where initial_state and the views read it, only when true.
+    calculator = doc.get("calculator", False)
+    if not isinstance(calculator, bool):
+        raise RulesError("calculator", "must be true or false")
+    if calculator:
+        options = {**options, "calculator": True}
     profile: dict = {}
     if doc.get("profile") is not None:
         profile = profile_data(game.key, doc["profile"])

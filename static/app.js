@@ -31,7 +31,13 @@
     root.querySelectorAll("details[data-open-for]").forEach(function (d) {
       if (seat === "" ? d.hasAttribute("data-open-watching") : d.getAttribute("data-open-for") === seat) d.open = true;
     });
-    var name = seat !== "" && root.querySelector('.players-line [data-you="' + seat + '"]');
+    // this player's own card first: a .seat-card moves to the front of its list
+    if (seat !== "") {
+      root.querySelectorAll('.seat-card[data-you="' + seat + '"]').forEach(function (card) {
+        if (card.parentNode && card.parentNode.firstElementChild !== card) card.parentNode.insertBefore(card, card.parentNode.firstElementChild);
+      });
+    }
+    var name = seat !== "" && root.querySelector('.players-line [data-you="' + seat + '"] .sb-name');
     root.querySelectorAll("[data-you-are]").forEach(function (el) { el.textContent = name ? name.textContent : "watching"; });
     if (body.hasAttribute("data-seat-chosen")) {
       root.querySelectorAll(".seat-chooser").forEach(function (c) { c.remove(); });
@@ -62,6 +68,8 @@
     if (!target || target.id !== "table-live") return;
     var cfg = evt.detail.requestConfig || {};
     var isPoll = (cfg.verb || "").toLowerCase() === "get";
+    // A refused post (400) or one that met another phone's change (409) never wipes what was typed.
+    var refused = !isPoll && evt.detail.xhr && evt.detail.xhr.status >= 400;
     // A poll sent before a tap can come back after the tap's answer: never swap in an older table.
     if (isPoll && evt.detail.xhr) {
       var found = /data-version="(\d+)"/.exec(evt.detail.xhr.responseText || "");
@@ -85,7 +93,7 @@
     target.querySelectorAll("input, textarea, select").forEach(function (input) {
       if (input.type === "hidden" || input.type === "submit") return;
       var dirty = input.type === "checkbox" || input.type === "radio" ? input.checked !== input.defaultChecked : input.value !== input.defaultValue;
-      if (dirty && isPoll) pending[keyOf(input)] = input.type === "checkbox" || input.type === "radio" ? input.checked : input.value;
+      if (dirty && (isPoll || refused)) pending[keyOf(input)] = input.type === "checkbox" || input.type === "radio" ? input.checked : input.value;
     });
   });
 

@@ -230,3 +230,56 @@ def shot():
         return path
 
     return take
+
+
+@pytest.fixture
+def dark_phone(browser):
+    """The same phone with the system's dark theme, to look at the dark screenshots too."""
+    context = browser.new_context(**PHONE, color_scheme="dark")
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    yield page
+    context.close()
+
+
+#: figures tests report (interaction counts, delays), printed once at the end of the run
+FIGURES: list[str] = []
+
+
+def pytest_terminal_summary(terminalreporter):
+    """Print the figures the tests measured, so a CI log carries them."""
+    if FIGURES:
+        terminalreporter.section("figures measured by the tests")
+        for line in FIGURES:
+            terminalreporter.write_line(line)
+
+
+class Taps:
+    """Do what a player does on a phone, and count it: one tap, or filling one field, is one interaction.
+
+    The calculator tests (issue 11) enter a whole end-of-game sheet through this and hold the
+    count to one interaction per number on the board plus one per player.
+    """
+
+    def __init__(self, page):
+        self.page = page
+        self.count = 0
+
+    def tap(self, locator) -> None:
+        locator.click()
+        self.count += 1
+
+    def fill(self, locator, value) -> None:
+        locator.fill(str(value))
+        self.count += 1
+
+    def choose(self, locator, value) -> None:
+        locator.select_option(str(value))
+        self.count += 1
+
+    def report(self, what: str, numbers: int, players: int) -> str:
+        """Record the count beside its target; return the line (also printed at the end of the run)."""
+        line = f"{what}: {self.count} interactions for {numbers} numbers and {players} players (target <= {numbers + players})"
+        FIGURES.append(line)
+        print(line)
+        return line

@@ -98,6 +98,8 @@ class Game:
         self.events: dict[str, str] = table.EVENTS
         #: setup option -> one-line description (table creation, README)
         self.options_doc: dict[str, str] = table.OPTIONS
+        #: field path pattern -> the words a page says it in ("vp.delta": "{who}'s VP change"; companion/wording.py)
+        self.labels: dict[str, str] = view.LABELS
         #: static files (paths under static/) the table page includes for this game
         self.scripts, self.styles = scripts, styles
         self.modules = SimpleNamespace(functions=functions, table=table, view=view, profile=profile)

@@ -10,7 +10,7 @@ from urllib.parse import urlsplit
 from flask import Flask, jsonify, request
 from werkzeug.exceptions import HTTPException
 
-from .. import db as database
+from .. import db as database, wording
 from . import steppers
 from .connection import close_db, thread_db
 from .live import LiveCache
@@ -63,6 +63,8 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.jinja_env.globals["undo_url"] = undo_url
     app.jinja_env.globals["stepper_id"] = steppers.stepper_id
     app.jinja_env.globals["stepper_settings"] = steppers.settings
+    app.jinja_env.filters["plural"] = wording.plural  # {{ n|plural("coin") }} -> "1 coin", "2 coins"
+    app.jinja_env.filters["ordinal"] = wording.ordinal
     app.teardown_appcontext(close_db)
     app.before_request(refuse_cross_site)
     app.after_request(security_headers)

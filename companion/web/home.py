@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from flask import Blueprint, abort, jsonify, redirect, render_template, request, url_for
 
-from .. import forms, games, profiles, tables
+from .. import forms, games, profiles, tables, wording
 from ..games.validation import RulesError
 from .connection import get_db
 from .tables import set_table_cookies
@@ -77,7 +77,7 @@ def _game_or_404(key: str):
     return game
 
 
-def _new_form(game, doc: dict | None = None, error: RulesError | None = None, status: int = 200):
+def _new_form(game, doc: dict | None = None, error: wording.Said | None = None, status: int = 200):
     doc = doc or {}
     players, options = doc.get("players"), doc.get("options")
     entered = [n if isinstance(n, str) else "" for n in players] if isinstance(players, list) else []
@@ -121,7 +121,7 @@ def create(game_key: str):
     except RulesError as err:
         if err.field not in ("players", "profile") and not err.field.startswith("players["):
             err = RulesError(f"options.{err.field}" if err.field != "$" else "options", err.message)
-        return _new_form(game, doc, err, 400)
+        return _new_form(game, doc, wording.said(err, [], game.labels), 400)
     response = redirect(url_for("tables.show", table_id=table.id), 303)
     set_table_cookies(response, table.id, secret)
     return response

@@ -6,7 +6,7 @@ import json
 
 from flask import Blueprint, Response, abort, redirect, render_template, request, url_for
 
-from .. import forms, games, profiles
+from .. import forms, games, profiles, wording
 from ..games.validation import RulesError
 from .connection import get_db
 
@@ -57,7 +57,8 @@ def save(game_key: str | None = None, profile_id: int | None = None):
         saved = profiles.save(get_db(), {"game": game.key, "name": name, "data": doc}, profile_id)
     except RulesError as err:
         field = "profile_name" if err.field == "name" else err.field.removeprefix("data.")
-        return _edit_form(game, record, request.form.get("profile_name", ""), doc, RulesError(field, err.message), 400)
+        said = wording.said(RulesError(field, err.message), [], {**game.labels, "profile_name": "the box's name"})
+        return _edit_form(game, record, request.form.get("profile_name", ""), doc, said, 400)
     return redirect(url_for("profiles.edit", profile_id=saved["id"]), 303)
 
 
@@ -91,5 +92,8 @@ def import_file():
             raise RulesError("file", "is not a JSON profile file") from None
         saved = profiles.save(get_db(), doc)
     except RulesError as err:
-        return render_template("profiles/list.html", profiles=profiles.list_profiles(get_db()), games=games.registry(), error=err), 400
+        # the file's own paths, said plainly: "the file's data, suspicion track, stake"
+        label = "" if err.field == "file" else "the file's " + wording.label_of(err.field, [])
+        said = wording.Said(err.field, err.message, label.strip())
+        return render_template("profiles/list.html", profiles=profiles.list_profiles(get_db()), games=games.registry(), error=said), 400
     return redirect(url_for("profiles.edit", profile_id=saved["id"]), 303)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from flask import Blueprint, abort, current_app, make_response, redirect, request, url_for
 
-from .. import forms, qr, tables
+from .. import forms, qr, tables, wording
 from ..games.validation import RulesError
 from ..network import public_base
 from . import answers, steppers
@@ -43,8 +43,12 @@ def join_url(table_id: str, secret: str) -> str:
     return public_base(request.host, request.scheme) + url_for("tables.join", table_id=table_id, secret=secret)
 
 
-def table_context(table, screen: str | None = None, error=None, notice: str | None = None) -> dict:
-    """Build the one context every table page and fragment is rendered with."""
+def table_context(table, screen: str | None = None, error=None, notice: str | None = None, posted=None) -> dict:
+    """Build the one context every table page and fragment is rendered with.
+
+    A refused value is said in the players' words (companion/wording.py), from the event
+    `posted`: "Ben's VP", never `data.delta`.
+    """
     db = get_db()
     seat = current_seat(table)
     secret = answers.secret_of(request.cookies, table.id) or ""
@@ -52,6 +56,10 @@ def table_context(table, screen: str | None = None, error=None, notice: str | No
         view = table.rules.view(table.state, table.names, table.options, table.profile, seat, screen)
     except RulesError as err:
         view, error = {}, error or err
+    if isinstance(error, RulesError):
+        posted = posted if isinstance(posted, dict) else {}
+        type_ = posted.get("type") if isinstance(posted.get("type"), str) else None
+        error = wording.said(error, table.names, table.rules.labels, type_, posted.get("data"))
     return {
         "table": table,
         "state": table.state,
@@ -123,7 +131,7 @@ def live(table_id: str):
     return response
 
 
-def _after_write(table_id: str, ok_table=None, error=None, notice=None, status=200):
+def _after_write(table_id: str, ok_table=None, error=None, notice=None, status=200, posted=None):
     """Answer a form post: the live region for htmx, a redirect (or the page with the error) otherwise."""
     screen = _screen()
     if ok_table is not None and not is_htmx():
@@ -132,7 +140,7 @@ def _after_write(table_id: str, ok_table=None, error=None, notice=None, status=2
     if error is None and notice is None and is_htmx():
         body = live_region(table, screen)  # the same text the other phones' next polls get
     else:
-        body = render_page_or_block("tables/table.html", "live", **table_context(table, screen, error, notice))
+        body = render_page_or_block("tables/table.html", "live", **table_context(table, screen, error, notice, posted))
     response = make_response(body, status)
     if steppers.aimed_elsewhere():  # e.g. a stepper's post answered in full: swap the region, not the stepper
         steppers.retarget(response)
@@ -148,13 +156,14 @@ def _write_from_form(table_id: str, operation, conflict_notice: str):
     secret = answers.secret_of(request.cookies, table_id)
     if not secret:
         abort(404, NO_TABLE)
+    doc = None
     try:
         doc = forms.decode(request.form.items(multi=True))
         table = operation(get_db(), table_id, doc, answers.seat_of(request.cookies, table_id), secret=secret)
     except tables.NotFound:
         abort(404, NO_TABLE)
     except RulesError as err:
-        return _after_write(table_id, error=err, status=400)
+        return _after_write(table_id, error=err, status=400, posted=doc)
     except tables.Conflict:
         return _after_write(table_id, notice=conflict_notice, status=409)
     tap = steppers.posted()

@@ -183,3 +183,14 @@ def test_deeply_nested_json_is_a_clear_400(client):
     response = client.post("/api/v1/tables", data="[" * 100000 + "]" * 100000, content_type="application/json")
     assert response.status_code in (400, 413)
     assert "error" in response.get_json()
+
+
+@pytest.mark.parametrize("game", ["voynich", "galileo", "gutenberg", "codex"])
+def test_every_game_takes_calculator_mode(api, game):
+    """Issue 11: "calculator": true is every game's option, kept in the options; anything else but a boolean is refused."""
+    players = ["Anna", "Ben"]
+    t = api.create(game, players, calculator=True)
+    assert t["version"] == 0
+    response = api.client.post("/api/v1/tables", json={"game": game, "players": players, "calculator": "yes"})
+    assert response.status_code == 400
+    assert response.get_json()["field"] == "calculator"

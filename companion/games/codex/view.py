@@ -204,6 +204,14 @@ def parse_screen(screen: str | None, n: int) -> tuple[str, int | None, int | Non
     return "track", None, None
 
 
+#: how a page names a refused field (companion/wording.py); helpers extend it per event
+LABELS = {
+    "points.delta": "{who}'s points",
+    "delta": "{who}'s change",
+    "target": "the score that ends the game",
+}
+
+
 def view(state: dict, names: list[str], options: dict, profile: dict, seat: int | None, screen: str | None) -> dict:
     """Return what templates/codex/panel.html shows, computed with the rules."""
     n = len(names)

@@ -165,6 +165,14 @@ def build(state: dict, names: list[str], options: dict) -> dict:
     }
 
 
+#: how a page names a refused field (companion/wording.py)
+LABELS = {
+    "vp.delta": "{who}'s VP change",
+    "suspicion.delta": "{who}'s suspicion change",
+    "delta": "{who}'s change",
+}
+
+
 def view(state: dict, names: list[str], options: dict, profile: dict, seat: int | None, screen: str | None) -> dict:
     """Return what templates/galileo/panel.html shows: turn, tracks, checks and the score."""
     return build(state, list(names), options)

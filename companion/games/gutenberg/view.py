@@ -33,6 +33,14 @@ def orders(state: dict) -> dict[str, list]:
     return rules.action_order([w for w in round_order(state) if w in known], known)
 
 
+#: how a page names a refused field (companion/wording.py)
+LABELS = {
+    "fame.delta": "{who}'s fame change",
+    "guilders.delta": "{who}'s guilders change",
+    "delta": "{who}'s change",
+}
+
+
 def view(state: dict, names: list[str], options: dict, profile: dict, seat: int | None, screen: str | None) -> dict:
     """Return the acting orders, the automa's prompts and the final tally for the templates."""
     order = round_order(state)

@@ -29,6 +29,13 @@ DIFFICULTY_LABELS = {
 }
 
 
+#: how a page names a refused field (companion/wording.py)
+LABELS = {
+    "move.delta": "{who}'s marker move",
+    "delta": "{who}'s change",
+}
+
+
 def view(state: dict, names: list[str], options: dict, profile: dict, seat: int | None, screen: str | None) -> dict:
     """Return what templates/voynich/panel.html needs beyond the state (Voynich named at a solo table)."""
     return build_view(state, seat_names(names), options, profile, seat, screen)

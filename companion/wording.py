@@ -1,0 +1,132 @@
+"""Say things in the players' words: a refused field as the player sees it, and plurals.
+
+The JSON API and the CLI report a refused value by its path (`data.delta`, `players[1].vp`,
+CONTRACT.md "Errors"). A page must not: it names the field as the player sees it ("Ben's VP",
+"the 2nd name"). This module turns one into the other, for every game alike:
+
+- a game's view module may give `LABELS`, patterns of paths to words. A pattern is the path
+  without its leading `data.`, with every index written `[]`, optionally after the event type:
+  `"vp.delta": "{who}'s VP change"`, `"players[].vp": "{name}'s VP"`, `"delta": "{who}'s change"`.
+  `{who}` is the player the event's `data.player` names, `{name}` the player whose index follows
+  `players` in the path, `{nth}` the ordinal of the path's last index ("2nd").
+- without a label, the path's words are said plainly ("Ben's inventions vp"), never its syntax.
+
+Plain Python: the pages use it, and nothing here knows Flask.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any, Mapping, Sequence
+
+from .games.validation import RulesError
+
+_INDEX = re.compile(r"\[(\d+)\]")
+_TOKEN = re.compile(r"\[(\d+)\]|\[\"[^\"]*\"\]|[^.\[]+")
+#: paths that name the whole document or event: the message says it all
+WHOLE = {"", "$", "data", "type", "options", "expected_version"}
+#: the start page's and every table's own fields
+COMMON_LABELS = {
+    "players[]": "the {nth} name",
+    "players": "the players' names",
+    "name": "{who}'s new name",
+    "rename.name": "{who}'s new name",
+    "profile": "the box profile",
+    "calculator": "\"Just the final score\"",
+    "seat": "your seat",
+}
+
+
+@dataclass(frozen=True)
+class Said:
+    """A refused value, said for a page: `field` stays the path (for data-field), `text` is shown."""
+
+    field: str
+    message: str
+    label: str
+
+    @property
+    def text(self) -> str:
+        """The whole line a page shows: "Ben's VP: must be a whole number from 0 to 999"."""
+        if not self.label:
+            return self.message[:1].upper() + self.message[1:]
+        return f"{self.label}: {self.message}"
+
+    def __str__(self) -> str:
+        return self.text
+
+
+def ordinal(n: int) -> str:
+    """1 -> "1st", 2 -> "2nd", 11 -> "11th", 23 -> "23rd"."""
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def plural(count: int, word: str, words: str | None = None) -> str:
+    """Return "1 coin", "2 coins", "0 coins"; `words` for an irregular plural ("1 penalty")."""
+    return f"{count} {word if count == 1 else (words or word + 's')}"
+
+
+def _name(names: Sequence[str], index: Any) -> str | None:
+    if isinstance(index, int) and not isinstance(index, bool) and 0 <= index < len(names):
+        return names[index]
+    return None
+
+
+def label_of(field: str, names: Sequence[str], labels: Mapping[str, str] = {},
+             type_: str | None = None, data: Any = None) -> str:
+    """Return the words for `field` as a player sees it, or "" for the whole document."""
+    path = field
+    for prefix in ("data.", "options."):
+        if path.startswith(prefix):
+            path = path[len(prefix):]
+    if field in WHOLE or path in WHOLE:
+        return ""
+    who = _name(names, data.get("player")) if isinstance(data, dict) else None
+    indices = [int(i) for i in _INDEX.findall(path)]
+    player = re.search(r"players\[(\d+)\]", path)
+    pattern = _INDEX.sub("[]", path)
+    values = {
+        "who": who or "the player",
+        "name": _name(names, int(player.group(1))) if player else None,
+        "nth": ordinal(indices[-1] + 1) if indices else "",
+    }
+    if values["name"] is None:
+        values["name"] = f"the {values['nth']} player" if indices else "the player"
+    table = {**COMMON_LABELS, **labels}
+    for key in ([f"{type_}.{pattern}"] if type_ else []) + [pattern, pattern.rsplit(".", 1)[-1]]:
+        if key in table:
+            return table[key].format(**values)
+    return _plainly(path, names, who)
+
+
+def _plainly(path: str, names: Sequence[str], who: str | None) -> str:
+    """Say a path without a label: `players[1].inventions_vp` -> "Ben's inventions vp"."""
+    words: list[str] = []
+    owner = who
+    tokens = [m.group(0) for m in _TOKEN.finditer(path)]
+    if tokens and tokens[0] in ("data", "options", "$"):
+        tokens = tokens[1:]
+    for i, token in enumerate(tokens):
+        index = _INDEX.fullmatch(token)
+        if index:
+            n = int(index.group(1))
+            if i and tokens[i - 1] == "players" and _name(names, n):
+                owner = names[n]
+                if words and words[-1] == "players":
+                    words.pop()
+            else:
+                words.append(f"number {n + 1}")
+        elif token.startswith("["):
+            words.append(token[2:-2] or "a blank name")
+        else:
+            words.append(token.replace("_", " "))
+    text = ", ".join(words) or "this value"
+    return f"{owner}'s {text}" if owner else text
+
+
+def said(error: RulesError, names: Sequence[str], labels: Mapping[str, str] = {},
+         type_: str | None = None, data: Any = None) -> Said:
+    """Return a refused value as a page shows it: its label in the players' words, and the message."""
+    return Said(error.field, error.message, label_of(error.field, names, labels, type_, data))

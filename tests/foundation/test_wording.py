@@ -1,0 +1,68 @@
+"""Pages name a refused field as the player sees it, never by its path (issue 11)."""
+
+import re
+
+import pytest
+
+from companion import games
+from companion.games.validation import RulesError
+from companion.wording import label_of, ordinal, plural, said
+
+NAMES = ["Anna", "Ben", "Cleo"]
+
+
+@pytest.mark.parametrize("field, type_, data, expected", [
+    ("players[1]", None, None, "the 2nd name"),
+    ("data.delta", "vp", {"player": 1}, "Ben's VP change"),
+    ("data.delta", "points", {"player": 2}, "Cleo's points"),
+    ("players[1].vp", None, None, "Ben's vp"),
+    ("data.inventions_vp", "final", {"player": 0}, "Anna's inventions vp"),
+    ("data.counts[2]", "prohibition", {}, "counts, number 3"),
+    ("data", "automa_act", {}, ""),
+    ("$", None, None, ""),
+    ("options.calculator", None, None, "\"Just the final score\""),
+])
+def test_a_field_is_said_in_players_words(field, type_, data, expected):
+    labels = games.get("galileo").labels if type_ == "vp" else games.get("codex").labels
+    assert label_of(field, NAMES, labels, type_, data) == expected
+
+
+def test_no_label_ever_shows_path_syntax():
+    for game in games.registry().values():
+        for field in ("data.delta", "players[3].guilders", "data.markers.take_orders", "data.cells[2].x",
+                      'data[""]', "options.options.target", "data.scoring_spaces"):
+            text = label_of(field, NAMES, game.labels, "x", {"player": 0})
+            assert not re.search(r"[\[\]]|\bdata\b|\w\.\w|options", text), (game.key, field, text)
+
+
+def test_said_keeps_the_path_for_the_page_and_shows_words():
+    error = said(RulesError("data.delta", "must not be 0"), NAMES, games.get("galileo").labels, "vp", {"player": 1})
+    assert error.field == "data.delta"
+    assert error.text == "Ben's VP change: must not be 0"
+    assert said(RulesError("data", "reveal the automa's planning card first"), NAMES).text == \
+        "Reveal the automa's planning card first"
+
+
+def test_plurals_and_ordinals():
+    assert [plural(n, "coin") for n in (0, 1, 2)] == ["0 coins", "1 coin", "2 coins"]
+    assert plural(1, "penalty", "penalties") == "1 penalty" and plural(3, "penalty", "penalties") == "3 penalties"
+    assert [ordinal(n) for n in (1, 2, 3, 4, 11, 12, 13, 21, 22, 101, 111)] == \
+        ["1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd", "101st", "111th"]
+
+
+def test_a_refused_name_on_the_start_page_says_which_name(client):
+    page = client.post("/new/codex", data={"players[]": ["Anna", "anna"]})
+    assert page.status_code == 400
+    text = page.get_data(as_text=True)
+    assert "The 2nd name" in text or "the 2nd name" in text
+    assert "players[1]" not in re.sub(r'data-field="[^"]*"', "", text)
+
+
+def test_a_refused_event_on_a_table_page_names_the_players_field(client):
+    page = client.post("/new/galileo", data={"players[]": ["Anna", "Ben"]})
+    table_id = page.headers["Location"].rsplit("/", 1)[-1]
+    answer = client.post(f"/t/{table_id}/events", data={
+        "type": "board", "expected_version:int": "0", "data.tiles:json": "[1, 2, 3]"})
+    assert answer.status_code == 400
+    shown = re.findall(r'<p class="error"[^>]*>([^<]*)<', answer.get_data(as_text=True))
+    assert shown and all("data." not in line and "]" not in line for line in shown), shown
