@@ -13,12 +13,13 @@ tests/foundation/test_architecture.py keeps the list true):
     table.py      a table: setup options, initial state, the events and what each one did
     view.py       what the game's templates show, computed with the rules
     profile.py    the box profile: the values printed on components, entered once
+    calculator.py calculator mode: each player's end values as one `sheet` event; finished once all are in
 
 Beside them, modules a game alone needs keep their own names: `automa.py` (Gutenberg's
 automa decks), `facts.py` (Gutenberg's facts read from data/), `cards.py` and
 `packing.py` (Codex's card data and pattern counting), and `solo.py` (the events of a
 solo opponent's turn on the table, in Voynich and Gutenberg). The imports run one way:
-`__init__` -> view -> table (and solo) -> functions, profile -> rules; never back.
+`__init__` -> view -> table (and solo, calculator) -> functions, profile -> rules; never back.
 
 A table's state is derived by folding its events in force, oldest first:
 
