@@ -281,16 +281,36 @@ def _seat(table: Table, seat: int | None) -> int | None:
     return seat if isinstance(seat, int) and 0 <= seat < len(table.names) else None
 
 
-def append(db: sqlite_utils.Database, table_id: str, doc: Any, seat: int | None = None, secret: str | None = None) -> Table:
-    """Append one event from its request document; raise RulesError, Conflict or NotFound and write nothing."""
+#: calculator mode's row of one player's end values (every game's calculator.py names it so)
+SHEET = "sheet"
+
+
+def append(db: sqlite_utils.Database, table_id: str, doc: Any, seat: int | None = None, secret: str | None = None,
+           rows_commute: bool = False) -> Table:
+    """Append one event from its request document; raise RulesError, Conflict or NotFound and write nothing.
+
+    `rows_commute` (the pages' forms): a calculator row posted on a version that other players'
+    rows have passed since still lands, since rows of different players do not depend on each
+    other; so every phone can fill its own row at the same time. Anything else in between is
+    a Conflict, as the API always answers (CONTRACT.md).
+    """
     type_, data, expected = check_event_document(doc)
     with _Transaction(db):
         table = _load_for_write(db, table_id, secret)
         seat = _seat(table, seat)
-        if expected != table.version:
+        if expected != table.version and not (rows_commute and _only_other_rows_since(db, table, expected, type_, data)):
             raise Conflict(table.version)
         names, state = apply_one(table.rules, table.names, table.state, type_, data, table.context())
         return _write(db, table, type_, data, seat, names, state)
+
+
+def _only_other_rows_since(db: sqlite_utils.Database, table: Table, expected: int, type_: str, data: Any) -> bool:
+    """True when the event is a row and every event after version `expected` is another player's row."""
+    if type_ != SHEET or not isinstance(data, dict) or expected > table.version:
+        return False
+    player = data.get("player")
+    since = db.execute("SELECT type, data FROM events WHERE table_id = ? AND seq > ?", [table.id, expected]).fetchall()
+    return all(t == SHEET and json.loads(d).get("player") != player for t, d in since)
 
 
 def undo(db: sqlite_utils.Database, table_id: str, doc: Any, seat: int | None = None, secret: str | None = None) -> Table:

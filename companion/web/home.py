@@ -99,7 +99,9 @@ def _new_form(game, doc: dict | None = None, error: wording.Said | None = None, 
 @bp.get("/new/<game_key>")
 def new(game_key: str):
     """Show the form that starts a table of this game."""
-    return _new_form(_game_or_404(game_key))
+    game = _game_or_404(game_key)
+    # the home page's "Final score" link opens the form with "Just the final score" chosen
+    return _new_form(game, {"options": {"calculator": True}} if request.args.get("calculator") == "1" else None)
 
 
 @bp.post("/new/<game_key>")

@@ -182,7 +182,7 @@ def post_event(table_id: str):
     def append(db, tid, doc, seat, secret):
         if isinstance(doc, dict):
             doc.setdefault("data", {})
-        return tables.append(db, tid, doc, seat, secret)
+        return tables.append(db, tid, doc, seat, secret, rows_commute=True)
 
     return _write_from_form(table_id, append, "The table changed on another phone: here it is now. Tap again if still needed.")
 

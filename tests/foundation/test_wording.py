@@ -66,3 +66,14 @@ def test_a_refused_event_on_a_table_page_names_the_players_field(client):
     assert answer.status_code == 400
     shown = re.findall(r'<p class="error"[^>]*>([^<]*)<', answer.get_data(as_text=True))
     assert shown and all("data." not in line and "]" not in line for line in shown), shown
+
+
+def test_final_score_link_opens_the_form_with_calculator_chosen(client):
+    home = client.get("/").get_data(as_text=True)
+    assert '/new/gutenberg?calculator=1' in home
+    form = client.get("/new/gutenberg?calculator=1").get_data(as_text=True)
+    assert re.search(r'name="options.calculator:bool" value="on" checked', form)
+    plain = client.get("/new/gutenberg").get_data(as_text=True)
+    assert re.search(r'name="options.calculator:bool" value="off" checked', plain)
+    answer = client.post("/new/codex", data={"players[]": ["Anna", "Ben"], "options.calculator:bool": "on"})
+    assert answer.status_code == 303
