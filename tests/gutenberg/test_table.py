@@ -311,7 +311,7 @@ def test_automa_layout_must_hold_seven():
 
 
 def test_negative_counts_are_refused():
-    table = Table(["Anna"])
+    table = Table(["Anna", "Other"])
     assert table.fails("guilders", player=0, delta=-11).field == "data.delta"
     assert table.fails("inks", player=0, delta=-1).field == "data.delta"
     assert table.fails("fame", player=0, delta=1.5).field == "data.delta"
@@ -319,7 +319,7 @@ def test_negative_counts_are_refused():
 
 
 def test_specialty_must_be_one_of_four_and_steps_in_range():
-    table = Table(["Anna"])
+    table = Table(["Anna", "Other"])
     assert table.fails("develop", player=0, specialty="printing").field == "data.specialty"
     assert table.fails("develop", player=0, specialty="binding", steps=7).field == "data.steps"
     assert table.fails("develop", player=0, specialty="binding", steps=0).field == "data.steps"
@@ -329,7 +329,7 @@ def test_execution_answer_without_a_draw_and_unknown_event():
     table = solo(automa_start=START)
     assert table.fails("automa_answer", available=True).field == "data.available"
     assert table.fails("deal_cards").field == "type"
-    assert Table(["Anna"]).fails("automa_act", action="take_inks").field == "type"
+    assert Table(["Anna", "Other"]).fails("automa_act", action="take_inks").field == "type"
 
 
 def test_end_round_needs_the_automa_card_and_no_draw_in_progress():
@@ -343,21 +343,21 @@ def test_end_round_needs_the_automa_card_and_no_draw_in_progress():
 # --- economy and characters ----------------------------------------------------------------------
 
 def test_buy_types_pays_the_nth_type_price():
-    table = Table(["Anna"])
+    table = Table(["Anna", "Other"])
     state = table.do("buy_types", player=0, count=2)
     assert (state["players"][0]["types"], state["players"][0]["guilders"]) == (5, 1)
     assert table.fails("buy_types", player=0, count=1).field == "data.count"  # the 6th costs 6
 
 
 def test_take_inks_pays_by_position():
-    table = Table(["John"])
+    table = Table(["John", "Other"])
     state = table.do("take_inks", player=0, first=2, count=2)
     assert (state["players"][0]["inks"], state["players"][0]["guilders"]) == (2, 7)
     assert table.fails("take_inks", player=0, first=3, count=2).field == "data.count"
 
 
 def test_reward_track_announced_once_per_level():
-    table = Table(["John"], profile={"reward_track": ["ink", "order", "type", "ink"]})
+    table = Table(["John", "Other"], profile={"reward_track": ["ink", "order", "type", "ink"]})
     state = table.do("develop", player=0, specialty="typesetting", steps=2)
     assert "space 1, take 1 ink" in state["notice"]["text"]
     state = table.do("develop", player=0, specialty="illuminating", steps=2)
@@ -371,7 +371,7 @@ def test_reward_track_announced_once_per_level():
 
 
 def test_develop_at_vi_gives_3_guilders():
-    table = Table(["John"])
+    table = Table(["John", "Other"])
     table.do("develop", player=0, specialty="binding", steps=6)
     state = table.do("develop", player=0, specialty="binding")
     assert state["players"][0]["specialties"]["binding"] == 6
@@ -396,7 +396,7 @@ def test_six_rounds_then_the_end():
 
 
 def test_helena_setup():
-    table = Table(["Helena"])
+    table = Table(["Helena", "Other"])
     assert table.fails("helena", player=0, level_one="binding", level_two="typesetting").field == "data.player"
     table.do("character", player=0, character="helena_ungler")
     state = table.do("helena", player=0, level_one="binding", level_two="typesetting")
@@ -407,7 +407,7 @@ def test_helena_setup():
 
 
 def test_plantinus_swaps_once_a_round():
-    table = Table(["Chris"])
+    table = Table(["Chris", "Other"])
     table.do("character", player=0, character="christophorus_plantinus")
     table.do("develop", player=0, specialty="binding", steps=3)
     state = table.do("plantinus_swap", player=0, first="binding", second="woodcutting")
@@ -429,7 +429,7 @@ def test_gutenberg_shifts_one_marker_after_the_reveal():
 
 
 def test_torinus_gains_3_fame_once_a_round():
-    table = Table(["Geo"])
+    table = Table(["Geo", "Other"])
     assert table.fails("torinus", player=0).field == "data.player"
     table.do("character", player=0, character="godofredus_torinus")
     state = table.do("torinus", player=0)
@@ -438,7 +438,7 @@ def test_torinus_gains_3_fame_once_a_round():
 
 
 def test_final_tally_with_vietor_and_the_solo_title():
-    table = Table(["John"])
+    table = solo(automa_start=START)  # [GB313] a game alone is played against the automa
     table.do("character", player=0, character="hieronymus_vietor")
     table.do("fame", player=0, delta=84)
     table.do("guilders", player=0, delta=-5)  # 5 guilders left
@@ -448,6 +448,7 @@ def test_final_tally_with_vietor_and_the_solo_title():
     state = table.state
     guilders = state["players"][0]["guilders"]
     for _ in range(6):
+        table.do("automa_card", card=CARD)
         state = table.do("end_round")
     view = GAME.view(state, table.names, table.options, table.profile, None, None)
     row = view["final"]["rows"][0]

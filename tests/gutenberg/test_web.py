@@ -81,7 +81,7 @@ def test_solo_table_over_the_api_with_undo(api):
     t = api.create("gutenberg", ["Ada"], automa=True)
     assert t["state"]["automa"]["markers"] is None
     ok(api.event(t, "automa_layout", {"layout": START}))
-    ok(api.event(t, "markers", {"player": 0, "markers": {"take_orders": 2, "patronage": 2}}))
+    ok(api.event(t, "markers", {"player": 0, "markers": {"take_orders": 2, "take_inks": 2, "patronage": 4}}))
     ok(api.event(t, "automa_card", {"card": CARD}))
     acted = ok(api.event(t, "automa_act", {"action": "take_inks"}))["state"]
     first_card = acted["automa"]["step"]["items"][0]["deck"][0]
@@ -183,7 +183,7 @@ def test_end_screen_shows_breakdown_places_and_tie_break(client, api):
     for _ in range(6):
         ok(api.event(t, "end_round"))
     page = client.get(page_url).get_data(as_text=True)
-    assert "Final scores" in page and "Winner: Ann" in page
+    assert "Final scores" in page and "Ann wins on fewer types" in page
     assert "decided by fewer types (3 types, 0 inks)" in page
     assert re.search(r"Guilders</th><td>3</td>", page)
     assert "Professional title" not in page
@@ -265,7 +265,7 @@ def test_character_powers_appear_on_the_panel(client, api):
     for player, character in enumerate(("godofredus_torinus", "johannes_gutenberg", "christophorus_plantinus",
                                         "helena_ungler")):
         ok(api.event(t, "character", {"player": player, "character": character}))
-    ok(api.event(t, "markers", {"player": 1, "markers": {"take_orders": 3}}))
+    ok(api.event(t, "markers", {"player": 1, "markers": {"take_orders": 3, "take_inks": 5}}))
     page = client.get(page_url).get_data(as_text=True)
     assert "Yes: +3 fame for Geo" in page
     assert "Gutenberg shifts 1 marker" in page

@@ -162,7 +162,7 @@ def ev_automa_act(state, data, ctx):
     obj(data, "data", required=("action",))
     action = choice(data["action"], "data.action", ACTIONS)
     if not the["card"]:
-        raise RulesError("data.action", "reveal this round's planning card first [GB335]")
+        raise RulesError("data.action", "reveal this round's planning card first")  # [GB335]
     if the["step"]:
         raise RulesError("data.action", f"finish the automa's {ACTION_LABELS[the['step']['action']]} first")
     if action in the["done"]:

@@ -14,7 +14,7 @@ from typing import Any
 
 from ..base import Context, EventLines, clone, describe_event
 from ..validation import RulesError, choice, flag, obj, whole
-from . import rules, solo
+from . import calculator, rules, solo
 from .facts import (
     ACTION_LABELS,
     ACTIONS,
@@ -60,6 +60,7 @@ EVENTS = {
     "gutenberg_shift": '{"player": I, "from": ACTION, "to": ACTION}: Johannes Gutenberg shifts 1 marker after the reveal',
     "torinus": '{"player": I}: Godofredus Torinus can assign all his inks to his orders: +3 fame (end of round)',
     "end_round": '{}: prepare the next round (token passes, markers given) or, after round 6, end the game',
+    calculator.SHEET: calculator.EVENT,
 }
 
 #: the counts a player's steppers change by a delta, each with its upper bound: fame, guilders
@@ -75,12 +76,16 @@ def validate_options(options: Any, player_count: int) -> dict:
     obj(options, "$", optional=tuple(OPTIONS))
     with_automa = flag(options.get("automa", False), "automa")
     clean: dict[str, Any] = {"automa": with_automa}
+    if player_count == 1 and not with_automa:
+        # [GB56] the game is for 2 to 4 players; [GB313] "The automa enables solitaire play."
+        raise RulesError("automa", "a game alone is played against the automa: choose \"With the automa\"")
     if with_automa:
         # [GB313] the automa plays solo or with 2 or 3 players; with 4 humans there is no seat left [GB77]
         if player_count > 3:
             raise RulesError("automa", "the automa plays with 1 to 3 players")
         if "first_player" in options:
-            raise RulesError("first_player", "with the automa, the automa takes the first-player token [GB327]")
+            # [GB327]
+            raise RulesError("first_player", "with the automa, the automa takes the first-player token")
         clean["automa_seat"] = whole(options.get("automa_seat", 0), "automa_seat", 0, player_count)
         clean["take_orders_deck"] = choice(options.get("take_orders_deck", ORDER_DECKS[0]), "take_orders_deck",
                                            ORDER_DECKS)
@@ -104,7 +109,7 @@ def initial_state(names: list[str], options: dict, profile: dict) -> dict:
         # [GB327] "The automa takes the first player token."
         first = seats.index(AUTOMA)
         the_automa = solo.new_automa(profile)
-    return {
+    state = {
         "round": 1,
         "seats": seats,
         "first": first,
@@ -113,6 +118,9 @@ def initial_state(names: list[str], options: dict, profile: dict) -> dict:
         "notice": None,
         "finished": False,
     }
+    if calculator.is_calculator(options):
+        state["rows_in"] = [False] * len(names)  # calculator mode: whose final row is in
+    return state
 
 
 def new_player() -> dict:
@@ -148,6 +156,8 @@ def holding(state: dict, who: Any) -> int:
 def apply(state: dict, type_: str, data: Any, ctx: Context) -> dict:
     """Return the state after one event; raise RulesError for an invalid one."""
     handler = HANDLERS[type_]  # Game.apply refused unknown types
+    if calculator.is_calculator(ctx.options) and type_ != calculator.SHEET:
+        raise RulesError("type", "this table is just the final score: each player saves their row")
     new = clone(state)
     new["notice"] = None
     handler(new, data if data is not None else {}, ctx)
@@ -295,14 +305,14 @@ def ev_gutenberg_shift(state, data, ctx):
                                        "pick a different action")
     markers = player["markers"]
     if markers is None:
-        raise RulesError("data.player", "enter the revealed markers first; the shift comes after the reveal [GB398]")
+        raise RulesError("data.player", "enter the revealed markers first; the shift comes after the reveal")
     # [GB398] after the reveal, before actions: "may shift 1 initiative marker ... to a different action"
     if player["used"].get("gutenberg") == state["round"]:
         raise RulesError("data.player", "Gutenberg already shifted a marker this round")
     if markers[source] == 0:
         raise RulesError("data.from", f"no marker on {ACTION_LABELS[source]}")
     if markers[target] >= MAX_PER_ACTION:
-        raise RulesError("data.to", f"{ACTION_LABELS[target]} already has {MAX_PER_ACTION} markers [GB114]")
+        raise RulesError("data.to", f"{ACTION_LABELS[target]} already has {MAX_PER_ACTION} markers")  # [GB114]
     markers[source] -= 1
     markers[target] += 1
     player["used"]["gutenberg"] = state["round"]
@@ -326,9 +336,13 @@ def ev_markers(state, data, ctx):
     markers = check_markers(data["markers"], "data.markers")
     placed = sum(markers.values())
     held = holding(state, index)
-    if placed > held:
-        # [GB77] [GB294] a player holds 7, 8, 9 or 10 markers by position from the first player
-        raise RulesError("data.markers", f"this player holds {held} markers this round, not {placed}")
+    if placed != held:
+        # [GB77] [GB294] a player holds 7, 8, 9 or 10 markers by position from the first player, and
+        # [GB114] allocates "their markers among the 5 actions": all of them
+        who = ctx.names[index] if index < len(ctx.names) else "this player"
+        if placed > held:
+            raise RulesError("data.markers", f"{who} holds {held} markers this round, not {placed}")
+        raise RulesError("data.markers", f"{who} placed {placed} of their {held} markers; every marker goes on an action")
     if player["used"].get("gutenberg") == state["round"]:
         raise RulesError("data.markers", "Gutenberg already shifted a marker; undo the shift to re-enter the plan")
     player["markers"] = markers
@@ -375,6 +389,7 @@ HANDLERS = {
     "gutenberg_shift": ev_gutenberg_shift,
     "torinus": ev_torinus,
     "end_round": ev_end_round,
+    calculator.SHEET: calculator.ev_sheet,
 }
 
 
@@ -410,6 +425,7 @@ LINES: EventLines = {
     "torinus": f"{{who}}: Torinus +{TORINUS_FAME} fame",
     **solo.LINES,
     "end_round": "End of round",
+    calculator.SHEET: calculator.sheet_line,
 }
 
 

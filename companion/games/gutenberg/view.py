@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from . import rules, solo, table
+from . import calculator, rules, solo, table
 from .facts import ACTION_LABELS, ACTIONS, CHARACTERS, MAX_PER_ACTION, PLANNING_CARDS, ROUNDS, SPECIALTIES, SPECIALTY_LABELS
-from .functions import score_result
 
 SCREENS = ("table", "end")
 END_LABELS = {"fame_track": "Fame track", "specialties": "Specialties", "patronage": "Patronage cards",
@@ -33,16 +32,77 @@ def orders(state: dict) -> dict[str, list]:
     return rules.action_order([w for w in round_order(state) if w in known], known)
 
 
-#: how a page names a refused field (companion/wording.py)
+#: how a page names a refused field (companion/wording.py): event fields, setup options, box profile
 LABELS = {
+    "player": "{who}",
     "fame.delta": "{who}'s fame change",
     "guilders.delta": "{who}'s guilders change",
+    "inks.delta": "{who}'s inks change",
+    "types.delta": "{who}'s types change",
+    "patronage_cards.delta": "{who}'s patronage cards change",
     "delta": "{who}'s change",
+    "buy_types.count": "{who}'s types to buy",
+    "take_inks.first": "where {who} starts taking inks",
+    "take_inks.count": "how many inks {who} takes",
+    "develop.specialty": "{who}'s specialty",
+    "develop.steps": "{who}'s development steps",
+    "character": "{who}'s character",
+    "level_one": "{who}'s level I specialty",
+    "level_two": "{who}'s level II specialty",
+    "plantinus_swap.first": "the first specialty {who} swaps",
+    "plantinus_swap.second": "the second specialty {who} swaps",
+    "gutenberg_shift.from": "the action {who} shifts a marker from",
+    "gutenberg_shift.to": "the action {who} shifts a marker to",
+    "markers": "{who}'s markers",
+    **{f"markers.{a}": f"{{who}}'s markers on {label}" for a, label in ACTION_LABELS.items()},
+    "layout": "the automa's starting layout",
+    **{f"layout.{a}": f"the automa's starting markers on {label}" for a, label in ACTION_LABELS.items()},
+    "card": "the planning card",
+    "card.centre": "the planning card's centre icon",
+    "card.moves": "the planning card's arrows",
+    "card.moves[]": "the planning card's {nth} arrow",
+    "card.moves[][]": "an end of a planning card arrow",
+    "card.from": "the planning card's arrows",
+    "card.from[]": "where the planning card's {nth} arrow starts",
+    "card.to": "the planning card's arrows",
+    "card.to[]": "where the planning card's {nth} arrow points",
+    "card.patronage": "the planning card's patronage icon",
+    "number": "the planning card's number",
+    "draw": "drawing the planning card",
+    "action": "the automa's action",
+    "available": "the answer",
+    # setup options
+    "automa": "the automa",
+    "automa_seat": "the automa's seat",
+    "first_player": "the first player",
+    "take_orders_deck": "the automa's Take Orders draws",
+    # box profile
+    "planning_cards": "the planning cards",
+    "automa_start": "the automa's starting layout",
+    **{f"automa_start.{a}": f"the automa's starting markers on {label}" for a, label in ACTION_LABELS.items()},
+    **{f"planning_cards.{n}{part}": f"planning card {n}{words}" for n in range(1, PLANNING_CARDS + 1)
+       for part, words in (("", ""), (".centre", "'s centre icon"), (".moves", "'s arrows"), (".from", "'s arrows"),
+                           (".to", "'s arrows"), (".from[]", "'s {nth} arrow"), (".to[]", "'s {nth} arrow"),
+                           (".moves[]", "'s {nth} arrow"), (".moves[][]", "'s arrow ends"),
+                           (".patronage", "'s patronage icon"))},
+    "reward_track": "the reward track",
+    "reward_track[]": "reward-track space {nth}",
+    # calculator mode's row (calculator.py), named as the player's board shows it
+    "sheet.fame": "{who}'s fame track",
+    "sheet.guilders": "{who}'s guilders",
+    "sheet.specialties": "{who}'s specialty levels",
+    **{f"sheet.specialties.{s}": f"{{who}}'s {label} level" for s, label in SPECIALTY_LABELS.items()},
+    "sheet.patronage_cards": "{who}'s patronage cards",
+    "sheet.types": "{who}'s types",
+    "sheet.inks": "{who}'s inks",
+    "sheet.character": "{who}'s character",
 }
 
 
 def view(state: dict, names: list[str], options: dict, profile: dict, seat: int | None, screen: str | None) -> dict:
     """Return the acting orders, the automa's prompts and the final tally for the templates."""
+    if calculator.is_calculator(options):
+        return calculator_view(state, names)
     order = round_order(state)
     held = {who: table.holding(state, who) for who in state["seats"]}
     the = state["automa"]
@@ -93,7 +153,59 @@ def view(state: dict, names: list[str], options: dict, profile: dict, seat: int 
     }
     if state["finished"] or context["screen"] == "end":
         context["final"] = final(state, names)
+    context["sheets"] = sheets(state, names) if state["finished"] else None
+    context["scoreboard"] = scoreboard(state, names, context.get("final"), order[0])
     return context
+
+
+def _common() -> dict:
+    return {"specialties": [{"key": s, "label": SPECIALTY_LABELS[s]} for s in SPECIALTIES],
+            "characters": list(CHARACTERS.values())}
+
+
+def sheets(state: dict, names: list[str]) -> list[dict]:
+    """Return each player's final-scoring row for the sheet form: their values as the table knows them."""
+    rows_in = state.get("rows_in")
+    rows = []
+    for i, p in enumerate(state["players"]):
+        known = rows_in is None or rows_in[i]
+        rows.append({"index": i, "name": names[i], "in": known,
+                     "values": {k: p[k] if known else None for k in calculator.COUNTS},
+                     "levels": {s: p["specialties"][s] if known else None for s in SPECIALTIES},
+                     "character": p["character"] if known else None})
+    return rows
+
+
+def calculator_view(state: dict, names: list[str]) -> dict:
+    """Calculator mode: every player's row, and the tally once all rows are in."""
+    result = final(state, names) if state["finished"] else None
+    rows = sheets(state, names)
+    return {**_common(), "calculator": True, "screen": "end", "sheets": rows, "final": result,
+            "waiting": [r["name"] for r in rows if not r["in"]],
+            "scoreboard": scoreboard(state, names, result, None)}
+
+
+def scoreboard(state: dict, names: list[str], result: dict | None, first) -> list[dict]:
+    """The compact scoreboard: fame (or the final total) and a short status for every player."""
+    totals = {r["name"]: r for r in result["rows"]} if result and state["finished"] else {}
+    rows_in = state.get("rows_in")
+    board = []
+    for i, p in enumerate(state["players"]):
+        final_row = totals.get(names[i])
+        if final_row:
+            score, status = final_row["total"], "winner" if final_row["place"] == 1 else ordinal(final_row["place"])
+        elif rows_in is not None:
+            score, status = None, "row in" if rows_in[i] else "waiting"
+        else:
+            score = p["fame"]
+            status = "first player" if first == i else None
+        board.append({"seat": i, "name": names[i], "score": score, "status": status, "turn": False})
+    return board
+
+
+def ordinal(n: int) -> str:
+    """1 -> "1st", 2 -> "2nd", 3 -> "3rd", 4 -> "4th" (places at a table of at most 4)."""
+    return f"{n}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(n, 'th') }"
 
 
 def counter(state: dict, type_: str, data: dict) -> int | None:
@@ -152,13 +264,10 @@ def step_text(step: dict) -> str:
 
 def final(state: dict, names: list[str]) -> dict:
     """Return the final tally: every total with its breakdown, places and what decided ties."""
-    players = [{"name": names[i], "fame": p["fame"], "guilders": p["guilders"],
-                "levels": [p["specialties"][s] for s in SPECIALTIES], "patronage_cards": p["patronage_cards"],
-                "types": p["types"], "inks": p["inks"], "character": p["character"]}
-               for i, p in enumerate(state["players"])]
-    # [GB369] titles are for solitaire players
-    result = score_result(players, solo=len(players) == 1)
-    by_name = {p["name"]: p for p in players}
+    result = calculator.score(state, names)
+    if result is None:
+        return None
+    by_name = {names[i]: p for i, p in enumerate(state["players"])}
     rows = sorted(result["players"], key=lambda r: (result["places"][r["name"]], r["name"]))
     for r in rows:
         r["place"] = result["places"][r["name"]]
@@ -167,4 +276,16 @@ def final(state: dict, names: list[str]) -> dict:
         vietor = by_name[r["name"]]["character"] == "hieronymus_vietor"
         r["parts"] = [{"label": END_LABELS[k] + (" (doubled: Vietor)" if k == "guilders" and vietor else ""),
                        "points": v} for k, v in r["breakdown"].items()]
-    return {"rows": rows, "winners": result["winners"], "solo": len(players) == 1}
+    winner_row = next(r for r in rows if r["name"] == result["winners"][0])
+    decided = winner_row["tie_break"] if len(result["winners"]) == 1 else None
+    return {"rows": rows, "winners": result["winners"], "solo": len(rows) == 1,
+            "winner_line": winner_line(result["winners"], decided)}
+
+
+def winner_line(winners: list[str], decided: str | None) -> str:
+    """Say who won, naming the tie-break that decided it [GB307]: "Tom wins on fewer types"."""
+    if len(winners) > 1:
+        return f"Shared victory: {' and '.join(winners)} (the tie stands after types and inks)"
+    if decided:
+        return f"{winners[0]} wins on {decided}"
+    return f"{winners[0]} wins"

@@ -1,0 +1,89 @@
+"""Gutenberg's calculator mode: the table opens at final scoring, one `sheet` row per player.
+
+A calculator table (`options["calculator"]`) tracks nothing before the end. Each player's row
+is one `sheet` event holding what their areas show after round 6 [GB298]: the fame track, their
+guilders, the four specialty levels, patronage cards, and the types and inks that break ties
+[GB307], with the kept character (Hieronymus Vietor doubles guilder points [GB407]). A row is
+self-contained, so two phones saving two players' rows at once both land; saving a row again
+replaces it. The table is finished once every row is in, and the tally is the contract's `score`
+function's (functions.FUNCTIONS["score"]); the automa of a solo game has no score (RULES.md D2
+step 6), so its row is never asked for.
+
+On a tracked table the same `sheet` event is the final-scoring correction of one player's
+counts, once the game is over.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..validation import RulesError, at, choice, obj, whole
+from .facts import CHARACTERS, MAX_LEVEL, SPECIALTIES
+from .functions import BIG, FUNCTIONS, MAX_INKS, MAX_PATRONAGE
+
+SHEET = "sheet"
+EVENT = ('{"player": I, "fame": N, "guilders": N, "specialties": {S: 0-6}, "patronage_cards": N, "types": N, '
+         '"inks": N, "character": KEY or null}: one player\'s final-scoring row (saved again, it replaces the row)')
+
+#: a row's counts with their upper bounds, named as the `score` function names them: fame,
+#: guilders and types have none printed (BIG); [GB43] 48 inks; [GB36] 16 patronage cards
+COUNTS = {"fame": BIG, "guilders": BIG, "patronage_cards": MAX_PATRONAGE, "types": BIG, "inks": MAX_INKS}
+
+
+def check_row(data: Any, players: int) -> tuple[int, dict]:
+    """Check one player's row; return their index and the clean row (absent character is none)."""
+    obj(data, "data", required=("player", "fame", "guilders", "specialties", "patronage_cards", "types", "inks"),
+        optional=("character",))
+    index = whole(data["player"], "data.player", 0, players - 1)
+    row: dict[str, Any] = {key: whole(data[key], f"data.{key}", 0, hi) for key, hi in COUNTS.items()}
+    levels = obj(data["specialties"], "data.specialties", required=SPECIALTIES)
+    # [GB166] levels 0 to VI; GUT-C6: the lowest space is 0
+    row["specialties"] = {s: whole(levels[s], at("data.specialties", s), 0, MAX_LEVEL) for s in SPECIALTIES}
+    character = data.get("character")
+    row["character"] = None if character is None else choice(character, "data.character", CHARACTERS)
+    return index, row
+
+
+def is_calculator(options: dict) -> bool:
+    """True for a table created with "calculator": true."""
+    return bool(options.get("calculator"))
+
+
+def ev_sheet(state: dict, data: Any, ctx) -> None:
+    """Store one player's row; a calculator table is finished once every row is in."""
+    index, row = check_row(data, len(state["players"]))
+    calculator = is_calculator(ctx.options)
+    if not calculator and not state["finished"]:
+        raise RulesError("type", "the final sheet comes after round 6; during the game the counts change as you play")
+    player = state["players"][index]
+    player.update(row)
+    if calculator:
+        state["rows_in"][index] = True
+        # [GB298] final scoring once every player's end values are in
+        state["finished"] = all(state["rows_in"])
+    waiting = [ctx.names[i] for i, done in enumerate(state.get("rows_in") or []) if not done]
+    text = "row saved" + (f"; waiting for {', '.join(waiting)}" if waiting else "; final scores below")
+    state["notice"] = {"player": index, "text": text}
+
+
+def sheet_line(d: dict, who: str) -> str:
+    """The history line of a row."""
+    return f"{who}: final row, fame track {d.get('fame', '?')}"
+
+
+def score(state: dict, names: list[str]) -> dict | None:
+    """Return the `score` function's result for the players' values, or None while rows are missing."""
+    if state.get("rows_in") is not None and not all(state["rows_in"]):
+        return None
+    players = []
+    for i, p in enumerate(state["players"]):
+        entry = {"name": names[i], "fame": p["fame"], "guilders": p["guilders"], "specialties": dict(p["specialties"]),
+                 "patronage_cards": p["patronage_cards"], "types": p["types"], "inks": p["inks"]}
+        if p["character"]:
+            entry["character"] = p["character"]
+        players.append(entry)
+    # [GB369] professional titles are for solitaire players: one human (with the automa)
+    try:
+        return FUNCTIONS["score"].run({"players": players, "solo": len(players) == 1})
+    except RulesError:
+        return None  # names made equal by a rename: no tally until they differ again
