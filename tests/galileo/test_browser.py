@@ -29,7 +29,7 @@ def test_player_crosses_into_prison_and_out_again_on_a_phone(server, phone, shot
 
     luna = phone.locator("#gal-player-1")
     assert luna.get_attribute("data-status") == "free"
-    luna.get_by_label("Suspicion change for Luna").fill("11")
+    luna.get_by_label("Suspicion ±N").fill("11")
     luna.get_by_role("button", name="Move").click()
     phone.wait_for_selector('#gal-player-1[data-status="prison"]')
     notices = phone.locator(".gal-notices").inner_text()

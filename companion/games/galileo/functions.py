@@ -116,10 +116,15 @@ def tiles(value: Any, field: str) -> dict:
 
 
 def penance_cards(value: Any, field: str) -> dict:
-    """Check the penance cards' printed VP loss and coin cost, levels I, II, III (GAL-B6)."""
-    obj(value, field, required=("vp", "coins"))
+    """Check the penance cards' printed VP loss and coin cost, levels I, II, III (GAL-B6).
+
+    The coins are optional (a final-score calculator needs only the VP); left blank, they are absent.
+    """
+    obj(value, field, required=("vp",), optional=("coins",))
     clean = {}
     for key, hi in (("vp", MAX_PRINTED), ("coins", 10)):  # coins: the Desk holds at most 10 [GT267]
+        if key not in value or _blank(value[key]):
+            continue
         f = at(field, key)
         clean[key] = [whole(v, at(f, i), 0, hi) for i, v in enumerate(listof(value[key], f, 3, 3))]
     return clean

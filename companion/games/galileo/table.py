@@ -11,8 +11,11 @@ from __future__ import annotations
 from typing import Any
 
 from ..base import Context, EventLines, clone, describe_event
+from ...wording import plural
 from ..validation import RulesError, at, choice, flag, listof, obj, whole
-from . import functions, rules
+from . import calculator, functions, rules
+from .calculator import SHEET
+from .calculator import on_final as _on_final, on_sheet as _on_sheet  # noqa: F401 (HANDLERS)
 
 MAX_DELTA = 30
 
@@ -30,7 +33,11 @@ EVENTS = {
     "prohibition": "the Prohibition check at the end of Cycle 2, 3 or 5: {limit: N, counts: [elements each player possesses], penalty?: {copernican: N, ptolemaic: N}}",
     "next_cycle": "finish the End of Cycle phase and start the next cycle (after Cycle 5: final scoring): {}",
     "final": "a player's final-scoring entries: {player: INDEX, inventions_vp: N, mentor_vp: N (0 unless unlocked), end_losses: N}",
+    SHEET: "calculator mode: one player's row at the end (saved again, it replaces the row): {player: INDEX, principle, status: \"free\" | \"prison\" | \"stake\", vp, suspicion? (required at the Stake), penance?: [levels still held], inventions_vp?, mentor_vp?, end_losses? (default 0), turn_order? (place 1..N, default the seat's)}",
 }
+
+#: events tapped on a player's card: what they trigger is said on that card
+CARD_EVENTS = ("suspicion", "suspicion_group", "vp", "tile")
 
 OPTIONS = {
     "passing_order": "where a later passer's marker goes in the Passing Area: \"literal\" (to the left, as the rulebook says; default) or \"first_passer_first\" (RULES.md GAL-C5)",
@@ -61,11 +68,15 @@ def validate_options(options: dict, player_count: int) -> dict:
 
 
 def initial_state(names: list[str], options: dict, profile: dict) -> dict:
-    """Start Cycle 1 (no Income [GT310]) with the players' turn order as listed."""
+    """Start Cycle 1 (no Income [GT310]) with the players' turn order as listed;
+    a calculator table starts at final scoring, one row per player to fill."""
     board = functions.board(profile)
+    calc = bool(options.get("calculator"))
     return {
+        "calculator": calc,
+        "finished": False,
         "cycle": 1,
-        "phase": "actions",
+        "phase": "final" if calc else "actions",
         "round": 1,
         # [GT103] markers left to right from the first player, clockwise: the names' order
         "order": list(range(len(names))),
@@ -79,6 +90,7 @@ def initial_state(names: list[str], options: dict, profile: dict) -> dict:
         "tiles": _fresh_tiles(board),
         "players": [_new_player() for _ in names],
         "notices": [],
+        "notice_player": None,
     }
 
 
@@ -87,9 +99,14 @@ def apply(state: dict, type_: str, data: Any, ctx: Context) -> dict:
     handler = HANDLERS[type_]  # Game.apply refused unknown types
     new = clone(state)
     new["notices"] = []
-    if type_ != "board" and "suspicion_track" not in new["board"]:
+    if new.get("calculator") and type_ not in ("board", SHEET):
+        raise RulesError("type", "this table only counts the final score: save each player's row")
+    if type_ not in ("board", SHEET) and "suspicion_track" not in new["board"]:
         raise RulesError("type", "first enter the suspicion track's icon positions (box profile or board values)")
     handler(new, data, ctx)
+    player = data.get("player") if isinstance(data, dict) else None
+    new["notice_player"] = player if type_ in CARD_EVENTS + (SHEET,) else None
+    calculator.refresh_finished(new, list(ctx.names))
     return new
 
 
@@ -230,7 +247,7 @@ def _on_penance(s: dict, data: Any, ctx: Context) -> None:
         # [GT479] pay the printed coins to remove it: it no longer costs VP at the end [GT763]
         p["penance_removed"][level - 1] = True
         coins = s["board"].get("penance_cards", {}).get("coins")
-        cost = f"{coins[level - 1]} coins" if coins else "its coins"
+        cost = plural(coins[level - 1], "coin") if coins else "its coins"
         s["notices"].append(f"{ctx.names[player]} pays {cost} and removes Penance card {roman} from the game.")
     _end_turn(s, ctx, player)
 
@@ -293,16 +310,6 @@ def _on_next_cycle(s: dict, data: Any, ctx: Context) -> None:
         s["cycle5_order"] = list(s["order"])
 
 
-def _on_final(s: dict, data: Any, ctx: Context) -> None:
-    obj(data, "data", required=("player", "inventions_vp", "mentor_vp", "end_losses"))
-    if s["phase"] != "final":
-        raise RulesError("type", "final scoring comes after the End of Cycle 5")
-    player = _player(data, s)
-    s["players"][player]["final"] = {
-        key: whole(data[key], f"data.{key}", 0, functions.MAX_VP) for key in ("inventions_vp", "mentor_vp", "end_losses")
-    }
-
-
 #: event type -> its handler `_on_TYPE(state, data, ctx)`, which changes the state's copy in place
 HANDLERS = {type_: globals()[f"_on_{type_}"] for type_ in EVENTS}
 
@@ -335,6 +342,7 @@ LINES: EventLines = {
     "prohibition": "Prohibition checked",
     "next_cycle": "End of Cycle done",
     "final": "{who}: final-scoring entries",
+    SHEET: "{who}: final-score row saved",
 }
 
 
@@ -347,7 +355,7 @@ def describe(type_: str, data: Any, names: list[str]) -> str:
 
 def _new_player() -> dict:
     return {"suspicion": rules.new_suspicion(), "principle": "copernican", "vp": 0,
-            "penance_removed": [False, False, False], "philosopher_used": False, "final": None}
+            "penance_removed": [False, False, False], "philosopher_used": False, "final": None, "sheet": None}
 
 
 def _fresh_tiles(board: dict) -> list[dict]:
@@ -362,7 +370,7 @@ def _player(data: dict, s: dict) -> int:
 def _delta(value: Any, field: str, limit: int) -> int:
     delta = whole(value, field, -limit, limit)
     if delta == 0:
-        raise RulesError(field, f"must be a whole number from -{limit} to {limit}, not 0")
+        raise RulesError(field, f"0 changes nothing: type how many to add (or, with a minus, take away), up to {limit}")
     return delta
 
 

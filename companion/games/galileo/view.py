@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from . import rules
+from . import calculator, rules
 from .functions import run_score
 from .table import current_player
 
@@ -33,40 +33,60 @@ BREAKDOWN_ROWS = (
 )
 
 
-def _missing_final(state: dict, names: list[str]) -> list[str]:
-    """Say what final scoring still needs."""
-    missing = []
-    if "cathedral" not in state["board"]:
-        missing.append("the Cathedral values (Board values)")
-    if "penance_cards" not in state["board"] and any(
-            any(t and not r for t, r in zip(p["suspicion"]["penance_taken"], p["penance_removed"])) for p in state["players"]):
-        missing.append("the penance cards' VP (Board values)")
-    missing += [f"{names[i]}'s final entries" for i, p in enumerate(state["players"]) if p["final"] is None]
-    return missing
-
-
-def score_document(state: dict, names: list[str]) -> dict | None:
-    """Build the `score` function's document from a finished table, or None if values are missing."""
-    if _missing_final(state, names):
-        return None
-    board = state["board"]
-    rank = {p: i + 1 for i, p in enumerate(state["order"])}
-    players = []
-    for i, p in enumerate(state["players"]):
-        held = [board["penance_cards"]["vp"][lvl] for lvl in range(3)
-                if p["suspicion"]["penance_taken"][lvl] and not p["penance_removed"][lvl]]
-        players.append({
-            "name": names[i], "vp": p["vp"], "principle": p["principle"],
-            "status": rules.status_of(p["suspicion"]), "suspicion": p["suspicion"]["position"],
-            "penance_vp": held, **p["final"], "turn_order": rank[i],
-        })
-    return {"cathedral": board["cathedral"], "players": players}
-
-
 def final_result(state: dict, names: list[str]) -> dict | None:
-    """Score a finished table with the `score` rules function, or None if values are missing."""
-    doc = score_document(state, names)
-    return run_score(doc) if doc else None
+    """Score the table with the `score` rules function, or None if values are missing."""
+    return calculator.result(state, names)
+
+
+def tie_break(result: dict) -> str | None:
+    """Name the tie-break when it decided the winner: equal totals, the earliest in turn order [GT769]."""
+    top = max(p["total"] for p in result["players"])
+    tied = [p["name"] for p in result["players"] if p["total"] == top]
+    if len(tied) < 2:
+        return None
+    return f"{' and '.join(tied)} tie on {top}: {result['winners'][0]} wins as the earliest in turn order"
+
+
+STATUS_WORDS = {"free": None, "prison": "in Prison", "stake": "at the Stake"}
+
+
+def scoreboard(state: dict, names: list[str], result: dict | None, now: int | None) -> list[dict]:
+    """The compact scoreboard: each player's score (the total once known, else the track's VP)."""
+    totals = {p["name"]: p["total"] for p in result["players"]} if result else {}
+    rows = []
+    for i, p in enumerate(state["players"]):
+        if state.get("calculator"):
+            score, status = totals.get(names[i]), "row in" if p.get("sheet") else "waiting"
+        else:
+            score = totals.get(names[i], p["vp"])
+            status = STATUS_WORDS[rules.status_of(p["suspicion"])]
+            if status is None and (i in state["passing"] or i in state["future"]):
+                status = "passed"
+        rows.append({"seat": i, "name": names[i], "score": score, "status": status, "turn": i == now})
+    return rows
+
+
+def calculator_view(state: dict, names: list[str]) -> dict:
+    """What a calculator table shows: the rows, the printed values still needed, the result."""
+    result = final_result(state, names)
+    board = state["board"]
+    rows = []
+    for i, p in enumerate(state["players"]):
+        row = p.get("sheet")
+        rows.append({"index": i, "name": names[i], "row": row or {"principle": "copernican", "status": "free",
+                                                                    "penance": [], "turn_order": i + 1}, "saved": row is not None})
+    return {
+        "calculator": True,
+        "rows": rows,
+        "needs_board": [key for key in ("cathedral", "penance_cards") if key not in board],
+        "missing_final": calculator.missing(state, names),
+        "result": result,
+        "ranked": sorted(result["players"], key=lambda p: result["places"][p["name"]]) if result else [],
+        "tie_break": tie_break(result) if result else None,
+        "breakdown_rows": BREAKDOWN_ROWS,
+        "scoreboard": scoreboard(state, names, result, None),
+        "notice_player": state.get("notice_player"),
+    }
 
 
 def track_cells(track: dict, position: int) -> list[dict]:
@@ -132,7 +152,7 @@ def build(state: dict, names: list[str], options: dict) -> dict:
     alt_winners = None
     if result and cycle5 and cycle5 != order_now:
         # GAL-C5: the tie-break by the order in force during Cycle 5, shown when it differs
-        doc = score_document(state, names)
+        doc = calculator.score_document(state, names)
         for i, p in enumerate(doc["players"]):
             p["turn_order"] = state["cycle5_order"].index(i) + 1
         alt_winners = run_score(doc)["winners"]
@@ -155,7 +175,10 @@ def build(state: dict, names: list[str], options: dict) -> dict:
         "actions": ACTION_TEXT,
         "result": result,
         "ranked": sorted(result["players"], key=lambda p: result["places"][p["name"]]) if result else [],
-        "missing_final": _missing_final(state, names) if state["phase"] == "final" and result is None else [],
+        "missing_final": calculator.missing(state, names) if state["phase"] == "final" and result is None else [],
+        "tie_break": tie_break(result) if result else None,
+        "scoreboard": scoreboard(state, names, result, now),
+        "notice_player": state.get("notice_player"),
         "alt_winners": alt_winners,
         "breakdown_rows": BREAKDOWN_ROWS,
         "tie_order": order_now,
@@ -165,16 +188,74 @@ def build(state: dict, names: list[str], options: dict) -> dict:
     }
 
 
-#: how a page names a refused field (companion/wording.py)
+_PRINCIPLE = {"copernican": "Copernican", "ptolemaic": "Ptolemaic"}
+_STATUS = {"free": "free", "prison": "in Prison", "stake": "at the Stake"}
+
+#: how a page names a refused field (companion/wording.py): every event field, option and
+#: printed value, so no path (`data.delta`, `counts[2]`, `suspicion_track.stake`) is ever shown
 LABELS = {
-    "vp.delta": "{who}'s VP change",
-    "suspicion.delta": "{who}'s suspicion change",
+    "player": "the player",
     "delta": "{who}'s change",
+    "suspicion.delta": "{who}'s suspicion change",
+    "suspicion_group.delta": "the suspicion change for the others",
+    "suspicion_group.group": "who the effect reaches",
+    "vp.delta": "{who}'s VP change",
+    "tile.tile": "the suspicion tile",
+    "tile.vp": "{who}'s VP on reaching the tile",
+    "action.action": "the Main Action",
+    "penance.level": "the Penance card",
+    "penance.remove": "paying to remove the Penance card",
+    "prohibition.limit": "the limit on the Prohibition tile",
+    "prohibition.counts": "the elements each player possesses",
+    "prohibition.counts[]": "{name}'s elements",
+    "prohibition.penalty": "the suspicion for failing",
+    "final.inventions_vp": "{who}'s End-game Inventions VP",
+    "final.mentor_vp": "{who}'s Scoring Mentor VP",
+    "final.end_losses": "{who}'s VP lost at the end",
+    "sheet.principle": "{who}'s principle",
+    "sheet.status": "{who}'s place in the Cathedral",
+    "sheet.vp": "{who}'s VP",
+    "sheet.suspicion": "{who}'s suspicion",
+    "sheet.penance": "{who}'s Penance cards",
+    "sheet.penance[]": "{who}'s Penance cards",
+    "sheet.inventions_vp": "{who}'s End-game Inventions VP",
+    "sheet.mentor_vp": "{who}'s Scoring Mentor VP",
+    "sheet.end_losses": "{who}'s VP lost at the end",
+    "sheet.turn_order": "{who}'s place in turn order",
+    "passing_order": "where later passers go",
+    "stake_overshoot": "a move across the Stake",
+    # printed values: the box profile's sections and the board event's (RULES.md GAL-B)
+    "suspicion_track": "the suspicion track",
+    "suspicion_track.length": "the suspicion track's number of spaces",
+    "suspicion_track.penance": "the Penance icons",
+    "suspicion_track.penance[]": "the {nth} Penance icon",
+    "suspicion_track.prison": "the Prison icon",
+    "suspicion_track.stake": "the Stake icon",
+    "tiles": "the suspicion tiles",
+    "tiles.back": "the value on the tiles' back",
+    "tiles.spaces": "the tiles' spaces",
+    "tiles.spaces[]": "the {nth} tile's space",
+    "cathedral": "the Cathedral values",
+    "penance_cards": "the penance cards",
+    "penance_cards.vp": "the penance cards' VP",
+    "penance_cards.vp[]": "the {nth} Penance card's VP",
+    "penance_cards.coins": "the penance cards' coins",
+    "penance_cards.coins[]": "the {nth} Penance card's coins",
+    "prohibition_suspicion": "the suspicion for a failed Prohibition",
+    **{f"cathedral.{p}": f"the {name} Cathedral values" for p, name in _PRINCIPLE.items()},
+    **{f"cathedral.{p}.{st}": f"the Cathedral VP, {name} {words}"
+       for p, name in _PRINCIPLE.items() for st, words in _STATUS.items()},
+    **{f"prohibition_suspicion.{c}": f"the suspicion for failing in Cycle {c}" for c in rules.PROHIBITION_CYCLES},
+    **{f"prohibition_suspicion.{c}.{p}": f"the {name} suspicion for failing in Cycle {c}"
+       for c in rules.PROHIBITION_CYCLES for p, name in _PRINCIPLE.items()},
+    **{f"prohibition.penalty.{p}": f"the {name} suspicion for failing" for p, name in _PRINCIPLE.items()},
 }
 
 
 def view(state: dict, names: list[str], options: dict, profile: dict, seat: int | None, screen: str | None) -> dict:
     """Return what templates/galileo/panel.html shows: turn, tracks, checks and the score."""
+    if state.get("calculator"):
+        return calculator_view(state, list(names))
     return build(state, list(names), options)
 
 

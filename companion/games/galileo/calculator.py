@@ -1,0 +1,148 @@
+"""Galileo's Truth calculator mode (`"calculator": true`) and final scoring of any table.
+
+A calculator table opens at final scoring and tracks nothing before it. Each player's row
+is one `sheet` event holding what their areas show at the end (the same value names as the
+`score` function's players); saving it again replaces the row. The Cathedral's and the
+penance cards' printed VP are table-wide: the box profile or the `board` event (RULES.md
+GAL-B). The totals come from the `score` rules function only; the table is finished once
+every row is in and the printed values it needs are known. A tracked table is finished the
+same way once every player's `final` entries are in. Nothing here imports Flask.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..base import Context
+from ..validation import RulesError, at, choice, listof, obj, whole
+from . import functions, rules
+
+SHEET = "sheet"
+
+#: the values a row may leave out, and what they are then
+ROW_DEFAULTS = {"inventions_vp": 0, "mentor_vp": 0, "end_losses": 0}
+ROW_KEYS = ("principle", "status", "vp", "suspicion", "penance", "inventions_vp", "mentor_vp", "end_losses", "turn_order")
+
+
+def check_row(data: Any, players: int) -> dict:
+    """Check one player's `sheet` row; return it clean, every value filled in."""
+    obj(data, "data", required=("player", "principle", "status", "vp"), optional=ROW_KEYS)
+    player = whole(data["player"], "data.player", 0, players - 1)
+    row = {
+        "principle": choice(data["principle"], "data.principle", rules.PRINCIPLES),
+        # [GT745-749] where the Natural Philosopher is at the end: free, in Prison, at the Stake
+        "status": choice(data["status"], "data.status", rules.STATUSES),
+        "vp": whole(data["vp"], "data.vp", 0, functions.MAX_VP),
+    }
+    if "suspicion" in data:
+        row["suspicion"] = whole(data["suspicion"], "data.suspicion", 0, functions.MAX_TRACK)
+    elif row["status"] == "stake":
+        # [GT765-767] at the Stake every point of suspicion costs 2 VP: the position is needed
+        raise RulesError("data.suspicion", "is required at the Stake: each point of suspicion costs 2 VP at the end")
+    else:
+        row["suspicion"] = 0  # counts only at the Stake [GT765]
+    levels = listof(data.get("penance", []), "data.penance", 0, 3)
+    penance = []
+    for i, level in enumerate(levels):
+        level = whole(level, at("data.penance", i), 1, 3)
+        if level in penance:
+            raise RulesError(at("data.penance", i), f"Penance card {rules.PENANCE_LEVELS[level - 1]} is listed twice")
+        penance.append(level)
+    row["penance"] = sorted(penance)
+    for key, default in ROW_DEFAULTS.items():
+        row[key] = whole(data[key], f"data.{key}", 0, functions.MAX_VP) if key in data else default
+    # [GT769] ties go to the earliest in turn order: the player's place on the Current track
+    row["turn_order"] = whole(data["turn_order"], "data.turn_order", 1, players) if "turn_order" in data else player + 1
+    return {"player": player, **row}
+
+
+def on_sheet(s: dict, data: Any, ctx: Context) -> None:
+    """Save (or replace) one player's row; the rows of other players are untouched."""
+    if not s.get("calculator"):
+        raise RulesError("type", "this table tracks the game: enter the final entries under Final scoring")
+    row = check_row(data, len(s["players"]))
+    player = row.pop("player")
+    s["players"][player]["sheet"] = row
+    s["notices"].append(f"{ctx.names[player]}'s row is in.")
+
+
+def on_final(s: dict, data: Any, ctx: Context) -> None:
+    """A tracked table's final-scoring entries for one player."""
+    obj(data, "data", required=("player", "inventions_vp", "mentor_vp", "end_losses"))
+    if s["phase"] != "final" or s.get("calculator"):
+        raise RulesError("type", "final scoring comes after the End of Cycle 5")
+    player = whole(data["player"], "data.player", 0, len(s["players"]) - 1)
+    s["players"][player]["final"] = {
+        key: whole(data[key], f"data.{key}", 0, functions.MAX_VP) for key in ("inventions_vp", "mentor_vp", "end_losses")
+    }
+
+
+# --- the score document -----------------------------------------------------------------
+
+def _held(state: dict, i: int) -> list[int]:
+    """The penance levels (1..3) player i still holds at the end [GT763]."""
+    p = state["players"][i]
+    if state.get("calculator"):
+        return p["sheet"]["penance"] if p.get("sheet") else []
+    return [lvl + 1 for lvl in range(3) if p["suspicion"]["penance_taken"][lvl] and not p["penance_removed"][lvl]]
+
+
+def missing(state: dict, names: list[str]) -> list[str]:
+    """Say what final scoring still needs, in the players' words (empty when it can be scored)."""
+    board = state["board"]
+    out = []
+    if "cathedral" not in board:
+        out.append("the Cathedral values (Board values)")
+    if "penance_cards" not in board and any(_held(state, i) for i in range(len(state["players"]))):
+        out.append("the penance cards' VP (Board values)")
+    key = "sheet" if state.get("calculator") else "final"
+    waiting = [names[i] for i, p in enumerate(state["players"]) if p.get(key) is None]
+    if waiting:
+        out.append(("the rows of " if state.get("calculator") else "the final entries of ") + ", ".join(waiting))
+    if state.get("calculator") and not waiting:
+        places: dict[int, list[str]] = {}
+        for i, p in enumerate(state["players"]):
+            places.setdefault(p["sheet"]["turn_order"], []).append(names[i])
+        for place, who in sorted(places.items()):
+            if len(who) > 1:
+                out.append(f"one place each in the turn order: {' and '.join(who)} both say {place}")
+    return out
+
+
+def score_document(state: dict, names: list[str]) -> dict | None:
+    """Build the `score` function's document from the table, or None while values are missing."""
+    if missing(state, names):
+        return None
+    board = state["board"]
+    rank = {p: i + 1 for i, p in enumerate(state["order"])}
+    players = []
+    for i, p in enumerate(state["players"]):
+        held = [board["penance_cards"]["vp"][lvl - 1] for lvl in _held(state, i)]
+        if state.get("calculator"):
+            row = p["sheet"]
+            players.append({"name": names[i], "vp": row["vp"], "principle": row["principle"], "status": row["status"],
+                            "suspicion": row["suspicion"], "penance_vp": held,
+                            **{k: row[k] for k in ROW_DEFAULTS}, "turn_order": row["turn_order"]})
+        else:
+            players.append({
+                "name": names[i], "vp": p["vp"], "principle": p["principle"],
+                "status": rules.status_of(p["suspicion"]), "suspicion": p["suspicion"]["position"],
+                "penance_vp": held, **p["final"], "turn_order": rank[i],
+            })
+    return {"cathedral": board["cathedral"], "players": players}
+
+
+def result(state: dict, names: list[str]) -> dict | None:
+    """Score the table with the `score` rules function, or None while values are missing."""
+    doc = score_document(state, names)
+    if doc is None:
+        return None
+    try:
+        return functions.FUNCTIONS["score"].run(doc)
+    except RulesError:
+        return None  # e.g. two players renamed alike: the page says what is missing instead
+
+
+def refresh_finished(s: dict, names: list[str]) -> None:
+    """Set `finished`: every row (or final entry) is in and the score can be computed."""
+    s["finished"] = (s.get("calculator") or s["phase"] == "final") and result(s, names) is not None
