@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..validation import RulesError, at, choice, obj, whole
+from ..validation import RulesError, at, obj, whole
 from .facts import CHARACTERS, MAX_LEVEL, SPECIALTIES
 from .functions import BIG, FUNCTIONS, MAX_INKS, MAX_PATRONAGE
 
@@ -40,7 +40,9 @@ def check_row(data: Any, players: int) -> tuple[int, dict]:
     # [GB166] levels 0 to VI; GUT-C6: the lowest space is 0
     row["specialties"] = {s: whole(levels[s], at("data.specialties", s), 0, MAX_LEVEL) for s in SPECIALTIES}
     character = data.get("character")
-    row["character"] = None if character is None else choice(character, "data.character", CHARACTERS)
+    if character is not None and (not isinstance(character, str) or character not in CHARACTERS):
+        raise RulesError("data.character", f"is one of the {len(CHARACTERS)} character tiles, or none")
+    row["character"] = character
     return index, row
 
 

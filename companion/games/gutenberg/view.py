@@ -89,6 +89,13 @@ LABELS = {
     "reward_track[]": "reward-track space {nth}",
     # calculator mode's row (calculator.py), named as the player's board shows it
     "sheet.fame": "{who}'s fame track",
+    "fame": "{who}'s fame track",
+    "guilders": "{who}'s guilders",
+    "patronage_cards": "{who}'s patronage cards",
+    "types": "{who}'s types",
+    "inks": "{who}'s inks",
+    "specialties": "{who}'s specialty levels",
+    **{f"specialties.{s}": f"{{who}}'s {label} level" for s, label in SPECIALTY_LABELS.items()},
     "sheet.guilders": "{who}'s guilders",
     "sheet.specialties": "{who}'s specialty levels",
     **{f"sheet.specialties.{s}": f"{{who}}'s {label} level" for s, label in SPECIALTY_LABELS.items()},
