@@ -36,7 +36,10 @@ GRID_MAX = 20
 
 def check_track(value: Any, field: str) -> dict:
     """Check the score track's printed values: scoring spaces, insight symbols, end symbol (B1, B2)."""
-    obj(value, field, optional=("scoring_spaces", "insights", "end"))
+    obj(value, field, optional=("scoring_spaces", "space_positions", "space_gk", "insights", "end"))
+    value = spaces_from_rows(value, field)
+    if value.get("insights") == []:
+        value = {k: v for k, v in value.items() if k != "insights"}  # every insight field left empty
     clean: dict[str, Any] = {}
     if "scoring_spaces" in value:
         spaces = functions.scoring_spaces(value["scoring_spaces"], at(field, "scoring_spaces"))
@@ -47,6 +50,28 @@ def check_track(value: Any, field: str) -> dict:
         # VOY-C12: the number printed at the end-of-game symbol, confirmed by the group
         clean["end"] = whole(value["end"], at(field, "end"), 1, rules.POS_HI)
     return clean
+
+
+def spaces_from_rows(value: dict, field: str) -> dict:
+    """A form's scoring spaces, a row of position and GK each (`space_positions[]`, `space_gk[]`), as the map."""
+    if "space_positions" not in value and "space_gk" not in value:
+        return value
+    if "scoring_spaces" in value:
+        raise RulesError(at(field, "scoring_spaces"), "give the scoring spaces once: as a map, or as rows")
+    rest = {k: v for k, v in value.items() if k not in ("space_positions", "space_gk")}
+    positions = listof(value.get("space_positions", []), at(field, "space_positions"), 0, 200)
+    gks = listof(value.get("space_gk", []), at(field, "space_gk"), 0, 200)
+    if len(positions) != len(gks):
+        raise RulesError(at(field, "scoring_spaces"), "each scoring space needs both its position and its GK")
+    if positions:
+        spaces: dict[str, Any] = {}
+        for k, (pos, gk) in enumerate(zip(positions, gks)):
+            p = whole(pos, at(at(field, "space_positions"), k), 0, rules.POS_HI)
+            if str(p) in spaces:
+                raise RulesError(at(at(field, "space_positions"), k), f"position {p} is listed twice")
+            spaces[str(p)] = gk
+        rest["scoring_spaces"] = spaces
+    return rest
 
 
 def check_grid(value: Any, field: str) -> list[list[int | None]]:
@@ -82,9 +107,54 @@ def check_catalogue(value: Any, field: str) -> dict:
     return clean
 
 
+def _index(key: Any, field: str) -> int:
+    if not (isinstance(key, str) and key.isdigit() and key.isascii() and int(key) < GRID_MAX):
+        raise RulesError(field, f"rows and columns are numbered from 0 to {GRID_MAX - 1}")
+    return int(key)
+
+
+def _mapping(value: Any, field: str) -> dict:
+    if not isinstance(value, dict):
+        raise RulesError(field, "must be an object")
+    return value
+
+
+def from_form(data: dict) -> dict:
+    """The profile page's fields as the profile document: no JSON for players (import/export files stay JSON).
+
+    - `grid_cells.ROW.COLUMN`: a number field per cell, left empty where there is no space;
+    - `solo_spaces.PART[]`: number fields, the empty ones left out; a part with none is left out;
+    - `cards.N.section`, `cards.N.multipliers[]`, `cards.N.choices[]`: a card whose fields are all
+      left empty is left out.
+    """
+    data = dict(data)
+    if "grid_cells" in data:
+        if "grid" in data:
+            raise RulesError("grid", "give the puzzle grid once")
+        cells = _mapping(data.pop("grid_cells"), "grid_cells")
+        grid: dict[int, dict[int, Any]] = {}
+        for r, row in cells.items():
+            ri = _index(r, at("grid_cells", r))
+            for c, gk in _mapping(row, at("grid_cells", r)).items():
+                grid.setdefault(ri, {})[_index(c, at(at("grid_cells", r), c))] = gk
+        if grid:
+            width = max(c for row in grid.values() for c in row) + 1
+            data["grid"] = [[grid.get(r, {}).get(c) for c in range(width)] for r in range(max(grid) + 1)]
+    if isinstance(data.get("solo_spaces"), dict):
+        data["solo_spaces"] = {k: v for k, v in data["solo_spaces"].items() if v != []}
+    if isinstance(data.get("cards"), dict):
+        data["cards"] = {k: v for k, v in data["cards"].items()
+                         if not (isinstance(v, dict) and not v.get("section") and not v.get("multipliers") and not v.get("choices"))}
+        for card in data["cards"].values():
+            if isinstance(card, dict) and card.get("choices") == []:
+                del card["choices"]
+    return data
+
+
 def validate_profile(data: Any) -> dict:
     """Check a Voynich box profile: only values printed on the components (RULES.md VOY-B)."""
-    obj(data, "$", optional=("track", "grid", "solo_spaces", "cards"))
+    obj(data, "$", optional=("track", "grid", "grid_cells", "solo_spaces", "cards"))
+    data = from_form(data)
     clean: dict[str, Any] = {}
     if "track" in data:
         clean["track"] = check_track(data["track"], "track")

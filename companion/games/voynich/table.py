@@ -11,7 +11,7 @@ from typing import Any
 
 from ..base import Context, EventLines, clone, describe_event
 from ..validation import RulesError, at, choice, listof, obj, whole
-from . import functions, rules, solo
+from . import calculator, functions, rules, solo
 from .profile import check_track
 from .rules import KNOWLEDGE, MARKERS, SECTIONS, SIDES
 from .solo import AUTOMA, _voynich, _voynich_turn_check, seat_names
@@ -32,8 +32,14 @@ EVENTS = {
             "(lets the box profile's card catalogue give the multipliers)",
     "research": "{player, gk? | cell?: [row, column]}: add one research token's GK for end scoring (at most 6)",
     "research_remove": "{player, index}: take back one research token entry",
-    "track": "{scoring_spaces?: {position: GK}, insights?: [positions], end?}: enter the score track's printed "
-             "values at the table (over the box profile's)",
+    "track": "{scoring_spaces?: {position: GK} | space_positions?: [positions] with space_gk?: [GK], insights?: "
+             "[positions], end?}: enter the score track's printed values at the table (over the box profile's)",
+    "positions": "{player, gk?, markers?: {botany?, astrology?, baths?, writings?}}: type where a player's markers "
+                 "stand (as a move: insight symbols crossed give exchange tokens, GK at the end symbol triggers the end)",
+    calculator.SHEET: "{player, gk, markers: {botany, astrology, baths, writings}, research?: [GK], pages: {botany: "
+                      "[left ×, right ×], ..., recipes: [...]}, choices?: {left?: [type, type], right?: [type, type]}, "
+                      "difficulty? and tokens_on_board? (Voynich)}: one player's end-of-game row; saved again, it "
+                      "replaces the row (calculator) or sets the tracked values (end scoring)",
     "solo_setup": "{cards: {botany: [left, right], ...}, difficulty: easy|medium|hard|very_hard|extremely_hard}: "
                   "Voynich's book and deck; very hard and extremely hard pre-advance 4 pages [V371-377]",
     "voynich_flip": "{}: Voynich's turn: flip his deck (skipping the open spread, rebuilding when empty), "
@@ -73,6 +79,10 @@ def initial_state(names: list[str], options: dict, profile: dict) -> dict:
         "over": False,
         "track": {},
         "voynich": None,
+        # calculator mode: one row of end values per player (calculator.py); finished once all are in
+        "calculator": bool(options.get("calculator")),
+        "sheets": [None] * len(seat_names(names)),
+        "finished": False,
     }
 
 
@@ -314,6 +324,22 @@ def _on_track(s: dict, data: dict, ctx: Context) -> None:
     if not values:
         raise RulesError("data", "enter the scoring spaces, the insight positions or the end number")
     s["track"].update(values)
+    calculator.update_finished(s, ctx.profile)
+
+
+def _on_positions(s: dict, data: dict, ctx: Context) -> None:
+    obj(data, "data", required=("player",), optional=("gk", "markers"))
+    i = _player(s, data)
+    typed = {k: whole(v, at("data.markers", k), 0, rules.POS_HI)
+             for k, v in obj(data.get("markers", {}), "data.markers", optional=KNOWLEDGE).items()}
+    if "gk" in data:
+        typed["gk"] = whole(data["gk"], "data.gk", 0, rules.POS_HI)
+    moves = {k: v - s["players"][i]["markers"][k] for k, v in typed.items() if v != s["players"][i]["markers"][k]}
+    if not moves:
+        raise RulesError("data", "type a new position for at least one marker")
+    for marker, delta in moves.items():
+        # the same as a move by the difference: insight symbols [V170], the end trigger [V354-356]
+        _advance(s, i, marker, delta, "data.gk" if marker == "gk" else at("data.markers", marker), ctx)
 
 
 def _on_voynich_research(s: dict, data: dict, ctx: Context) -> None:
@@ -332,6 +358,8 @@ HANDLERS = {
     "research": _on_research,
     "research_remove": _on_research_remove,
     "track": _on_track,
+    "positions": _on_positions,
+    calculator.SHEET: calculator.on_sheet,
     **solo.HANDLERS,
     "voynich_research": _on_voynich_research,
 }
@@ -361,6 +389,9 @@ LINES: EventLines = {
     "research": lambda d, who: f"{who}: research token" + (f" {d['gk']} GK" if "gk" in d else " (cell)"),
     "research_remove": "{who}: research token removed",
     "track": "score track values entered",
+    "positions": lambda d, who: f"{who}: markers set to " + ", ".join(
+        f"{str(k).capitalize()} {v}" for k, v in {**(d.get("markers") or {}), **({"GK": d["gk"]} if "gk" in d else {})}.items()),
+    calculator.SHEET: calculator.line,
     "solo_setup": lambda d, who: f"{AUTOMA} set up ({str(d.get('difficulty', '')).replace('_', ' ')})",
     "voynich_flip": f"{AUTOMA} flips his card",
     "voynich_reflip": f"{AUTOMA}: no benefit, flips again",

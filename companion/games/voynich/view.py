@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..validation import places
-from . import rules
+from . import calculator, rules
 from .profile import SOLO_PARTS
 from .rules import KNOWLEDGE, MARKERS, SECTIONS
 from .solo import AUTOMA, seat_names
@@ -33,6 +33,68 @@ DIFFICULTY_LABELS = {
 LABELS = {
     "move.delta": "{who}'s marker move",
     "delta": "{who}'s change",
+    "player": "the player",
+    "marker": "the marker",
+    "gk": "{who}'s GK",
+    "research.gk": "{who}'s research token GK",
+    "exchange.gk": "the GK of the puzzle space",
+    "cell": "the puzzle space",
+    "cell[]": "the puzzle space",
+    "type": "the knowledge type",
+    "page": "the page",
+    "phase": "the page's phase",
+    "multiplier": "the page's multiplier",
+    "choices": "the Recipes page's two types",
+    "choices[]": "the Recipes page's {nth} type",
+    "chosen": "the type the Recipes page scores",
+    "index": "the research token",
+    "count": "Voynich's tokens on the board",
+    "cards": "the card numbers",
+    **{f"cards.{sec}": f"the {sec.capitalize()} card numbers" for sec in SECTIONS},
+    **{f"cards.{sec}[]": f"the {sec.capitalize()} {{nth}} card number" for sec in SECTIONS},
+    "difficulty": "Voynich's difficulty",
+    "solo_tie": "the solo tie rule",
+    "markers": "{who}'s markers",
+    **{f"markers.{k}": f"{{who}}'s {k.capitalize()} marker" for k in KNOWLEDGE},
+    "sheet.research": "{who}'s research tokens",
+    "sheet.research[]": "{who}'s {nth} research token",
+    "sheet.pages": "{who}'s pages",
+    **{f"sheet.pages.{sec}": f"{{who}}'s {sec.capitalize()} pages" for sec in SECTIONS},
+    **{f"sheet.pages.{sec}[]": f"{{who}}'s {sec.capitalize()} {{nth}} page multiplier" for sec in SECTIONS},
+    "sheet.choices": "{who}'s Recipes types",
+    "sheet.choices.left": "{who}'s Recipes left types",
+    "sheet.choices.right": "{who}'s Recipes right types",
+    "sheet.choices.left[]": "{who}'s Recipes left types",
+    "sheet.choices.right[]": "{who}'s Recipes right types",
+    "tokens_on_board": "Voynich's tokens on the board",
+    # the score track: the table's `track` event and the box profile's `track`
+    "scoring_spaces": "the scoring spaces",
+    "space_positions": "the scoring spaces' positions",
+    "space_positions[]": "the {nth} scoring space's position",
+    "space_gk": "the scoring spaces' GK",
+    "space_gk[]": "the {nth} scoring space's GK",
+    "insights": "the insight positions",
+    "insights[]": "the {nth} insight position",
+    "end": "the number at the end-of-game symbol",
+    "track.scoring_spaces": "the scoring spaces",
+    "track.space_positions[]": "the {nth} scoring space's position",
+    "track.space_gk[]": "the {nth} scoring space's GK",
+    "track.insights": "the insight positions",
+    "track.insights[]": "the {nth} insight position",
+    "track.end": "the number at the end-of-game symbol",
+    "grid": "the puzzle grid",
+    "grid[]": "the puzzle grid's {nth} row",
+    "grid[][]": "the puzzle grid's cell",
+    "grid_cells": "the puzzle grid",
+    "solo_spaces": "the solo board's numbered spaces",
+    **{f"solo_spaces.{part}": f"the solo board's {label}" for part, label in SOLO_PARTS.items()},
+    **{f"solo_spaces.{part}[]": f"the solo board's {label}: the {{nth}} number" for part, label in SOLO_PARTS.items()},
+    **{f"cards.{n}": f"card {n}" for n in range(rules.CARD_LO, rules.CARD_HI + 1)},
+    **{f"cards.{n}.section": f"card {n}'s section" for n in range(rules.CARD_LO, rules.CARD_HI + 1)},
+    **{f"cards.{n}.multipliers": f"card {n}'s multipliers" for n in range(rules.CARD_LO, rules.CARD_HI + 1)},
+    **{f"cards.{n}.multipliers[]": f"card {n}'s multiplier" for n in range(rules.CARD_LO, rules.CARD_HI + 1)},
+    **{f"cards.{n}.choices": f"card {n}'s Recipes types" for n in range(rules.CARD_LO, rules.CARD_HI + 1)},
+    **{f"cards.{n}.choices[]": f"card {n}'s Recipes types" for n in range(rules.CARD_LO, rules.CARD_HI + 1)},
 }
 
 
@@ -78,7 +140,13 @@ def build_view(state: dict, everyone: list[str], options: dict, profile: dict, s
         "difficulty_labels": DIFFICULTY_LABELS, "marker_labels": MARKER_LABELS,
         "solo": solo, "automa": automa,
         "screen": screen if screen in ("end", "track", "book") else None,
+        "calculator": bool(state.get("calculator")),
+        "rows": [sheet_row(state, p, i) for i, p in enumerate(players)],
+        "page_names": PAGE_NAMES,
     }
+    if out["calculator"]:
+        out["calc"] = calculator.result(state, everyone, options, track)
+    out["scoreboard"] = scoreboard(state, out, everyone)
     end = state["end"]
     if end is not None:
         out["end"] = {
@@ -92,6 +160,47 @@ def build_view(state: dict, everyone: list[str], options: dict, profile: dict, s
     else:
         out["voynich"] = None
     return out
+
+
+def sheet_row(state: dict, p: dict, i: int) -> dict:
+    """What one player's end-scoring form shows: the saved row (calculator), or the tracked values."""
+    if state.get("calculator"):
+        row = state["sheets"][i]
+        if row is None:
+            return {"in": False, "gk": None, "markers": {k: None for k in KNOWLEDGE}, "research": [],
+                    "pages": [0] * len(PAGE_NAMES), "phases": None, "choices": {}, "difficulty": None,
+                    "tokens_on_board": None}
+        return {"in": True, "gk": row["gk"], "markers": row["markers"], "research": row["research"],
+                "pages": [m for sec in SECTIONS for m in row["pages"][sec]], "phases": None,
+                "choices": row["choices"], "difficulty": row.get("difficulty"),
+                "tokens_on_board": row.get("tokens_on_board")}
+    v = state.get("voynich") or {}
+    return {"in": False, "gk": p["positions"]["gk"], "markers": {k: p["positions"][k] for k in KNOWLEDGE},
+            "research": p["research"], "pages": [pg["multiplier"] for pg in p["pages"]],
+            "phases": [pg["phase"] for pg in p["pages"]],
+            "choices": {side: pg["choices"] for side, pg in zip(("left", "right"), p["pages"][-2:]) if pg["choices"]},
+            "difficulty": None, "tokens_on_board": v.get("tokens_on_board")}
+
+
+def scoreboard(state: dict, out: dict, everyone: list[str]) -> list[dict]:
+    """The compact scoreboard at the top of the table page: totals once known, else GK or the row's state."""
+    rows = []
+    if out["calculator"]:
+        calc = out["calc"]
+        for i, name in enumerate(everyone):
+            total = calc["players"][i]["total"] if calc else None
+            status = ("winner" if calc and name in calc["winners"] else None) if calc else (
+                "row in" if state["sheets"][i] is not None else "waiting")
+            rows.append({"seat": i, "name": name, "score": None if total is None else str(total), "status": status, "turn": False})
+        return rows
+    over = bool(state["over"])
+    result = out["result"]
+    for i, name in enumerate(everyone):
+        score = result["players"][i]["total"] if over else f"GK {state['players'][i]['markers']['gk']}"
+        status = ("winner" if name in result["winners"] else None) if over else None
+        rows.append({"seat": i, "name": name, "score": str(score), "status": status,
+                     "turn": not over and state["turn"] == i})
+    return rows
 
 
 def resolve_page(player: dict, index: int, catalogue: dict) -> dict:

@@ -1,0 +1,182 @@
+"""Calculator mode and the end-scoring rows: each player's end values as ONE `sheet` event.
+
+A table created with `"calculator": true` opens at final scoring: it needs no tracking before.
+Each player's row (`sheet`) holds what the `score` rules function takes for that player at the
+end ([V358-367]): the GK marker, the four knowledge markers, the research tokens' GK and the
+multipliers of the ten pages in book order (with a scoring Recipes page's two types). Voynich's
+row (a solo table) adds his difficulty and his tokens on the board ([V492-497]). Saving a row
+again replaces it; the table is finished once every row is in and the score track's scoring
+spaces are known (box profile or the `track` event). The totals always come from
+functions.FUNCTIONS["score"]: nothing is scored here.
+
+On a tracked table the same row, saved from the end-scoring screen, sets that player's markers,
+research and page multipliers in one go (one Save per player card).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..base import Context
+from ..validation import RulesError, at, choice, listof, obj, whole
+from . import functions, rules
+from .rules import KNOWLEDGE, MULTIPLIERS, SECTIONS, SIDES
+from .solo import AUTOMA, seat_names
+
+SHEET = "sheet"
+PAGE_LABELS = [f"{s.capitalize()} {side}" for s in SECTIONS for side in SIDES]
+
+
+def _multiplier(value: Any, field: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value not in MULTIPLIERS:
+        raise RulesError(field, "must be 0 (starting phase), 1, 2 or 4")
+    return value
+
+
+def check_sheet(data: Any, players: int, automa: int | None) -> tuple[int, dict]:
+    """Check one player's row of end values; return (seat, the clean row)."""
+    if not isinstance(data, dict):
+        raise RulesError("data", "must be an object")
+    i = whole(data.get("player"), "data.player", 0, players - 1)
+    voynich = i == automa
+    optional = ("research",) if not voynich else ("difficulty", "tokens_on_board")
+    obj(data, "data", required=("player", "gk", "markers", "pages"), optional=optional + ("choices",))
+    row: dict[str, Any] = {"player": i, "gk": whole(data["gk"], "data.gk", 0, rules.POS_HI)}
+    row["markers"] = functions._marker_positions(data["markers"], "data.markers")
+    # [V360] the GK printed at each research token's row and column, at most 6 tokens [V34]
+    research = listof(data.get("research", []), "data.research", 0, rules.MAX_RESEARCH)
+    row["research"] = [whole(v, at("data.research", k), 0, 99) for k, v in enumerate(research)]
+    obj(data["pages"], "data.pages", required=SECTIONS)
+    pages = {}
+    for section in SECTIONS:
+        path = at("data.pages", section)
+        pair = data["pages"][section]
+        if not isinstance(pair, list) or len(pair) != 2:
+            raise RulesError(path, "give both pages' multipliers, left then right (0 for a page in its starting phase)")
+        pages[section] = [_multiplier(m, at(path, k)) for k, m in enumerate(pair)]
+    row["pages"] = pages
+    # [V363] a Recipes page shows two knowledge types; the better one scores (VOY-A15)
+    choices = obj(data.get("choices", {}), "data.choices", optional=SIDES)
+    row["choices"] = {}
+    for k, side in enumerate(SIDES):
+        given = choices.get(side) or []
+        if given:
+            row["choices"][side] = functions.recipe_choices(given, at("data.choices", side))
+        elif pages["recipes"][k]:
+            raise RulesError(at("data.choices", side), f"a scoring Recipes {side} page: give the two knowledge types it shows")
+    if voynich:
+        if "difficulty" in data:
+            row["difficulty"] = choice(data["difficulty"], "data.difficulty", rules.DIFFICULTIES)
+        if data.get("tokens_on_board") is not None:
+            row["tokens_on_board"] = whole(data["tokens_on_board"], "data.tokens_on_board", 0, rules.MAX_TOKENS)
+    return i, row
+
+
+def score_pages(row: dict) -> list[dict]:
+    """The row's pages as the `score` document takes them (a Recipes page at ×0 without types left out)."""
+    out = []
+    for section in SECTIONS:
+        for k, side in enumerate(SIDES):
+            page = {"section": section, "multiplier": row["pages"][section][k]}
+            if section == "recipes":
+                if side not in row["choices"]:
+                    continue  # ×0 and no types given: it scores nothing either way [V91]
+                page["choices"] = row["choices"][side]
+            out.append(page)
+    return out
+
+
+def spaces_known(s: dict, profile: dict) -> bool:
+    """Whether the score track's scoring spaces are entered (the table's, or the box profile's)."""
+    return bool((s.get("track") or {}).get("scoring_spaces") or (profile.get("track") or {}).get("scoring_spaces"))
+
+
+def update_finished(s: dict, profile: dict) -> None:
+    """A calculator table is finished once every row is in and the scoring spaces are known."""
+    if s.get("calculator"):
+        s["finished"] = all(r is not None for r in s["sheets"]) and spaces_known(s, profile)
+
+
+def _automa(s: dict) -> int | None:
+    return len(s["players"]) - 1 if s["solo"] else None
+
+
+def on_sheet(s: dict, data: dict, ctx: Context) -> None:
+    """Record (calculator) or apply (tracked table) one player's row of end values."""
+    automa = _automa(s)
+    i, row = check_sheet(data, len(s["players"]), automa)
+    if s.get("calculator"):
+        if i == automa:
+            if "difficulty" not in row:
+                raise RulesError("data.difficulty", f"choose the difficulty {AUTOMA} played at")
+            if rules.TOKEN_GK[row["difficulty"]] and "tokens_on_board" not in row:
+                raise RulesError("data.tokens_on_board", f"count {AUTOMA}'s tokens on the board (hard and above) [V494-495]")
+        s["sheets"][i] = row
+        update_finished(s, ctx.profile)
+        return
+    player = s["players"][i]
+    for k, section in enumerate(p for p in SECTIONS for _ in SIDES):
+        m = row["pages"][section][k % 2]
+        if m and player["pages"][k]["phase"] == 1:
+            raise RulesError(at(at("data.pages", section), k % 2),
+                             f"{PAGE_LABELS[k]} is in its starting phase: it scores ×0 [V91] (study it first)")
+    if i == automa:
+        if "difficulty" in row:
+            raise RulesError("data.difficulty", f"{AUTOMA}'s difficulty is set with his solo setup")
+        if "tokens_on_board" in row and s["voynich"] is not None:
+            s["voynich"]["tokens_on_board"] = row["tokens_on_board"]
+    # the end values replace the tracked ones; no insight symbols or end trigger at the end
+    player["markers"] = dict(row["markers"], gk=row["gk"])
+    player["research"] = row["research"]
+    for k, section in enumerate(p for p in SECTIONS for _ in SIDES):
+        page = player["pages"][k]
+        if page["phase"] > 1:
+            page["multiplier"] = row["pages"][section][k % 2]
+        if section == "recipes" and SIDES[k % 2] in row["choices"]:
+            page["choices"] = row["choices"][SIDES[k % 2]]
+            if page.get("chosen") not in page["choices"]:
+                page.pop("chosen", None)
+
+
+def line(d: dict, who: str) -> str:
+    """The history line of a row."""
+    return f"{who}: end-of-game row entered (GK {d.get('gk', '?')})"
+
+
+# --- the result, through the `score` rules function ------------------------------------------
+
+def score_doc(state: dict, names: list[str], options: dict, track: dict) -> dict | None:
+    """The `score` document of a calculator table, or None while a row or the scoring spaces are missing."""
+    everyone = seat_names(names)
+    if not track.get("scoring_spaces") or any(r is None for r in state["sheets"]):
+        return None
+    players = [{"name": everyone[i], "gk": r["gk"], "markers": r["markers"], "research": r["research"],
+                "pages": score_pages(r)} for i, r in enumerate(state["sheets"])]
+    doc: dict[str, Any] = {"track": {"scoring_spaces": track["scoring_spaces"]}, "players": players}
+    automa = _automa(state)
+    if automa is not None:
+        v = state["sheets"][automa]
+        doc["solo"] = {"difficulty": v["difficulty"], "automa": everyone[automa],
+                       "tokens_on_board": v.get("tokens_on_board", 0), "tie_rule": options.get("solo_tie", "strict")}
+    return doc
+
+
+def result(state: dict, names: list[str], options: dict, track: dict) -> dict | None:
+    """The final scores from functions.FUNCTIONS["score"], with the tie-break named when one decided it."""
+    doc = score_doc(state, names, options, track)
+    if doc is None:
+        return None
+    out = functions.FUNCTIONS["score"].run(doc)
+    scored = out["players"]
+    top = max(r["total"] for r in scored)
+    tied = [r for r in scored if r["total"] == top]
+    out["tied"] = len(tied) > 1
+    out["tie_break"] = None
+    if len(tied) > 1:
+        # [V367] the furthest knowledge marker, then the second furthest, ...; else shared
+        winners = out.get("tie_break_winners", out["winners"])
+        out["tie_break"] = {"total": top, "players": [{"name": r["name"], "markers": r["tie_break"]} for r in tied],
+                            "winners": [w for w in winners if any(w == r["name"] for r in tied)]}
+    if state["solo"]:
+        out["outcome"] = scored[0].get("outcome")
+    return out
