@@ -199,7 +199,8 @@ def test_profile_form_saves_and_refuses_bad_values(client, app):
     assert response.status_code == 400
     assert 'data-field="grid[0][1]"' in response.get_data(as_text=True)
     page = client.get(f"/profiles/{pid}").get_data(as_text=True)
-    assert "[4, 9, 15]" in page
+    # shown as number fields, one per insight symbol, never as JSON
+    assert 'id="p-insight-2" value="15"' in page and "[4, 9, 15]" not in page
 
 
 def test_card_numbers_form_with_the_catalogue(client, api):
