@@ -272,3 +272,53 @@ def test_every_event_field_and_option_has_a_label():
                 "take_orders_deck", "reward_track[]", "automa_start.patronage", "planning_cards.3.centre",
                 "markers.take_inks", "card.from[]"):
         assert key in labels, key
+
+
+# --- the tracked table's end screen and the scoreboard ---------------------------------------------
+
+def test_tracked_end_screen_prefills_every_count_with_one_save_per_player(client, api):
+    t = api.create("gutenberg", ["Ann", "Ben"])
+    url = open_table(client, t)
+    ok(api.event(t, "fame", {"player": 1, "delta": 41}))
+    ok(api.event(t, "develop", {"player": 1, "specialty": "binding", "steps": 4}))
+    page = client.get(url).get_data(as_text=True)
+    assert "gb-sheet-form" not in page  # during the game the counts change as you play
+    for _ in range(6):
+        ok(api.event(t, "end_round"))
+    page = client.get(url).get_data(as_text=True)
+    forms = re.findall(r'<article class="card seat-card gb-sheet[^"]*" data-you="(\d)".*?</article>', page, re.S)
+    assert forms == ["0", "1"]
+    ben = re.search(r'<article[^>]*data-you="1".*?</article>', page, re.S).group(0)
+    assert ben.count('type="submit"') == 1 and "Save Ben's row" in html.unescape(ben)
+    assert 'name="data.fame:int" value="41"' in ben and 'name="data.specialties.binding:int" value="4"' in ben
+    assert 'name="data.guilders:int" value="10"' in ben and 'name="data.types:int" value="3"' in ben
+    # a correction at final scoring: Ben had 2 patronage cards the table never heard of
+    version = api.get(t)["version"]
+    values = {"fame": 41, "guilders": 10, "specialties": dict(zip(SPECIALTIES, (0, 0, 4, 0))), "patronage_cards": 2,
+              "types": 3, "inks": 0}
+    response = client.post(f"/t/{t['table']}/events", data=MultiDict(form_fields(1, values, version)))
+    assert response.status_code in (200, 303)
+    state = api.get(t)["state"]
+    assert state["players"][1]["patronage_cards"] == 2
+    view = GAME.view(state, ["Ann", "Ben"], {}, {}, None, None)
+    result = expected([{"fame": 0, "guilders": 10, "specialties": dict.fromkeys(SPECIALTIES, 0), "patronage_cards": 0,
+                        "types": 3, "inks": 0}, values], ["Ann", "Ben"])
+    assert [(r["name"], r["total"]) for r in view["final"]["rows"]] == \
+        sorted(((p["name"], p["total"]) for p in result["players"]), key=lambda x: -x[1])
+    assert view["final"]["winner_line"] == "Ben wins"
+
+
+def test_scoreboard_of_a_tracked_table_and_of_a_calculator(api):
+    t = api.create("gutenberg", ["Ann", "Ben", "Cy"], first_player=1)
+    state = ok(api.event(t, "fame", {"player": 2, "delta": 12}))["state"]
+    board = GAME.view(state, ["Ann", "Ben", "Cy"], {"first_player": 1}, {}, None, None)["scoreboard"]
+    assert board == [
+        {"seat": 0, "name": "Ann", "score": 0, "status": None, "turn": False},
+        {"seat": 1, "name": "Ben", "score": 0, "status": "first player", "turn": False},
+        {"seat": 2, "name": "Cy", "score": 12, "status": None, "turn": False},
+    ]
+    c = calculator_table(api)
+    state = ok(api.event(c, "sheet", row(2)))["state"]
+    board = GAME.view(state, NAMES, {"calculator": True}, {}, None, None)["scoreboard"]
+    assert [(r["name"], r["score"], r["status"]) for r in board] == [
+        ("Anna", None, "waiting"), ("Ben", None, "waiting"), ("Cleo", None, "row in"), ("Dan", None, "waiting")]
