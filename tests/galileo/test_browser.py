@@ -32,7 +32,7 @@ def test_player_crosses_into_prison_and_out_again_on_a_phone(server, phone, shot
     luna.get_by_label("Suspicion ±N").fill("11")
     luna.get_by_role("button", name="Move").click()
     phone.wait_for_selector('#gal-player-1[data-status="prison"]')
-    notices = phone.locator(".gal-notices").inner_text()
+    notices = luna.locator(".gal-notices").inner_text()
     assert "Luna: arrested: your Natural Philosopher goes to Prison" in notices
     assert "Luna: take Penance card III" in notices
     assert luna.locator("[data-testid=status]").inner_text() == "In Prison"
@@ -45,13 +45,13 @@ def test_player_crosses_into_prison_and_out_again_on_a_phone(server, phone, shot
     assert box["width"] >= 44 and box["height"] >= 44
     minus.click()
     phone.wait_for_selector('#gal-player-1[data-status="free"]')
-    assert "Luna: released" in phone.locator(".gal-notices").inner_text()
+    assert "Luna: released" in luna.locator(".gal-notices").inner_text()
     assert phone.locator("#gal-player-1 [data-testid=status]").inner_text() == "Free"
 
     # and in again: arrested every time
     phone.locator("#gal-player-1").get_by_role("button", name="Suspicion plus 1").click()
     phone.wait_for_selector('#gal-player-1[data-status="prison"]')
-    assert "arrested" in phone.locator(".gal-notices").inner_text()
+    assert "arrested" in luna.locator(".gal-notices").inner_text()
     # nothing wider than the phone
     assert phone.evaluate("document.documentElement.scrollWidth") <= 360
     shot(phone, "galileo_prison_again_phone")

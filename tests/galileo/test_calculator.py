@@ -99,7 +99,7 @@ def test_the_tie_break_is_named_when_it_decides(client, api):
     join(client, t)
     page = client.get(f"/t/{t['table']}").data.decode()
     assert "Winner: Ben" in page
-    assert "Tie-break: Ann and Ben tie on 55: Ben wins as the earliest in turn order" in html.unescape(page)
+    assert "Tie-break: Ben and Ann tie on 55: Ben wins as the earliest in turn order" in html.unescape(page)
 
 
 def test_two_rows_claiming_one_turn_order_place_keep_the_table_open(client, api):
@@ -363,3 +363,14 @@ def test_every_sheet_and_event_field_has_a_label():
                  "prohibition.limit", "prohibition.counts[]", "final.inventions_vp", "final.mentor_vp", "final.end_losses",
                  "passing_order", "stake_overshoot", "suspicion_track.length", "cathedral.ptolemaic.prison"):
         assert path in LABELS, path
+
+
+def test_a_tie_below_the_winner_is_named_too(client, api):
+    t = calculator_table(api, names=["Ann", "Ben", "Cy"])
+    ok(api.event(t, "sheet", {"player": 0, "principle": "copernican", "status": "free", "vp": 60}))
+    ok(api.event(t, "sheet", {"player": 1, "principle": "copernican", "status": "free", "vp": 40, "turn_order": 3}))
+    ok(api.event(t, "sheet", {"player": 2, "principle": "copernican", "status": "free", "vp": 40, "turn_order": 2}))
+    join(client, t)
+    page = html.unescape(client.get(f"/t/{t['table']}").data.decode())
+    assert "Winner: Ann" in page
+    assert "Tie-break: Cy and Ben tie on 55: Cy places ahead as the earliest in turn order" in page

@@ -98,7 +98,9 @@ def missing(state: dict, names: list[str]) -> list[str]:
     key = "sheet" if state.get("calculator") else "final"
     waiting = [names[i] for i, p in enumerate(state["players"]) if p.get(key) is None]
     if waiting:
-        out.append(("the rows of " if state.get("calculator") else "the final entries of ") + ", ".join(waiting))
+        what = "row" if state.get("calculator") else "final entries"
+        out.append(f"{waiting[0]}'s {what}" if len(waiting) == 1 else
+                   f"the {what.replace('row', 'rows')} of {', '.join(waiting[:-1])} and {waiting[-1]}")
     if state.get("calculator") and not waiting:
         places: dict[int, list[str]] = {}
         for i, p in enumerate(state["players"]):

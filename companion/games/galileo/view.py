@@ -39,12 +39,15 @@ def final_result(state: dict, names: list[str]) -> dict | None:
 
 
 def tie_break(result: dict) -> str | None:
-    """Name the tie-break when it decided the winner: equal totals, the earliest in turn order [GT769]."""
-    top = max(p["total"] for p in result["players"])
-    tied = [p["name"] for p in result["players"] if p["total"] == top]
-    if len(tied) < 2:
-        return None
-    return f"{' and '.join(tied)} tie on {top}: {result['winners'][0]} wins as the earliest in turn order"
+    """Name the tie-break where it decided a place: equal totals, the earliest in turn order first [GT769]."""
+    said = []
+    for total in sorted({p["total"] for p in result["players"]}, reverse=True):
+        tied = sorted((p["name"] for p in result["players"] if p["total"] == total), key=lambda n: result["places"][n])
+        if len(tied) > 1:
+            first = tied[0]
+            verb = "wins" if first in result["winners"] else "places ahead"
+            said.append(f"{' and '.join(tied)} tie on {total}: {first} {verb} as the earliest in turn order")
+    return "; ".join(said) or None
 
 
 STATUS_WORDS = {"free": None, "prison": "in Prison", "stake": "at the Stake"}

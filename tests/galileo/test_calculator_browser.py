@@ -1,0 +1,142 @@
+"""Galileo's Truth calculator on phones: a 4-player final score, each phone its own row."""
+
+import urllib.parse
+import urllib.request
+
+import pytest
+
+from companion.games.galileo.functions import FUNCTIONS
+from tests.conftest import PHONE, Taps
+
+from .test_table import PROFILE
+
+NAMES = ["Ann", "Ben", "Cy", "Dee"]
+PENANCE_VP = [2, 4, 6]
+
+#: what each player's area shows at the end of the game (Dee's row comes from her own phone)
+ROWS = [
+    {"principle": "copernican", "status": "free", "vp": 61, "suspicion": 0, "penance": [1], "inventions_vp": 9, "mentor_vp": 4,
+     "end_losses": 0, "turn_order": 2},
+    {"principle": "ptolemaic", "status": "prison", "vp": 72, "suspicion": 0, "penance": [1, 2], "inventions_vp": 3, "mentor_vp": 0,
+     "end_losses": 0, "turn_order": 1},
+    {"principle": "copernican", "status": "stake", "vp": 80, "suspicion": 4, "penance": [], "inventions_vp": 6, "mentor_vp": 0,
+     "end_losses": 2, "turn_order": 3},
+    {"principle": "ptolemaic", "status": "free", "vp": 55, "suspicion": 0, "penance": [3], "inventions_vp": 0, "mentor_vp": 7,
+     "end_losses": 0, "turn_order": 4},
+]
+#: per player: principle, status, VP, suspicion, penance cards held, inventions VP, mentor VP,
+#: end losses, place in turn order (the Cathedral and penance VP come from the box profile)
+VALUES_PER_PLAYER = 9
+
+
+def save_profile(server):
+    """The group's box profile: the Cathedral and penance cards' VP, saved once before the game."""
+    fields = [("profile_name", "Our box")]
+    for principle, row in PROFILE["cathedral"].items():
+        fields += [(f"cathedral.{principle}.{status}:int", str(vp)) for status, vp in row.items()]
+    fields += [("penance_cards.vp[]:int", str(v)) for v in PENANCE_VP]
+    request = urllib.request.Request(server.url + "/profiles/new/galileo", data=urllib.parse.urlencode(fields).encode(), method="POST")
+    with urllib.request.urlopen(request, timeout=10) as response:
+        assert response.status == 200
+
+
+def fill_row(taps, card, row):
+    """Enter one player's row as the player would: only what differs from what the card shows."""
+    if row["principle"] != "copernican":
+        taps.choose(card.locator('select[name="data.principle"]'), row["principle"])
+    if row["status"] != "free":
+        taps.choose(card.locator('select[name="data.status"]'), row["status"])
+    taps.fill(card.get_by_label("Scoring track VP"), row["vp"])
+    if row["status"] == "stake":
+        taps.fill(card.get_by_label("Suspicion"), row["suspicion"])
+    for level in row["penance"]:
+        taps.tap(card.locator(f'input[name="data.penance[]:int"][value="{level}"]'))
+    for label, key in (("Inventions VP", "inventions_vp"), ("Mentor VP", "mentor_vp"), ("VP lost", "end_losses")):
+        if row[key]:
+            taps.fill(card.get_by_label(label), row[key])
+    index = int(card.get_attribute("data-you"))
+    if row["turn_order"] != index + 1:
+        taps.fill(card.get_by_label("Turn order"), row["turn_order"])
+    taps.tap(card.get_by_role("button", name=f"Save {NAMES[index]}"))
+    card.page.wait_for_selector(f'#gal-row-{index}[data-saved="yes"]')
+
+
+def expected():
+    players = [{"name": NAMES[i], "vp": r["vp"], "principle": r["principle"], "status": r["status"], "suspicion": r["suspicion"],
+                "penance_vp": [PENANCE_VP[lvl - 1] for lvl in r["penance"]], "inventions_vp": r["inventions_vp"],
+                "mentor_vp": r["mentor_vp"], "end_losses": r["end_losses"], "turn_order": r["turn_order"]}
+               for i, r in enumerate(ROWS)]
+    return FUNCTIONS["score"].run({"cathedral": PROFILE["cathedral"], "players": players})
+
+
+def check_fits(page):
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    small = page.evaluate("""() => [...document.querySelectorAll('.gal-row button, .gal-row select, .gal-row input:not([type=hidden]), .gal-check')]
+        .filter(e => e.type !== 'checkbox')
+        .map(e => [e.name || e.textContent.trim(), e.getBoundingClientRect().height])
+        .filter(([, h]) => h < 44)""")
+    assert small == []
+
+
+@pytest.mark.browser
+@pytest.mark.slow
+def test_four_player_final_score_typed_on_phones(server, phone, browser, dark_phone, shot):
+    save_profile(server)
+    phone.goto(server.url + "/new/galileo")
+    for i, name in enumerate(NAMES):
+        phone.get_by_label(f"Player {i + 1}", exact=True).fill(name)
+    phone.get_by_text("Just the final score").click()
+    phone.get_by_label("Box profile").select_option(label="Our box")
+    phone.get_by_role("button", name="Start the table").click()
+    phone.wait_for_selector("#gal-row-0")
+    phone.locator(".seat-chooser button", has_text="Ann").click()
+    phone.wait_for_selector("body[data-seat-chosen]")
+    assert phone.locator(".gal-rows .seat-card").first.get_attribute("data-you") == "0"
+    check_fits(phone)
+
+    taps = Taps(phone)
+    for i in range(3):
+        fill_row(taps, phone.locator(f"#gal-row-{i}"), ROWS[i])
+    assert "Still needed: Dee's row" in phone.locator("#gal-end").inner_text()
+    shot(phone, "galileo_calculator_rows_phone")
+
+    # Dee fills her own row on her own phone, joined through the table's link
+    join = phone.locator(".join-url a").get_attribute("href")
+    context = browser.new_context(**PHONE)
+    dee_phone = context.new_page()
+    dee_phone.goto(server.url + urllib.parse.urlparse(join).path)
+    dee_phone.locator(".seat-chooser button", has_text="Dee").click()
+    dee_phone.wait_for_selector("body[data-seat-chosen]")
+    # her own card comes first on her phone
+    assert dee_phone.locator(".gal-rows .seat-card").first.get_attribute("data-you") == "3"
+    dee_taps = Taps(dee_phone)
+    fill_row(dee_taps, dee_phone.locator("#gal-row-3"), ROWS[3])
+    taps.count += dee_taps.count
+    context.close()
+
+    # Ann's phone follows: the breakdown and the winner as soon as every row is in
+    want = expected()
+    phone.wait_for_selector(".gal-end p.winner")
+    assert phone.locator(".gal-end p.winner").inner_text() == "Winner: " + ", ".join(want["winners"])
+    for i, p in enumerate(want["players"]):
+        assert phone.locator(f'[data-total="{p["name"]}"]').inner_text() == str(p["total"])
+        shown = phone.locator(f"#gal-breakdown-{i}")
+        for key, value in p["breakdown"].items():
+            assert shown.locator(f'tr[data-row="{key}"] td').inner_text() == str(value)
+    assert phone.locator('.scoreboard [data-you="2"] .sb-score').inner_text() == str(want["players"][2]["total"])
+    check_fits(phone)
+    phone.locator("#gal-end").scroll_into_view_if_needed()
+    shot(phone, "galileo_calculator_result_phone")
+
+    numbers = VALUES_PER_PLAYER * len(NAMES)
+    taps.report("galileo calculator, 4 players", numbers=numbers, players=4)
+    assert taps.count <= numbers + 4
+
+    # the same table in the dark theme, on a third phone that just watches
+    dark_phone.goto(server.url + urllib.parse.urlparse(join).path)
+    dark_phone.locator(".seat-chooser button", has_text="Just watch").click()
+    dark_phone.wait_for_selector("body[data-seat-chosen]")
+    check_fits(dark_phone)
+    shot(dark_phone, "galileo_calculator_result_dark")
+    dark_phone.locator("#gal-row-2").scroll_into_view_if_needed()
+    shot(dark_phone, "galileo_calculator_row_dark")
