@@ -262,7 +262,8 @@ def test_every_event_has_words_in_the_history():
               ("decks_empty", {"player": 1}), ("turn_played", {}), ("common_objectives", {"cards": [95, 96]}),
               ("secret_objective", {"player": 0, "card": 91}), ("count", {"player": 0, "symbol": "fungi", "delta": 1}),
               ("set_count", {"player": 0, "symbol": "fungi", "value": 4}), ("pattern_count", {"player": 0, "card": 91, "delta": 1}),
-              ("pattern_grid", {"player": 0, "card": 91, "cells": []}), play(1, 81, 0, 0), ("finish", {})]
+              ("pattern_grid", {"player": 0, "card": 91, "cells": []}),
+              ("sheet", {"player": 0, "visible": {"quill": 1}, "patterns": {"91": 2}}), play(1, 81, 0, 0), ("finish", {})]
     assert {t for t, _ in events} == set(GAME.events)
     fold(events)  # all valid in this order
     for type_, data in events:

@@ -10,7 +10,9 @@ State (JSON, players by seat index, seats in clockwise order as entered):
      "counts": [{symbol: n} per seat],                  (typed-in visible counts)
      "patterns": [{"ID": {"count": n} | {"cells": [...]}} per seat],
      "manuscripts": [[{"id", "side", "x", "y", "points"}, ...] per seat],
-     "finished": false}
+     "finished": false,
+     "notice": null | {"player": SEAT, "text": str},     (what the last event triggered, said beside it)
+     "rows": [row or null per seat]}                     (calculator tables only: calculator.py)
 
 A seat with a manuscript has its visible counts and pattern counts computed from it.
 What the pages show of a table is computed in view.py.
@@ -22,7 +24,7 @@ from typing import Any
 
 from ..base import Context, EventLines, clone, describe_event
 from ..validation import RulesError, choice, listof, obj, whole
-from . import functions, rules
+from . import calculator, functions, rules
 from .cards import OBJECTS, SIDES, SYMBOLS
 
 EVENTS = {
@@ -41,6 +43,7 @@ EVENTS = {
     "pattern_grid": '{"player": SEAT, "card": ID, "cells": [{"x", "y", "kingdom"}, ...]}: lay out card colours; the app counts the pattern [CN50]',
     "play_card": '{"player": SEAT, "id": CARD, "side": "front" | "back", "x": X, "y": Y} (or "cell": [X, Y]): manuscript mode: lay a card, checked and scored [CN39-48]',
     "finish": "{}: the objectives are counted: the game is over (undo reopens it)",
+    calculator.SHEET: calculator.EVENT,
 }
 
 OPTIONS = {
@@ -80,6 +83,8 @@ def initial_state(names: list[str], options: dict, profile: dict) -> dict:
         "patterns": [{} for _ in range(n)],
         "manuscripts": [[] for _ in range(n)],
         "finished": False,
+        "notice": None,
+        **({"rows": [None] * n} if calculator.is_calculator(options) else {}),
     }
 
 
@@ -102,6 +107,12 @@ def _add_points(state: dict, seat: int, delta: int) -> None:
     if new < 0:
         raise RulesError("data.delta", f"a score never goes below 0 (it is {state['scores'][seat]})")
     state["scores"][seat] = new
+    end = state["end"]
+    if delta > 0 and end is not None and end["turns"] is not None and end["played"] >= len(end["turns"]):
+        # [CN54] "everyone plays one last time", then [CN55] only objectives are added: points
+        # scored now are a correction at most, so they count, with a word
+        state["notice"] = {"player": seat, "text": f"Every last turn is played: +{delta} counted as a correction; "
+                                                   "cards are no longer played, only objectives are added"}
     # [CN53] "as soon as a player reaches or passes 20 points" (30 in the variant [CN67])
     if state["end"] is None and delta > 0 and rules.reaches_target(new, state["target"]):
         _trigger(state, seat, "target")
@@ -147,9 +158,13 @@ def apply(state: dict, type_: str, data: Any, ctx: Context) -> dict:
     """Return the state after one event; raise RulesError (nothing changes) if it is invalid."""
     spec = SHAPES[type_]  # Game.apply refused unknown types
     obj(data, "data", required=spec, optional=OPTIONAL.get(type_, ()))
-    if state["finished"] and type_ != "finish":
+    if calculator.is_calculator(ctx.options):
+        if type_ not in CALCULATOR_EVENTS:
+            raise RulesError("type", "this table is just the final score: choose the common objectives, then each player saves their row")
+    elif state["finished"] and type_ != "finish":
         raise RulesError("type", "the game is over; undo the finish to change anything")
     state = clone(state)
+    state["notice"] = None
     handler = HANDLERS[type_]
     handler(state, data, ctx)
     return state
@@ -226,6 +241,8 @@ def _common(state, data, ctx):
     state["common"] = list(ids)
     for seat in range(len(state["patterns"])):
         _keep_own_patterns(state, seat)
+    if calculator.is_calculator(ctx.options):
+        calculator.settle(state)
 
 
 def _secret(state, data, ctx):
@@ -338,14 +355,18 @@ SHAPES = {
     "secret_objective": ("player", "card"), "count": ("player", "symbol", "delta"),
     "set_count": ("player", "symbol", "value"), "pattern_count": ("player", "card", "delta"),
     "pattern_grid": ("player", "card", "cells"), "play_card": ("player", "id", "side"), "finish": (),
+    calculator.SHEET: ("player",),
 }
-OPTIONAL = {"play_card": ("x", "y", "cell")}
+OPTIONAL = {"play_card": ("x", "y", "cell"), calculator.SHEET: calculator.FIELDS}
+#: what a calculator table takes (the game's end only); its rows may be corrected once finished
+CALCULATOR_EVENTS = {"common_objectives", calculator.SHEET}
 HANDLERS = {
     "first_player": _first_player, "draw_first_player": _draw_first_player, "points": _points,
     "gold_corners": _gold_corners, "gold_objects": _gold_objects, "decks_empty": _decks_empty,
     "turn_played": _turn_played, "common_objectives": _common, "secret_objective": _secret,
     "count": _count, "set_count": _set_count, "pattern_count": _pattern_count,
     "pattern_grid": _pattern_grid, "play_card": _play_card, "finish": _finish,
+    calculator.SHEET: calculator.ev_sheet,
 }
 assert set(SHAPES) == set(HANDLERS) == set(EVENTS)
 
@@ -374,6 +395,7 @@ LINES: EventLines = {
     "pattern_grid": lambda data, who: f"{who}: pattern card {data['card']} laid out ({len(data['cells'])} cards)",
     "play_card": _played,
     "finish": "Objectives counted: game over",
+    calculator.SHEET: calculator.sheet_line,
 }
 
 

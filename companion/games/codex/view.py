@@ -6,8 +6,8 @@
 
 from __future__ import annotations
 
+from . import calculator, functions, rules
 from . import cards as catalogue
-from . import functions, rules
 from .cards import KINGDOMS, OBJECTS, SYMBOLS
 from .table import layout_of, objectives_of, pattern_count, turn_order
 
@@ -204,17 +204,121 @@ def parse_screen(screen: str | None, n: int) -> tuple[str, int | None, int | Non
     return "track", None, None
 
 
-#: how a page names a refused field (companion/wording.py); helpers extend it per event
+SYMBOL_WORDS = {"fungi": "fungi", "plant": "plants", "animal": "animals", "insect": "insects",
+                "quill": "quills", "inkwell": "inkwells", "manuscript": "manuscripts"}
+
+#: how a page names a refused field (companion/wording.py): every event's, option's and row's field
 LABELS = {
     "points.delta": "{who}'s points",
     "delta": "{who}'s change",
+    "count.delta": "{who}'s count change",
+    "pattern_count.delta": "{who}'s pattern count change",
     "target": "the score that ends the game",
+    "first_player": "the first player",
+    "player": "the player",
+    "corners": "{who}'s covered corners",
+    "object": "the gold card's object",
+    "gold_objects.count": "{who}'s visible objects for the gold card",
+    "cards": "the common objectives",
+    "cards[]": "the {nth} common objective",
+    "card": "{who}'s objective card",
+    "secret_objective.card": "{who}'s secret objective",
+    "pattern_count.card": "{who}'s pattern card",
+    "pattern_grid.card": "{who}'s pattern card",
+    "symbol": "the symbol counted",
+    "value": "{who}'s count",
+    "cells": "{who}'s layout of colours",
+    "cells[]": "the {nth} card of {who}'s layout",
+    "cells[].x": "the place of the {nth} card", "cells[].y": "the place of the {nth} card",
+    "cells[].kingdom": "the colour of the {nth} card",
+    "id": "{who}'s card number",
+    "side": "the card's side",
+    "cell": "the place of the card", "cell[]": "the place of the card", "x": "the place of the card",
+    "y": "the place of the card",
+    "placement_points": "{who}'s points on the score track",
+    "secret": "{who}'s secret objective",
+    "visible": "{who}'s visible counts",
+    "patterns": "{who}'s pattern counts",
+    **{f"visible.{s}": f"{{who}}'s visible {w}" for s, w in SYMBOL_WORDS.items()},
+    **{f"patterns.{oid}": f"{{who}}'s count of pattern #{oid}" for oid in catalogue.pattern_ids()},
 }
+
+
+def scoreboard(state: dict, names: list[str], result: dict | None, calc: bool, banner: dict | None) -> list[dict]:
+    """The compact scoreboard: placement points (totals once finished), who is to play, rows in."""
+    rows = []
+    nxt = next((t["seat"] for t in (banner or {}).get("turns", []) if t["next"]), None)
+    for s, name in enumerate(names):
+        score = state["scores"][s]
+        status = None
+        if result is not None:
+            score = result["players"][s]["total"]
+            status = "wins" if name in result["winners"] else ordinal_place(result["places"][name])
+        elif calc:
+            score = None
+            status = "row in" if not calculator.missing(state["rows"][s], state["common"]) else "waiting"
+        rows.append({"seat": s, "name": name, "score": score, "status": status,
+                     "turn": nxt == s and result is None and not calc})
+    return rows
+
+
+def ordinal_place(place: int) -> str:
+    return {1: "1st", 2: "2nd", 3: "3rd"}.get(place, f"{place}th")
+
+
+def sheet_cards(state: dict, names: list[str], calc: bool) -> list[dict]:
+    """Each player's end card: what the row holds (calculator) or the table knows (tracked)."""
+    out = []
+    for s, name in enumerate(names):
+        if calc:
+            row = state["rows"][s] or {"visible": {}, "patterns": {}}
+            values = {"placement_points": row.get("placement_points"), "secret": row.get("secret"),
+                      "visible": row["visible"], "patterns": {int(k): n for k, n in row["patterns"].items()}}
+            lacking = calculator.missing(state["rows"][s], state["common"])
+        else:
+            mine = objectives_of(state, s)
+            values = {"placement_points": state["scores"][s], "secret": state["secret"][s],
+                      "visible": state["counts"][s],
+                      "patterns": {oid: pattern_count(state, s, oid)[0] for oid in mine
+                                   if rules.objective_from_card(oid)["kind"] == "pattern"}}
+            lacking = []
+        out.append({"seat": s, "name": name, "values": values, "in": calc and not lacking,
+                    "saved": calc and state["rows"][s] is not None, "manuscript": bool(state["manuscripts"][s])})
+    return out
+
+
+def sheet_fields(common: list[int]) -> dict:
+    """The count fields a card may ask, each with the objective cards that need it (codex.js shows those)."""
+    symbols = []
+    for s in SYMBOLS:
+        wanted = [oid for oid in catalogue.objective_ids() if s in calculator.needs(oid)[0]]
+        symbols.append({"symbol": s, "word": SYMBOL_WORDS[s], "needs": wanted, "common": bool(set(wanted) & set(common))})
+    patterns = [{"card": oid, "common": oid in common} for oid in catalogue.pattern_ids()]
+    return {"symbols": symbols, "patterns": patterns}
+
+
+def decided(result: dict) -> str:
+    """Name the winner and, when equal totals were split, the tie-break that decided [CN56]."""
+    winners = result["winners"]
+    by_name = {r["name"]: r for r in result["players"]}
+    top = by_name[winners[0]]
+    tied = [r for r in result["players"] if r["total"] == top["total"]]
+    if len(winners) > 1:
+        # [CN56] "if still tied, the victory is shared"
+        return f"Shared victory: {' and '.join(winners)}, {top['total']} points and {top['breakdown']['objectives']} from objectives each"
+    if len(tied) > 1:
+        # [CN56] "If tied, the player who scored the most points from objectives"
+        return (f"{top['name']} wins the tie on {top['total']} with the most points from objectives "
+                f"({top['breakdown']['objectives']})")
+    return f"{top['name']} wins with {top['total']} points"
 
 
 def view(state: dict, names: list[str], options: dict, profile: dict, seat: int | None, screen: str | None) -> dict:
     """Return what templates/codex/panel.html shows, computed with the rules."""
     n = len(names)
+    calc = calculator.is_calculator(options)
+    if calc:
+        return calculator_view(state, names)
     kind, who, oid = parse_screen(screen, n)
     if state["finished"] and kind == "track":
         kind = "end"
@@ -247,6 +351,28 @@ def view(state: dict, names: list[str], options: dict, profile: dict, seat: int 
         out["counter"] = [counter_view(state, s) for s in range(n)]
         out["ties"] = tie_notes(out["result"])
         out["ranking"] = sorted(out["result"]["players"], key=lambda r: out["result"]["places"][r["name"]])
+        out["decided"] = decided(out["result"])
+        out["sheets"] = sheet_cards(state, names, False)
+        out["fields"] = sheet_fields(state["common"])
+    out["notice"] = state.get("notice")
+    final = final_score(state, names) if state["finished"] else None
+    out["scoreboard"] = scoreboard(state, names, final, False, banner)
+    return out
+
+
+def calculator_view(state: dict, names: list[str]) -> dict:
+    """What a calculator table shows: the common objectives, one row per player, the result."""
+    out = {"kind": "calculator", "calculator": True, "common": state["common"], "objective_cards": objective_cards(),
+           "notice": state.get("notice"), "sheets": sheet_cards(state, names, True),
+           "fields": sheet_fields(state["common"]), "symbol_words": SYMBOL_WORDS,
+           "waiting": [names[s] for s, r in enumerate(state["rows"]) if calculator.missing(r, state["common"])]}
+    out["objective_by_id"] = {o["id"]: o for o in out["objective_cards"]}
+    result = None
+    if state["finished"]:
+        result = final_score(state, names)
+        out.update(result=result, ties=tie_notes(result), decided=decided(result),
+                   ranking=sorted(result["players"], key=lambda r: result["places"][r["name"]]))
+    out["scoreboard"] = scoreboard(state, names, result, True, None)
     return out
 
 

@@ -1,0 +1,166 @@
+"""Codex Naturalis's calculator mode: the table opens at final scoring, one `sheet` row per player.
+
+A calculator table (`options["calculator"]`) tracks nothing before the end. The two common
+objectives are table-wide (the `common_objectives` event); each player's row is one `sheet`
+event holding what their play area shows once the last turns are played [CN54-55]: the score
+track's points, their secret objective, the visible counts their objectives need and, for a
+pattern objective, the count of card-disjoint occurrences [CN50]. A row is self-contained, so
+two phones saving two players' rows at once both land; saving a row again replaces it. The
+table is finished once every row holds what its objectives need; the tally is the contract's
+`score` function's (view.final_score calls functions.score).
+
+On a tracked table the same `sheet` event is one player's end card saved at once: the secret
+objective, visible counts typed (set_count's meaning) and pattern counts.
+"""
+
+from __future__ import annotations
+
+from typing import Any, NoReturn, Sequence
+
+from ..validation import RulesError, at, obj, whole
+from . import cards as catalogue
+from . import functions, rules
+from .cards import SYMBOLS
+
+SHEET = "sheet"
+EVENT = ('{"player": SEAT, "placement_points": N, "secret": ID, "visible": {SYMBOL: N}, "patterns": {"ID": N}}: '
+         "one player's final-scoring row (saved again, it replaces the row); on a tracked table: the secret, "
+         "visible counts and pattern counts of one end card at once (no placement_points)")
+FIELDS = ("placement_points", "secret", "visible", "patterns")
+PATTERN_KEYS = tuple(str(i) for i in catalogue.pattern_ids())
+
+
+def is_calculator(options: dict) -> bool:
+    """True for a table created with "calculator": true."""
+    return bool(options.get("calculator"))
+
+
+def needs(oid: int) -> tuple[tuple[str, ...], bool]:
+    """Return what an objective card is scored from: the visible symbols, and whether a pattern count."""
+    spec = catalogue.card(oid)["objective"]
+    if spec["type"] == "pattern":
+        return (), True  # [CN49-50] card-disjoint occurrences of the pattern
+    return tuple(s for s in SYMBOLS if s in spec["counts"]), False  # [CN49] counts of symbols
+
+
+def missing(row: dict | None, common: Sequence[int]) -> list[str]:
+    """Return the fields a row still lacks for its objectives (all of them for no row)."""
+    if row is None:
+        return ["placement_points"]
+    out = []
+    for oid in list(common) + [row["secret"]]:
+        symbols, pattern = needs(oid)
+        out += [f"visible.{s}" for s in symbols if s not in row["visible"] and f"visible.{s}" not in out]
+        if pattern and str(oid) not in row["patterns"]:
+            out.append(f"patterns.{oid}")
+    return out
+
+
+def _who(names: Sequence[str], seat: int) -> str:
+    return names[seat] if 0 <= seat < len(names) else "this player"
+
+
+def check_row(data: Any, state: dict, calculator: bool, names: Sequence[str]) -> tuple[int, dict]:
+    """Check one player's row; return their seat and the clean row (only the keys given)."""
+    obj(data, "data", required=("player",), optional=FIELDS)
+    seat = whole(data["player"], "data.player", 0, len(state["scores"]) - 1)
+    who = _who(names, seat)
+    if calculator and len(state["common"]) != 2:
+        raise RulesError("type", "choose the two common objectives first: they say what each player counts")
+    row: dict[str, Any] = {}
+    if "placement_points" in data:
+        if not calculator:
+            raise RulesError("data.placement_points", "the score track keeps the points on this table; change them there")
+        row["placement_points"] = whole(data["placement_points"], "data.placement_points", 0, functions.COUNT_MAX)
+    elif calculator:
+        raise RulesError("data.placement_points", "type the points on the score track")
+    if "secret" in data:
+        oid = functions.objective_card(data["secret"], "data.secret")
+        # [CN35] two common objectives face up, and one secret objective per player: each card once
+        if oid in state["common"]:
+            raise RulesError("data.secret", f"card {oid} is a common objective; the secret one is another card")
+        for other, secret in enumerate(state["secret"]):
+            if other != seat and secret == oid:
+                raise RulesError("data.secret", f"card {oid} is already {_who(names, other)}'s secret objective; each card exists once")
+        row["secret"] = oid
+    elif calculator:
+        raise RulesError("data.secret", "choose the secret objective")
+    if "visible" in data:
+        obj(data["visible"], "data.visible", optional=SYMBOLS)
+        row["visible"] = {s: whole(n, at("data.visible", s), 0, functions.COUNT_MAX) for s, n in data["visible"].items()}
+    if "patterns" in data:
+        obj(data["patterns"], "data.patterns", optional=PATTERN_KEYS)
+        row["patterns"] = {k: whole(n, at("data.patterns", k), 0, functions.COUNT_MAX) for k, n in data["patterns"].items()}
+    mine = list(state["common"]) + [row.get("secret", state["secret"][seat])]
+    for key in row.get("patterns", {}):
+        if int(key) not in mine:
+            raise RulesError(at("data.patterns", key), f"card {key} is not one of {who}'s objectives")
+    if calculator:
+        row.setdefault("visible", {})
+        row.setdefault("patterns", {})
+        lacking = missing(row, state["common"])
+        if lacking:
+            _refuse_missing(lacking[0], row, state["common"])
+    return seat, row
+
+
+def _refuse_missing(field: str, row: dict, common: Sequence[int]) -> NoReturn:
+    """Say which objective needs the value that is missing."""
+    kind, key = field.split(".")
+    for oid in list(common) + [row["secret"]]:
+        symbols, pattern = needs(oid)
+        if key in symbols or (pattern and key == str(oid)):
+            text = catalogue.objective_text(catalogue.card(oid))
+            if kind == "visible":
+                raise RulesError(f"data.{field}", f"objective #{oid} ({text}) needs it: type how many are visible")
+            raise RulesError(f"data.{field}", f"type how many times the pattern of #{oid} is there, no card used twice")
+    raise RulesError(f"data.{field}", "is needed")  # pragma: no cover - missing() names only needed fields
+
+
+def settle(state: dict) -> None:
+    """Write the rows into the scored state and finish the table once every row is complete."""
+    rows = state["rows"]
+    for seat, row in enumerate(rows):
+        if row is None:
+            continue
+        mine = list(state["common"]) + [row["secret"]]
+        state["scores"][seat] = row["placement_points"]
+        state["secret"][seat] = row["secret"]
+        state["counts"][seat] = {s: row["visible"].get(s, 0) for s in SYMBOLS}
+        state["patterns"][seat] = {k: {"count": n} for k, n in row["patterns"].items() if int(k) in mine}
+    # [CN55] the totals come once every player's points and objectives are in
+    state["finished"] = len(state["common"]) == 2 and all(not missing(row, state["common"]) for row in rows)
+
+
+def ev_sheet(state: dict, data: Any, ctx) -> None:
+    """Store one player's row (calculator), or one end card's values at once (tracked)."""
+    calculator = is_calculator(ctx.options)
+    seat, row = check_row(data, state, calculator, ctx.names)
+    if calculator:
+        state["rows"][seat] = row
+        settle(state)
+        waiting = [_who(ctx.names, s) for s, r in enumerate(state["rows"]) if missing(r, state["common"])]
+        text = "Row saved" + (f"; waiting for {', '.join(waiting)}" if waiting else ": the final scores are below")
+        state["notice"] = {"player": seat, "text": text}
+        return
+    if state["manuscripts"][seat] and ("visible" in row or "patterns" in row):
+        raise RulesError("data.player", "this player's counts come from the manuscript; undo its cards to type counts instead")
+    if "secret" in row:
+        state["secret"][seat] = row["secret"]
+    state["counts"][seat].update(row.get("visible", {}))
+    mine = list(state["common"]) + [state["secret"][seat]]
+    patterns = {k: v for k, v in state["patterns"][seat].items() if int(k) in mine}
+    for key, n in row.get("patterns", {}).items():
+        laid = patterns.get(key, {}).get("cells")
+        if laid is not None and len(rules.count_pattern({(c["x"], c["y"]): c["kingdom"] for c in laid}, int(key))) == n:
+            continue  # the same count as the laid-out colours: keep the layout
+        patterns[key] = {"count": n}
+    state["patterns"][seat] = patterns
+    state["notice"] = {"player": seat, "text": "Saved"}
+
+
+def sheet_line(d: dict, who: str) -> str:
+    """The history line of a row."""
+    if "placement_points" in d:
+        return f"{who}: final row, {d['placement_points']} points on the score track"
+    return f"{who}: end card saved"
