@@ -374,3 +374,16 @@ def test_a_tie_below_the_winner_is_named_too(client, api):
     page = html.unescape(client.get(f"/t/{t['table']}").data.decode())
     assert "Winner: Ann" in page
     assert "Tie-break: Cy and Ben tie on 55: Cy places ahead as the earliest in turn order" in page
+
+
+def test_a_tracked_table_has_a_compact_scoreboard_with_whose_turn(client, api):
+    t = api.create("galileo", ["Meg", "Luna"])
+    api.event(t, "board", {"suspicion_track": PROFILE["suspicion_track"]})
+    ok(api.event(t, "vp", {"player": 0, "delta": 7}))
+    ok(api.event(t, "suspicion", {"player": 1, "delta": 11}))
+    join(client, t)
+    page = client.get(f"/t/{t['table']}").data.decode()
+    board = page.split('aria-label="Scoreboard"')[1].split("</ol>")[0]
+    assert re.search(r'class="player turn" data-you="0">\s*<span class="sb-name">Meg</span> <strong class="sb-score">7</strong>', board)
+    assert re.search(r'<span class="sb-name">Luna</span> <strong class="sb-score">0</strong> <small class="sb-status">in Prison</small>', board)
+    assert 'seat-card" data-you="1"' in page
