@@ -35,7 +35,11 @@ def solo_game_log() -> list[tuple[str, dict]]:
 
     do("automa_layout", {"layout": START})
     for _ in range(6):
-        do("markers", {"player": 0, "markers": {"take_orders": 2, "take_inks": 2, "develop_specialties": 2, "patronage": 1}})
+        # every marker Ada holds this round goes on an action [GB114]: 7 or 8 as the token passes
+        markers = {"take_orders": 2, "take_inks": 2, "develop_specialties": 2, "patronage": 1}
+        if GAME.modules.table.holding(state, 0) == 8:
+            markers["improve_printing_houses"] = 1
+        do("markers", {"player": 0, "markers": markers})
         do("automa_card", {"card": CARD})
         for action in ACTIONS:
             if state["automa"]["markers"][action]:

@@ -194,7 +194,7 @@ def test_cross_site_post_is_refused(client, app):
         response = client.post("/api/v1/tables", json={"game": GAME, "players": ["A"]}, headers=headers)
         assert response.status_code == 403
     assert count(app, "tables") == 0
-    ok = client.post(f"/new/{GAME}", data={"players[]": "Anna"}, headers={"Origin": "http://localhost", "Sec-Fetch-Site": "same-origin"})
+    ok = client.post(f"/new/{GAME}", data=MultiDict([("players[]", "Anna"), ("players[]", "Tom")]), headers={"Origin": "http://localhost", "Sec-Fetch-Site": "same-origin"})
     assert ok.status_code == 303
 
 
@@ -247,9 +247,9 @@ def test_profile_create_export_import_and_errors(client, app):
 def test_table_started_with_profile_keeps_a_copy(client, app, api):
     response = client.post(f"/profiles/new/{GAME}", data={"profile_name": "Box"})
     pid = int(response.headers["Location"].rsplit("/", 1)[-1])
-    t = api.create(GAME, ["Anna"], profile=pid)
+    t = api.create(GAME, ["Anna", "Tom"], profile=pid)
     assert t["version"] == 0
-    response = client.post("/api/v1/tables", json={"game": GAME, "players": ["A"], "profile": 999})
+    response = client.post("/api/v1/tables", json={"game": GAME, "players": ["A", "B"], "profile": 999})
     assert response.status_code == 400 and response.get_json()["field"] == "profile"
 
 
