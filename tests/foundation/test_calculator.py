@@ -1,0 +1,56 @@
+"""Calculator mode's shared ground: every phone fills its own row at the same time (issue 11)."""
+
+import re
+
+from werkzeug.datastructures import MultiDict
+
+
+def row_form(player: int, version: int, fame: int) -> MultiDict:
+    """A Gutenberg sheet card's form, as the page posts it."""
+    fields = [("type", "sheet"), ("expected_version:int", str(version)), ("data.player:int", str(player)),
+              ("data.fame:int", str(fame)), ("data.guilders:int", "3"), ("data.patronage_cards:int", "1"),
+              ("data.types:int", "2"), ("data.inks:int", "1")]
+    fields += [(f"data.specialties.{s}:int", "2") for s in ("typesetting", "woodcutting", "binding", "illuminating")]
+    return MultiDict(fields)
+
+
+def start(client, players=("Anna", "Ben", "Cleo")) -> str:
+    answer = client.post("/new/gutenberg", data=MultiDict([("players[]", p) for p in players] + [("options.calculator:bool", "on")]))
+    assert answer.status_code == 303
+    return answer.headers["Location"].rsplit("/", 1)[-1]
+
+
+def version(client, table_id: str) -> int:
+    return int(re.search(r'id="table-live" data-version="(\d+)"', client.get(f"/t/{table_id}").get_data(as_text=True)).group(1))
+
+
+def test_rows_of_different_players_posted_on_the_same_version_both_land(client):
+    table_id = start(client)
+    assert client.post(f"/t/{table_id}/events", data=row_form(0, 0, 40)).status_code == 303
+    # Ben's phone drew its card at version 0 too: his row still lands
+    assert client.post(f"/t/{table_id}/events", data=row_form(1, 0, 50)).status_code == 303
+    assert version(client, table_id) == 2
+
+
+def test_a_row_overtaken_by_the_same_players_row_is_a_conflict_and_keeps_the_first(client):
+    table_id = start(client)
+    assert client.post(f"/t/{table_id}/events", data=row_form(0, 0, 40)).status_code == 303
+    answer = client.post(f"/t/{table_id}/events", data=row_form(0, 0, 41))
+    assert answer.status_code == 409
+    assert version(client, table_id) == 1
+    # and anything else in between (here a rename) is a conflict as well
+    client.post(f"/t/{table_id}/events", data={"type": "rename", "expected_version:int": "1", "data.player:int": "2", "data.name": "Cleo B"})
+    assert client.post(f"/t/{table_id}/events", data=row_form(1, 1, 50)).status_code == 409
+    assert version(client, table_id) == 2
+
+
+def test_the_api_keeps_its_strict_version_check_for_rows(api):
+    t = api.create("gutenberg", ["Anna", "Ben"], calculator=True)
+
+    def doc(player):
+        specialties = {s: 2 for s in ("typesetting", "woodcutting", "binding", "illuminating")}
+        return {"player": player, "fame": 40, "guilders": 3, "patronage_cards": 1, "types": 2, "inks": 1, "specialties": specialties}
+
+    assert api.event(t, "sheet", doc(0), expected_version=0).status_code == 200
+    answer = api.event(t, "sheet", doc(1), expected_version=0)
+    assert answer.status_code == 409 and answer.get_json()["version"] == 1
