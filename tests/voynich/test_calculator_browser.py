@@ -1,0 +1,146 @@
+"""Issue 11 on a 360 px phone: a 4-player Voynich calculator table, every number typed once."""
+
+import pytest
+
+from companion.games.voynich.functions import FUNCTIONS
+from companion.games.voynich.rules import KNOWLEDGE, SECTIONS
+from tests.conftest import PHONE, Taps
+
+expect = pytest.importorskip("playwright.sync_api").expect
+
+#: the score track's scoring spaces of the box profile used here (test values, typed once in the profile)
+SPACES = {"3": 1, "8": 2, "14": 4, "21": 6, "29": 9, "38": 12}
+SIDES = ("left", "right")
+#: what each player's area shows at the end: GK, the 4 markers, research tokens' GK, the 10 pages' x, Recipes types
+PLAYERS = {
+    "Ana": dict(gk=34, markers=(22, 15, 9, 30), research=[4, 6, 3], pages=[2, 1, 4, 0, 1, 0, 2, 4, 2, 0],
+                choices={"left": ["baths", "writings"]}),
+    "Ben": dict(gk=None, markers=(12, 30, 18, 8), research=[5, 5], pages=[1, 0, 2, 4, 4, 1, 0, 0, 1, 2],
+                choices={"left": ["botany", "astrology"], "right": ["astrology", "writings"]}),
+    "Cy": dict(gk=20, markers=(8, 10, 25, 14), research=[2, 6, 4, 3], pages=[0, 0, 1, 1, 2, 4, 1, 2, 0, 0], choices={}),
+    "Dan": dict(gk=25, markers=(16, 20, 12, 21), research=[3], pages=[4, 2, 0, 1, 0, 0, 2, 0, 0, 4],
+                choices={"right": ["baths", "botany"]}),
+}
+
+
+def score_doc(players):
+    out = []
+    for name, v in players.items():
+        pages = []
+        for k, mult in enumerate(v["pages"]):
+            section, side = SECTIONS[k // 2], SIDES[k % 2]
+            page = {"section": section, "multiplier": mult}
+            if section == "recipes":
+                if side not in v["choices"]:
+                    continue
+                page["choices"] = v["choices"][side]
+            pages.append(page)
+        out.append({"name": name, "gk": v["gk"] or 0, "markers": dict(zip(KNOWLEDGE, v["markers"])),
+                    "research": v["research"], "pages": pages})
+    return {"track": {"scoring_spaces": SPACES}, "players": out}
+
+
+def fill_row(page, taps, i, v):
+    card = page.locator(f"#sheet-{i}")
+    taps.fill(card.locator(f"#gk-{i}"), v["gk"])
+    for kind, value in zip(KNOWLEDGE, v["markers"]):
+        taps.fill(card.locator(f"#{kind}-{i}"), value)
+    for k, gk in enumerate(v["research"]):
+        taps.fill(card.locator(f"#research-{i}-{k}"), gk)
+    for k, mult in enumerate(v["pages"]):
+        if mult:  # a page in its starting phase stays on the prefilled 0
+            taps.fill(card.locator(f"#page-{i}-{k}"), mult)
+    for side, kinds in v["choices"].items():
+        for n, kind in enumerate(kinds):
+            taps.choose(card.locator(f"#choice-{i}-{side}-{n}"), f'"{kind}"')
+    taps.tap(card.get_by_role("button", name=f"Save {list(PLAYERS)[i]}'s row"))
+    expect(page.locator(f"#sheet-{i} h2")).to_contain_text("row in" if i < 3 else "GK")
+
+
+@pytest.mark.browser
+@pytest.mark.slow
+def test_four_player_calculator_on_phones(server, phone, browser, shot):
+    # the box profile holds the score track's scoring spaces (typed once, before the game)
+    phone.goto(f"{server.url}/profiles/new/voynich")
+    phone.fill("input[name=profile_name]", "Our box")
+    for k, (pos, gk) in enumerate(SPACES.items()):
+        phone.fill(f"#p-space-pos-{k}", pos)
+        phone.fill(f"#p-space-gk-{k}", str(gk))
+    phone.get_by_role("button", name="Save").click()
+    expect(phone.get_by_role("link", name="Export as a file")).to_be_visible()
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 360
+    shot(phone, "voynich_profile_form")
+
+    # the start page: four names, "Just the final score", the box, start
+    phone.goto(f"{server.url}/new/voynich")
+    names = phone.locator("input[name='players[]']")
+    for k, name in enumerate(PLAYERS):
+        names.nth(k).fill(name)
+    phone.get_by_text("Just the final score").click()
+    phone.select_option("select[name='profile:int']", label="Our box")
+    phone.get_by_role("button", name="Start the table").click()
+    expect(phone.locator("#sheet-0")).to_be_visible()
+    table_url = phone.url
+    join_url = phone.locator(".join-url a").get_attribute("href")
+
+    # Ben's GK makes a tie with Ana on the total, so the tie-break decides (computed, not hard-coded)
+    draft = FUNCTIONS["score"].run(score_doc(PLAYERS))["players"]
+    PLAYERS["Ben"]["gk"] = draft[0]["total"] - draft[1]["total"]
+    want = FUNCTIONS["score"].run(score_doc(PLAYERS))
+    assert want["players"][0]["total"] == want["players"][1]["total"]
+
+    taps = Taps(phone)
+    for i, name in enumerate(list(PLAYERS)[:3]):
+        fill_row(phone, taps, i, PLAYERS[name])
+    shot(phone, "voynich_calculator_rows")
+
+    # Dan fills his own row on his own phone, after joining through the table's link
+    other = browser.new_context(**PHONE)
+    dan = other.new_page()
+    dan.set_default_timeout(10_000)
+    dan.goto(join_url)
+    taps_dan = Taps(dan)
+    taps_dan.tap(dan.locator(".seat-chooser").get_by_role("button", name="Dan"))
+    expect(dan.locator(".voy-sheets > .seat-card").first).to_have_id("sheet-3")  # his own card first
+    fill_row(dan, taps_dan, 3, PLAYERS["Dan"])
+    other.close()
+
+    # the first phone sees the result on its next poll: breakdown and winner from the score function
+    for k, p in enumerate(want["players"]):
+        row = phone.locator(f"#result tr[data-player='{k}']")
+        expect(row.locator(".b-total")).to_have_text(str(p["total"]), timeout=15_000)
+        expect(row.locator(".b-gk")).to_have_text(str(p["breakdown"]["gk"]))
+        expect(row.locator(".b-research")).to_have_text(str(p["breakdown"]["research"]))
+        expect(row.locator(".b-pages")).to_have_text(str(p["breakdown"]["pages"]))
+    assert want["winners"] == ["Ana"]
+    expect(phone.locator(".voy-winners")).to_have_text("Ana wins.")
+    expect(phone.locator(".voy-tiebreak")).to_contain_text("The tie-break (the furthest knowledge marker) favours Ana")
+
+    taps.count += taps_dan.count
+    numbers = sum(1 + len(KNOWLEDGE) + len(v["research"]) + len(v["pages"]) + 2 * len(SIDES) for v in PLAYERS.values())
+    taps.report("voynich calculator, 4 players", numbers=numbers, players=4)
+    assert taps.count <= numbers + 4
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 360
+    small = phone.evaluate("""() => [...document.querySelectorAll('#game-panel button, #game-panel input:not([type=hidden]), #game-panel select')]
+        .filter(e => e.offsetParent && e.getBoundingClientRect().height < 44).map(e => e.id || e.name || e.textContent)""")
+    assert small == []
+    shot(phone, "voynich_calculator_result")
+
+
+@pytest.mark.browser
+@pytest.mark.slow
+def test_calculator_in_the_dark(server, dark_phone, shot):
+    dark_phone.goto(f"{server.url}/new/voynich?calculator=1")
+    names = dark_phone.locator("input[name='players[]']")
+    names.nth(0).fill("Ana")
+    names.nth(1).fill("Ben")
+    dark_phone.get_by_role("button", name="Start the table").click()
+    expect(dark_phone.locator("#sheet-1")).to_be_visible()
+    dark_phone.locator("#gk-1").fill("5000")
+    for kind in KNOWLEDGE:
+        dark_phone.locator(f"#{kind}-1").fill("7")
+    dark_phone.locator("#sheet-1").get_by_role("button", name="Save Ben's row").click()
+    expect(dark_phone.locator(".table-head .error")).to_contain_text("Ben's GK")
+    assert dark_phone.input_value("#gk-1") == "5000"  # typed input kept through the refusal
+    assert dark_phone.evaluate("document.documentElement.scrollWidth") <= 360
+    shot(dark_phone, "voynich_calculator_dark")
