@@ -109,4 +109,42 @@
       }
     }
   });
+
+  // An end card asks only the counts its objectives need: the common ones (data-common) and
+  // the secret one chosen in its select. The other fields stay in the form, hidden and
+  // disabled (so they post nothing), and the form keeps its shape for app.js.
+  function showNeeded(form) {
+    var box = form.querySelector(".cx-fields");
+    if (!box) return;
+    var wanted = (box.getAttribute("data-common") || "").split(" ").filter(Boolean);
+    var secret = form.querySelector(".cx-secret");
+    if (secret && secret.value) wanted.push(secret.value);
+    box.querySelectorAll(".cx-if").forEach(function (el) {
+      var needs = (el.getAttribute("data-needs") || "").split(" ");
+      var on = needs.some(function (id) { return wanted.indexOf(id) >= 0; });
+      el.hidden = !on;
+      el.querySelectorAll("input").forEach(function (i) { i.disabled = !on; });
+    });
+  }
+  function showAll() { document.querySelectorAll("form.cx-sheet").forEach(showNeeded); }
+  document.addEventListener("DOMContentLoaded", showAll);
+  // after app.js has put back what was typed (its afterSwap runs first)
+  document.addEventListener("htmx:afterSwap", function () { setTimeout(showAll, 0); });
+
+  document.addEventListener("change", function (evt) {
+    var form = evt.target.closest && evt.target.closest("form");
+    if (!form) return;
+    if (form.classList.contains("cx-sheet") && evt.target.classList.contains("cx-secret")) showNeeded(form);
+    // the common objectives need no Save of their own: both chosen, two different cards, sent
+    if (form.classList.contains("cx-commons")) {
+      var picks = Array.prototype.map.call(form.querySelectorAll("select"), function (s) { return s.value; });
+      var changed = Array.prototype.some.call(form.querySelectorAll("select"), function (s) {
+        var d = s.querySelector("option[selected]");
+        return s.value !== (d ? d.value : "");
+      });
+      if (picks.length === 2 && picks[0] && picks[1] && picks[0] !== picks[1] && changed) {
+        if (form.requestSubmit) form.requestSubmit(); else form.submit();
+      }
+    }
+  });
 })();
