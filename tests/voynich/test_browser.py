@@ -100,16 +100,24 @@ def test_end_triggered_and_exchange_tokens_on_a_phone(server, phone, shot):
 def test_box_profile_form_on_a_phone(server, phone, shot):
     phone.goto(f"{server.url}/profiles/new/voynich")
     phone.fill("input[name=profile_name]", "Our box")
-    phone.fill("textarea[name='track.scoring_spaces:json']", '{"10": 3, "20": 6, "30": 10}')
-    phone.fill("textarea[name='track.insights:json']", "[4, 9, 15]")
-    phone.fill("textarea[name='grid:json']", "[[1, 2], [3, 4]]")
-    phone.fill("input[name='solo_spaces.recipes:json']", "[2, 2]")
+    for k, (pos, gk) in enumerate([(10, 3), (20, 6), (30, 10)]):
+        phone.fill(f"#p-space-pos-{k}", str(pos))
+        phone.fill(f"#p-space-gk-{k}", str(gk))
+    for k, pos in enumerate([4, 9, 15]):
+        phone.fill(f"#p-insight-{k}", str(pos))
+    for name, value in (("grid_cells.0.0:int", "1"), ("grid_cells.0.1:int", "2"), ("grid_cells.1.0:int", "3"), ("grid_cells.1.1:int", "4")):
+        phone.fill(f"input[name='{name}']", value)
+    phone.get_by_text("Recipes spaces").click()
+    phone.fill("#p-recipes-0", "2")
+    phone.fill("#p-recipes-1", "2")
     phone.get_by_role("button", name="Save").click()
     expect(phone.locator("p.error[data-field='solo_spaces.recipes[1]']")).to_contain_text("listed twice")
+    assert phone.input_value("#p-space-pos-2") == "30"  # typed values kept through the refusal
     shot(phone, "voynich_profile_error")
-    phone.fill("input[name='solo_spaces.recipes:json']", "[2, 17, 33]")
+    phone.fill("#p-recipes-1", "17")
     phone.get_by_role("button", name="Save").click()
     expect(phone.get_by_role("link", name="Export as a file")).to_be_visible()
-    assert phone.input_value("textarea[name='track.insights:json']") == "[4, 9, 15]"
+    assert phone.input_value("#p-insight-2") == "15"
+    assert phone.locator("textarea").count() == 0
     assert phone.evaluate("document.documentElement.scrollWidth") <= 360
     shot(phone, "voynich_profile_saved")
