@@ -1,7 +1,8 @@
 """Galileo's Truth: the suspicion track, the Inquisition, cycles and the Cathedral.
 
 The modules (companion/games/base.py): rules.py, functions.py (the rules functions and
-every document check), table.py, view.py, profile.py.
+every document check), table.py, calculator.py (calculator mode and final scoring), view.py,
+profile.py.
 """
 
 from __future__ import annotations

@@ -253,6 +253,8 @@ LABELS = {
        for c in rules.PROHIBITION_CYCLES for p, name in _PRINCIPLE.items()},
     **{f"prohibition.penalty.{p}": f"the {name} suspicion for failing" for p, name in _PRINCIPLE.items()},
 }
+# a label opens the line a page shows ("The Stake icon: must be ..."): a capital first
+LABELS = {path: words[:1].upper() + words[1:] for path, words in LABELS.items()}
 
 
 def view(state: dict, names: list[str], options: dict, profile: dict, seat: int | None, screen: str | None) -> dict:
