@@ -1,0 +1,152 @@
+"""Calculator mode on phones: a 4-player Codex final score typed in, each phone its own row (issue 11)."""
+
+import pytest
+
+from tests.conftest import PHONE, Taps
+
+from .test_calculator import COMMON, NAMES, ROWS, expected, numbers_on_the_table
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+
+def version(page) -> int:
+    return int(page.locator("#table-live").get_attribute("data-version"))
+
+
+def wait_for_version(page, at_least: int) -> None:
+    page.wait_for_function("v => Number(document.querySelector('#table-live').dataset.version) >= v", arg=at_least)
+
+
+def fill_row(taps: Taps, page, i: int, row: dict) -> None:
+    """Type one player's row as they would: the track, the secret card, each count asked for, Save."""
+    card = page.locator(f"#cx-sheet-{i}")
+    taps.fill(card.locator("input[name='data.placement_points:int']"), row["placement_points"])
+    taps.choose(card.locator("select[name='data.secret:int']"), row["secret"])
+    asked = card.locator(".cx-if:visible input").evaluate_all("els => els.map(e => e.name)")
+    wanted = [f"data.visible.{s}:int" for s in row["visible"]] + [f"data.patterns.{k}:int" for k in row["patterns"]]
+    assert sorted(asked) == sorted(wanted)  # only what the objectives need, nothing else
+    for s, n in row["visible"].items():
+        taps.fill(card.locator(f"input[name='data.visible.{s}:int']"), n)
+    for k, n in row["patterns"].items():
+        taps.fill(card.locator(f"input[name='data.patterns.{k}:int']"), n)
+    before = version(page)
+    taps.tap(card.get_by_role("button", name=f"Save {NAMES[i]}'s row"))
+    wait_for_version(page, before + 1)
+
+
+def check_layout(page) -> None:
+    """Nothing wider than the 360 px screen; every field and button of the cards at least 44 px tall."""
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    for h in page.locator(".cx-sheets input:visible:not([type=hidden]), .cx-sheets select:visible, .cx-sheets button:visible, "
+                          "#cx-common select:visible").evaluate_all("els => els.map(e => e.getBoundingClientRect().height)"):
+        assert h >= 44, h
+
+
+def test_four_player_final_score_typed_in_on_phones(server, browser, phone, dark_phone, shot):
+    page = phone
+    page.goto(server.url + "/new/codex")
+    for i, name in enumerate(NAMES):
+        page.locator("input[name='players[]']").nth(i).fill(name)
+    page.get_by_text("Just the final score").click()
+    page.get_by_role("button", name="Start the table").click()
+    page.wait_for_url("**/t/*")
+    page.locator(".seat-chooser").get_by_role("button", name="Anna").click()
+    page.wait_for_selector(".seat-chooser", state="detached")
+    join = page.locator(".join-url a").get_attribute("href")
+
+    taps = Taps(page)  # counts the whole end of the game, on both phones
+    # the two common objectives: chosen, sent without a Save of their own
+    selects = page.locator("#cx-common select")
+    taps.choose(selects.nth(0), COMMON[0])
+    taps.choose(selects.nth(1), COMMON[1])
+    wait_for_version(page, 1)
+    # opened straight at final scoring, this phone's own card first
+    assert page.locator(".cx-sheets > .seat-card").first.get_attribute("data-you") == "0"
+
+    other_ctx = browser.new_context(**PHONE)
+    other = other_ctx.new_page()
+    other.set_default_timeout(10_000)
+    try:
+        other.goto(join)
+        other.locator(".seat-chooser").get_by_role("button", name="Dan").click()
+        other.wait_for_selector(".seat-chooser", state="detached")
+        assert other.locator(".cx-sheets > .seat-card").first.get_attribute("data-you") == "3"
+        other_taps = Taps(other)
+        fill_row(other_taps, other, 3, ROWS[3])
+        assert "Row saved; waiting for Anna, Ben, Cleo" in other.locator("#cx-sheet-3 .cx-said").inner_text()
+        for i in range(3):
+            if i == 1:
+                shot(page, "codex_calculator_typing")
+            fill_row(taps, page, i, ROWS[i])
+        other.locator("#cx-winner").wait_for()  # the other phone sees the result by polling
+        taps.count += other_taps.count
+    finally:
+        other_ctx.close()
+
+    result = expected()
+    by_name = {p["name"]: p for p in result["players"]}
+    winner = result["winners"][0]
+    top = by_name[winner]
+    assert page.locator("#cx-winner").inner_text() == \
+        f"{winner} wins the tie on {top['total']} with the most points from objectives ({top['breakdown']['objectives']})"
+    rows = page.locator("#cx-results tbody tr")
+    assert rows.count() == 4
+    for k in range(4):
+        row = rows.nth(k)
+        name = row.get_attribute("data-name")
+        cells = row.locator("td").all_inner_texts()
+        want = by_name[name]
+        assert cells == [name, str(want["breakdown"]["placement"]), str(want["breakdown"]["objectives"]),
+                         str(want["total"]), str(result["places"][name])]
+    # each card's breakdown: the track, then every objective's points, as the score function gives them
+    for seat, name in enumerate(NAMES):
+        pts = page.locator(f"#cx-sheet-{seat} .cx-breakdown .cx-pts").all_inner_texts()
+        assert pts == [f"{by_name[name]['breakdown']['placement']} pts"] + [f"{p} pts" for p in by_name[name]["objectives_detail"]]
+    board = {li.locator(".sb-name").inner_text(): li.locator(".sb-score").inner_text()
+             for li in page.locator(".scoreboard li").all()}
+    assert board == {n: str(by_name[n]["total"]) for n in NAMES}
+
+    numbers = numbers_on_the_table()
+    taps.report("codex calculator, 4 players", numbers=numbers, players=4)
+    assert taps.count <= numbers + 4
+
+    check_layout(page)
+    shot(page, "codex_calculator_result")
+
+    dark_phone.goto(join)
+    dark_phone.locator(".seat-chooser").get_by_role("button", name="Just watch").click()
+    dark_phone.wait_for_selector(".seat-chooser", state="detached")
+    dark_phone.locator("#cx-winner").wait_for()
+    check_layout(dark_phone)
+    shot(dark_phone, "codex_calculator_dark")
+
+
+def test_a_refused_row_keeps_what_was_typed_and_says_it_beside_the_field(server, phone, shot):
+    page = phone
+    page.goto(server.url + "/new/codex")
+    page.locator("input[name='players[]']").nth(0).fill("Anna")
+    page.locator("input[name='players[]']").nth(1).fill("Ben")
+    page.get_by_text("Just the final score").click()
+    page.get_by_role("button", name="Start the table").click()
+    page.wait_for_url("**/t/*")
+    page.locator(".seat-chooser").get_by_role("button", name="Ben").click()
+    page.wait_for_selector(".seat-chooser", state="detached")
+    page.locator("#cx-common select").nth(0).select_option(str(COMMON[0]))
+    page.locator("#cx-common select").nth(1).select_option(str(COMMON[1]))
+    wait_for_version(page, 1)
+    card = page.locator("#cx-sheet-1")
+    card.locator("input[name='data.placement_points:int']").fill("22")
+    card.locator("select[name='data.secret:int']").select_option("96")
+    card.locator("input[name='data.visible.quill:int']").fill("2")
+    card.locator("input[name='data.patterns.91:int']").fill("0")  # the plants forgotten
+    card.get_by_role("button", name="Save Ben's row").click()
+    page.locator(".table-head .error").wait_for()
+    assert page.locator(".table-head .error").inner_text().startswith("Ben's visible plants: objective #96")
+    card = page.locator("#cx-sheet-1")
+    assert "objective #96" in card.locator(".error").first.inner_text()
+    assert card.locator("input[name='data.placement_points:int']").input_value() == "22"
+    assert card.locator("select[name='data.secret:int']").input_value() == "96"
+    assert card.locator("input[name='data.visible.plant:int']").is_visible()  # asked for, beside its message
+    assert version(page) == 1
+    check_layout(page)
+    shot(page, "codex_calculator_refused")
