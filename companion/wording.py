@@ -8,7 +8,8 @@ CONTRACT.md "Errors"). A page must not: it names the field as the player sees it
   without its leading `data.`, with every index written `[]`, optionally after the event type:
   `"vp.delta": "{who}'s VP change"`, `"players[].vp": "{name}'s VP"`, `"delta": "{who}'s change"`.
   `{who}` is the player the event's `data.player` names, `{name}` the player whose index follows
-  `players` in the path, `{nth}` the ordinal of the path's last index ("2nd").
+  `players` in the path, `{nth}` the ordinal of the path's last index ("2nd"), and `{nth_name}`
+  the player at the path's last index, for a list with one entry per player.
 - without a label, the path's words are said plainly ("Ben's inventions vp"), never its syntax.
 
 Plain Python: the pages use it, and nothing here knows Flask.
@@ -51,7 +52,7 @@ class Said:
         """The whole line a page shows: "Ben's VP: must be a whole number from 0 to 999"."""
         if not self.label:
             return self.message[:1].upper() + self.message[1:]
-        return f"{self.label}: {self.message}"
+        return f"{self.label[:1].upper()}{self.label[1:]}: {self.message}"
 
     def __str__(self) -> str:
         return self.text
@@ -91,6 +92,8 @@ def label_of(field: str, names: Sequence[str], labels: Mapping[str, str] = {},
         "who": who or "the player",
         "name": _name(names, int(player.group(1))) if player else None,
         "nth": ordinal(indices[-1] + 1) if indices else "",
+        # for a list with one entry per player (Galileo's prohibition counts): the last index's player
+        "nth_name": (_name(names, indices[-1]) if indices else None) or "the player",
     }
     if values["name"] is None:
         values["name"] = f"the {values['nth']} player" if indices else "the player"

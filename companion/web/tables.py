@@ -165,7 +165,8 @@ def _write_from_form(table_id: str, operation, conflict_notice: str):
     except tables.NotFound:
         abort(404, NO_TABLE)
     except RulesError as err:
-        return _after_write(table_id, error=err, status=400, posted=doc)
+        # a field forms.py could not read ("12a" in a number field) still names its player
+        return _after_write(table_id, error=err, status=400, posted=doc if doc is not None else _raw_event())
     except tables.Conflict:
         return _after_write(table_id, notice=conflict_notice, status=409)
     tap = steppers.posted()
@@ -175,6 +176,13 @@ def _write_from_form(table_id: str, operation, conflict_notice: str):
                                           lambda: live_region(table, screen))
         return make_response(body, 200, list(headers))
     return _after_write(table_id, ok_table=table)
+
+
+def _raw_event() -> dict:
+    """The posted event's type and player, read without the form's conversions."""
+    player = request.form.get("data.player:int", request.form.get("data.player:json", ""))
+    data = {"player": int(player)} if player.isdecimal() and len(player) < 4 else {}
+    return {"type": request.form.get("type"), "data": data}
 
 
 @bp.post("/t/<table_id>/events")

@@ -1,5 +1,6 @@
 """Calculator mode's shared ground: every phone fills its own row at the same time (issue 11)."""
 
+import html
 import re
 
 from werkzeug.datastructures import MultiDict
@@ -54,3 +55,14 @@ def test_the_api_keeps_its_strict_version_check_for_rows(api):
     assert api.event(t, "sheet", doc(0), expected_version=0).status_code == 200
     answer = api.event(t, "sheet", doc(1), expected_version=0)
     assert answer.status_code == 409 and answer.get_json()["version"] == 1
+
+
+def test_a_value_that_is_not_a_number_still_names_its_player(client):
+    table_id = start(client)
+    form = row_form(1, 0, 40)
+    form["data.fame:int"] = "12a"
+    answer = client.post(f"/t/{table_id}/events", data=form)
+    assert answer.status_code == 400
+    shown = html.unescape(" ".join(re.findall(r'<p class="error"[^>]*>([^<]*)<', answer.get_data(as_text=True))))
+    assert "Ben's" in shown and "data." not in shown, shown
+    assert version(client, table_id) == 0

@@ -77,3 +77,9 @@ def test_final_score_link_opens_the_form_with_calculator_chosen(client):
     assert re.search(r'name="options.calculator:bool" value="off" checked', plain)
     answer = client.post("/new/codex", data={"players[]": ["Anna", "Ben"], "options.calculator:bool": "on"})
     assert answer.status_code == 303
+
+
+def test_a_list_with_one_entry_per_player_names_the_player_and_the_line_starts_with_a_capital():
+    labels = games.get("galileo").labels
+    assert label_of("data.counts[1]", NAMES, labels, "prohibition", {}) == "Ben's elements"
+    assert said(RulesError("players[2]", "is empty"), NAMES).text == "The 3rd name: is empty"

@@ -323,7 +323,7 @@ def test_plurals_in_coins_and_prohibition(client, api):
 
 
 LABELLED = [
-    ("prohibition", {"limit": 3, "counts": [0, -1]}, "data.counts[1]", "the 2nd player's elements"),
+    ("prohibition", {"limit": 3, "counts": [0, -1]}, "data.counts[1]", "Luna's elements"),
     ("prohibition", {"limit": 0, "counts": [0, 0]}, "data.limit", "The limit on the Prohibition tile"),
     ("board", {"suspicion_track": {"length": 20, "penance": [3, 6, 9], "prison": 11, "stake": 19}}, "data.suspicion_track.stake", "The Stake icon"),
     ("board", {"tiles": {"back": 3, "spaces": [20, 20]}}, "data.tiles.spaces[1]", "The 2nd tile's space"),

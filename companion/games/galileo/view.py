@@ -210,7 +210,7 @@ LABELS = {
     "penance.remove": "paying to remove the Penance card",
     "prohibition.limit": "the limit on the Prohibition tile",
     "prohibition.counts": "the elements each player possesses",
-    "prohibition.counts[]": "{name}'s elements",
+    "prohibition.counts[]": "{nth_name}'s elements",
     "prohibition.penalty": "the suspicion for failing",
     "final.inventions_vp": "{who}'s End-game Inventions VP",
     "final.mentor_vp": "{who}'s Scoring Mentor VP",
