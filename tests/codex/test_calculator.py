@@ -294,3 +294,29 @@ def test_points_before_the_last_turns_are_played_say_nothing(api):
     api.event(t, "points", {"player": 1, "delta": 20})
     api.event(t, "turn_played", {})
     assert api.event(t, "points", {"player": 0, "delta": 3}).get_json()["state"]["notice"] is None
+
+
+# --- every field said in players' words -------------------------------------------------------------------
+
+def test_every_event_field_and_option_has_a_label_of_its_own():
+    from companion.games import get
+    from companion.games.codex.calculator import FIELDS
+    from companion.games.codex.table import OPTIONAL, SHAPES
+    from companion.games.codex.view import LABELS
+    from companion.wording import label_of
+
+    paths = {(type_, f"data.{key}") for type_, keys in SHAPES.items() for key in keys}
+    paths |= {(type_, f"data.{key}") for type_, keys in OPTIONAL.items() for key in keys}
+    paths |= {("sheet", f"data.visible.{s}") for s in ("fungi", "plant", "animal", "insect", "quill", "inkwell", "manuscript")}
+    paths |= {("sheet", f"data.patterns.{oid}") for oid in range(87, 95)}
+    paths |= {("common_objectives", "data.cards[1]"), ("pattern_grid", "data.cells[2].kingdom"), ("play_card", "data.cell[0]")}
+    paths |= {(None, "target"), (None, "first_player")}
+    assert set(FIELDS) <= {p.split(".", 1)[1] for t, p in paths if t == "sheet"}
+    labels = get("codex").labels
+    for type_, path in sorted(paths, key=str):
+        words = label_of(path, NAMES, labels, type_, {"player": 1})
+        pattern = re.sub(r"\[\d+\]", "[]", path.removeprefix("data."))
+        assert any(k in LABELS for k in (f"{type_}.{pattern}", pattern, pattern.rsplit(".", 1)[-1])), path
+        assert words and not re.search(r"[\[\]_]|\bdata\b|\w\.\w", words), (path, words)
+    assert label_of("data.visible.quill", NAMES, labels, "sheet", {"player": 1}) == "Ben's visible quills"
+    assert label_of("data.cards[1]", NAMES, labels, "common_objectives", {}) == "the 2nd common objective"
