@@ -46,6 +46,8 @@ class Said:
     field: str
     message: str
     label: str
+    #: the seat the refused event was about (its data.player), so its player's card shows it
+    player: int | None = None
 
     @property
     def text(self) -> str:
@@ -132,4 +134,6 @@ def _plainly(path: str, names: Sequence[str], who: str | None) -> str:
 def said(error: RulesError, names: Sequence[str], labels: Mapping[str, str] = {},
          type_: str | None = None, data: Any = None) -> Said:
     """Return a refused value as a page shows it: its label in the players' words, and the message."""
-    return Said(error.field, error.message, label_of(error.field, names, labels, type_, data))
+    player = data.get("player") if isinstance(data, dict) else None
+    player = player if isinstance(player, int) and not isinstance(player, bool) else None
+    return Said(error.field, error.message, label_of(error.field, names, labels, type_, data), player)

@@ -27,7 +27,7 @@ def test_create_answers_201_with_secret_and_join_url(api, app):
 
 
 def test_secret_is_stored_only_as_a_hash(api, app):
-    t = api.create(GAME, ["Anna"])
+    t = api.create(GAME, ["Anna", "Tom"])
     dump = "\n".join(sqlite3.connect(app.config["DATABASE"]).iterdump())
     assert t["token"] not in dump
 
@@ -83,8 +83,8 @@ def test_rename_event_and_log(api, app):
 
 
 def test_wrong_or_missing_secret_is_404_like_a_missing_table(api, client):
-    t = api.create(GAME, ["Anna"])
-    other = api.create(GAME, ["Zed"])
+    t = api.create(GAME, ["Anna", "Tom"])
+    other = api.create(GAME, ["Zed", "Yan"])
     missing = client.get("/api/v1/tables/nosuchtable", headers={"X-Table-Token": t["token"]})
     for headers in ({}, {"X-Table-Token": "wrong"}, {"X-Table-Token": other["token"]}):
         for method, path in [
@@ -96,11 +96,11 @@ def test_wrong_or_missing_secret_is_404_like_a_missing_table(api, client):
             response = getattr(client, method)(path, headers=headers, json={"type": "rename", "data": {"player": 0, "name": "X"}, "expected_version": 0})
             assert response.status_code == 404
             assert response.get_json() == missing.get_json()
-    assert api.get(t)["version"] == 0 and api.get(t)["players"] == [{"name": "Anna"}]
+    assert api.get(t)["version"] == 0 and api.get(t)["players"] == [{"name": "Anna"}, {"name": "Tom"}]
 
 
 def test_checks_run_in_contract_order(api, client):
-    t = api.create(GAME, ["Anna"])
+    t = api.create(GAME, ["Anna", "Tom"])
     h = api.headers(t)
     url = f"/api/v1/tables/{t['table']}/events"
     assert client.post(url, data="nope", headers=h).status_code == 400
@@ -134,7 +134,7 @@ def test_bad_events_are_400_and_change_nothing(api, app, doc, field):
 
 
 def test_stale_version_409_applies_nothing(api, app):
-    t = api.create(GAME, ["Anna"])
+    t = api.create(GAME, ["Anna", "Tom"])
     assert api.event(t, "rename", {"player": 0, "name": "B"}, 0).status_code == 200
     response = api.event(t, "rename", {"player": 0, "name": "C"}, 0)
     assert response.status_code == 409 and response.get_json()["version"] == 1
@@ -142,14 +142,14 @@ def test_stale_version_409_applies_nothing(api, app):
 
 
 def test_undo_api(api, app):
-    t = api.create(GAME, ["Anna"])
+    t = api.create(GAME, ["Anna", "Tom"])
     response = api.undo(t, 0)
     assert response.status_code == 400 and response.get_json()["field"] == "$"
     api.event(t, "rename", {"player": 0, "name": "B"}, 0)
     assert api.undo(t, 0).status_code == 409
     response = api.undo(t, 1)
     assert response.status_code == 200 and response.get_json()["version"] == 2
-    assert api.get(t)["players"] == [{"name": "Anna"}]
+    assert api.get(t)["players"] == [{"name": "Anna"}, {"name": "Tom"}]
     assert [e["type"] for e in api.events(t)] == ["rename", "undo"]
     assert api.events(t)[1]["data"] == {"seq": 1}
 

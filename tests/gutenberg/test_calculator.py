@@ -184,8 +184,8 @@ def test_the_page_saves_rows_and_shows_breakdown_and_winner(client, api):
 
 WORDS = [
     ("data.fame:int", "-3", "Cleo's fame track"),
-    # a value that is no number at all is refused while the form is read, before the event names its player
-    ("data.fame:int", "12a", "the player's fame track"),
+    # a value that is no number at all is refused while the form is read; the page still names its player
+    ("data.fame:int", "12a", "Cleo's fame track"),
     ("data.guilders:int", "1000", "Cleo's guilders"),
     ("data.specialties.binding:int", "9", "Cleo's Binding level"),
     ("data.specialties.woodcutting:int", "", "Cleo's Woodcutting level"),

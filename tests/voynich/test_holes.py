@@ -62,7 +62,7 @@ def test_a_half_filled_scoring_space_is_refused_in_words_and_kept(client):
     assert response.status_code == 400
     html = response.get_data(as_text=True)
     errors = re.findall(r'<p class="error"[^>]*>(.*?)</p>', html, re.S)
-    assert any("the scoring spaces: each scoring space needs both its position and its GK" in e for e in errors), errors
+    assert any("The scoring spaces: each scoring space needs both its position and its GK" in e for e in errors), errors
     assert 'id="p-space-pos-1" value="20"' in html  # what was typed is still there
 
 
@@ -75,7 +75,7 @@ def test_track_values_as_rows_at_the_table_and_errors_in_words(client, api):
     response = post(client, t, "track", fields)
     assert response.status_code == 400
     shown = re.findall(r'<p class="error"[^>]*>(.*?)</p>', response.get_data(as_text=True), re.S)
-    assert any("the 2nd scoring space&#39;s position: position 10 is listed twice" in s for s in shown), shown
+    assert any("The 2nd scoring space&#39;s position: position 10 is listed twice" in s for s in shown), shown
     assert not any("data." in s or "[1]" in s for s in shown)
     assert api.get(t)["version"] == version
     fields[2] = ("data.space_positions[]:int", "20")
