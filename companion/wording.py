@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
 from .games.validation import RulesError
+from .games.words import ordinal, plural  # noqa: F401  (the templates' filters, web/__init__.py)
 
 _INDEX = re.compile(r"\[(\d+)\]")
 _TOKEN = re.compile(r"\[(\d+)\]|\[\"[^\"]*\"\]|[^.\[]+")
@@ -58,17 +59,6 @@ class Said:
 
     def __str__(self) -> str:
         return self.text
-
-
-def ordinal(n: int) -> str:
-    """1 -> "1st", 2 -> "2nd", 11 -> "11th", 23 -> "23rd"."""
-    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"
-
-
-def plural(count: int, word: str, words: str | None = None) -> str:
-    """Return "1 coin", "2 coins", "0 coins"; `words` for an irregular plural ("1 penalty")."""
-    return f"{count} {word if count == 1 else (words or word + 's')}"
 
 
 def _name(names: Sequence[str], index: Any) -> str | None:

@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+from ..words import standing
 from . import calculator, functions, rules
 from . import cards as catalogue
 from .cards import KINGDOMS, OBJECTS, SYMBOLS
@@ -253,17 +254,13 @@ def scoreboard(state: dict, names: list[str], result: dict | None, calc: bool, b
         status = None
         if result is not None:
             score = result["players"][s]["total"]
-            status = "wins" if name in result["winners"] else ordinal_place(result["places"][name])
+            status = standing(result["places"][name], name in result["winners"])
         elif calc:
             score = None
             status = "row in" if not calculator.missing(state["rows"][s], state["common"]) else "waiting"
         rows.append({"seat": s, "name": name, "score": score, "status": status,
                      "turn": nxt == s and result is None and not calc})
     return rows
-
-
-def ordinal_place(place: int) -> str:
-    return {1: "1st", 2: "2nd", 3: "3rd"}.get(place, f"{place}th")
 
 
 def sheet_cards(state: dict, names: list[str], calc: bool) -> list[dict]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..base import Context, EventLines, clone, describe_event
-from ...wording import plural
+from ..words import plural
 from ..validation import RulesError, at, choice, flag, listof, obj, whole
 from . import calculator, functions, rules
 from .calculator import SHEET

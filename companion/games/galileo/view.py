@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ..words import standing
 from . import calculator, rules
 from .functions import run_score
 from .table import current_player
@@ -60,6 +61,8 @@ def scoreboard(state: dict, names: list[str], result: dict | None, now: int | No
     for i, p in enumerate(state["players"]):
         if state.get("calculator"):
             score, status = totals.get(names[i]), "row in" if p.get("sheet") else "waiting"
+            if result:
+                status = standing(result["places"][names[i]], names[i] in result["winners"])
         else:
             score = totals.get(names[i], p["vp"])
             status = STATUS_WORDS[rules.status_of(p["suspicion"])]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ..words import standing
 from . import calculator, rules, solo, table
 from .facts import ACTION_LABELS, ACTIONS, CHARACTERS, MAX_PER_ACTION, PLANNING_CARDS, ROUNDS, SPECIALTIES, SPECIALTY_LABELS
 
@@ -200,7 +201,7 @@ def scoreboard(state: dict, names: list[str], result: dict | None, first) -> lis
     for i, p in enumerate(state["players"]):
         final_row = totals.get(names[i])
         if final_row:
-            score, status = final_row["total"], "winner" if final_row["place"] == 1 else ordinal(final_row["place"])
+            score, status = final_row["total"], standing(final_row["place"], final_row["place"] == 1)
         elif rows_in is not None:
             score, status = None, "row in" if rows_in[i] else "waiting"
         else:
@@ -208,11 +209,6 @@ def scoreboard(state: dict, names: list[str], result: dict | None, first) -> lis
             status = "first player" if first == i else None
         board.append({"seat": i, "name": names[i], "score": score, "status": status, "turn": False})
     return board
-
-
-def ordinal(n: int) -> str:
-    """1 -> "1st", 2 -> "2nd", 3 -> "3rd", 4 -> "4th" (places at a table of at most 4)."""
-    return f"{n}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(n, 'th') }"
 
 
 def counter(state: dict, type_: str, data: dict) -> int | None:

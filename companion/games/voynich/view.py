@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..validation import places
+from ..words import standing
 from . import calculator, rules
 from .profile import SOLO_PARTS
 from .rules import KNOWLEDGE, MARKERS, SECTIONS
@@ -189,7 +190,7 @@ def scoreboard(state: dict, out: dict, everyone: list[str]) -> list[dict]:
         calc = out["calc"]
         for i, name in enumerate(everyone):
             total = calc["players"][i]["total"] if calc else None
-            status = ("winner" if calc and name in calc["winners"] else None) if calc else (
+            status = standing(calc["places"][name], name in calc["winners"]) if calc else (
                 "row in" if state["sheets"][i] is not None else "waiting")
             rows.append({"seat": i, "name": name, "score": None if total is None else str(total), "status": status, "turn": False})
         return rows
@@ -197,7 +198,7 @@ def scoreboard(state: dict, out: dict, everyone: list[str]) -> list[dict]:
     result = out["result"]
     for i, name in enumerate(everyone):
         score = result["players"][i]["total"] if over else f"GK {state['players'][i]['markers']['gk']}"
-        status = ("winner" if name in result["winners"] else None) if over else None
+        status = standing(result["places"][name], name in result["winners"]) if over else None
         rows.append({"seat": i, "name": name, "score": str(score), "status": status,
                      "turn": not over and state["turn"] == i})
     return rows
