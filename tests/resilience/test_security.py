@@ -257,7 +257,7 @@ def test_hostile_names_stay_text_and_htmx_works_under_the_policy(server, phone):
     phone.on("console", lambda msg: violations.append(msg.text) if "Content Security Policy" in msg.text else None)
     phone.goto(f"{server.url}/join/{t['table']}/{t['token']}")
     phone.wait_for_url("**/t/*")
-    shown = phone.locator(".players-line .player").all_inner_texts()
+    shown = phone.locator(".players-line .sb-name").all_inner_texts()
     assert shown == [n.strip() for n in names]
     assert phone.evaluate("window.__pwned") is None
     # htmx runs under the policy: a rename swaps the live region in place (no page load)
