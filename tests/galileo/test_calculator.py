@@ -387,3 +387,16 @@ def test_a_tracked_table_has_a_compact_scoreboard_with_whose_turn(client, api):
     assert re.search(r'class="player turn" data-you="0">\s*<span class="sb-name">Meg</span> <strong class="sb-score">7</strong>', board)
     assert re.search(r'<span class="sb-name">Luna</span> <strong class="sb-score">0</strong> <small class="sb-status">in Prison</small>', board)
     assert 'seat-card" data-you="1"' in page
+
+
+def test_penance_cards_coins_without_their_vp_are_refused(client, api):
+    """The VP are what final scoring needs: blank VP with coins given must be refused, never stored."""
+    t = api.create("galileo", ["Ann", "Ben"], calculator=True)
+    response = api.event(t, "board", {"cathedral": BOARD["cathedral"], "penance_cards": {"vp": [], "coins": [1, 2, 3]}})
+    assert response.status_code == 400 and response.get_json()["field"] == "data.penance_cards.vp"
+    assert api.get(t)["version"] == 0
+    from werkzeug.datastructures import MultiDict
+    fields = MultiDict([("profile_name", "Coins only")] + [("penance_cards.coins[]:int", c) for c in "123"]
+                       + [("penance_cards.vp[]:int", "")] * 3)
+    page = client.post("/profiles/new/galileo", data=fields)
+    assert page.status_code == 400 and 'data-field="penance_cards.vp"' in page.get_data(as_text=True)

@@ -95,7 +95,7 @@ def test_the_scoring_spaces_are_needed_to_finish(client, api):
     for data in ROWS[:2]:
         assert api.event(t, "sheet", data).status_code == 200
     assert api.get(t)["state"]["finished"] is False
-    assert api.event(t, "track", {"space_positions": [10, 20], "space_gk": [3, 6]}).status_code == 200
+    assert api.event(t, "track", {"spaces": {"0": {"position": 10, "gk": 3}, "1": {"position": 20, "gk": 6}}}).status_code == 200
     assert api.get(t)["state"]["finished"] is True
 
 

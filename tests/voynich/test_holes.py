@@ -10,9 +10,9 @@ from .test_web import join, make_profile, post
 
 CELL_FORM = MultiDict([
     ("profile_name", "Typed box"),
-    ("track.space_positions[]:int", "10"), ("track.space_gk[]:int", "3"),
-    ("track.space_positions[]:int", "20"), ("track.space_gk[]:int", "6"),
-    ("track.space_positions[]:int", ""), ("track.space_gk[]:int", ""),
+    ("track.spaces.0.position:int", "10"), ("track.spaces.0.gk:int", "3"),
+    ("track.spaces.1.position:int", "20"), ("track.spaces.1.gk:int", "6"),
+    ("track.spaces.2.position:int", ""), ("track.spaces.2.gk:int", ""),
     ("track.insights[]:int", "4"), ("track.insights[]:int", "9"), ("track.insights[]:int", ""),
     ("track.end:int", ""),
     ("grid_cells.0.0:int", "2"), ("grid_cells.0.1:int", ""), ("grid_cells.1.0:int", ""), ("grid_cells.1.1:int", "5"),
@@ -57,20 +57,35 @@ def test_the_profile_page_saves_typed_rows_cells_and_card_choices(client):
 
 def test_a_half_filled_scoring_space_is_refused_in_words_and_kept(client):
     form = MultiDict(CELL_FORM)
-    form.setlist("track.space_gk[]:int", ["3", "", ""])
+    form["track.spaces.1.gk:int"] = ""
     response = client.post("/profiles/new/voynich", data=form)
     assert response.status_code == 400
     html = response.get_data(as_text=True)
     errors = re.findall(r'<p class="error"[^>]*>(.*?)</p>', html, re.S)
-    assert any("The scoring spaces: each scoring space needs both its position and its GK" in e for e in errors), errors
+    assert any("The 2nd scoring space&#39;s GK: type the GK printed on this space too" in e for e in errors), errors
     assert 'id="p-space-pos-1" value="20"' in html  # what was typed is still there
+
+
+def test_blank_fields_in_two_rows_are_never_paired_across_rows(client, api):
+    """Row 2 without its GK and row 3 without its position must not become one space (20: 10)."""
+    t = api.create("voynich", ["Ana", "Ben"], calculator=True)
+    join(client, t)
+    fields = [("data.spaces.0.position:int", "10"), ("data.spaces.0.gk:int", "3"),
+              ("data.spaces.1.position:int", "20"), ("data.spaces.1.gk:int", ""),
+              ("data.spaces.2.position:int", ""), ("data.spaces.2.gk:int", "10")]
+    version = api.get(t)["version"]
+    response = post(client, t, "track", fields)
+    assert response.status_code == 400
+    shown = re.findall(r'<p class="error"[^>]*>(.*?)</p>', response.get_data(as_text=True), re.S)
+    assert any("The 2nd scoring space&#39;s GK" in s for s in shown), shown
+    assert api.get(t)["version"] == version
 
 
 def test_track_values_as_rows_at_the_table_and_errors_in_words(client, api):
     t = api.create("voynich", ["Ana", "Ben"])
     join(client, t)
-    fields = [("data.space_positions[]:int", "10"), ("data.space_gk[]:int", "3"),
-              ("data.space_positions[]:int", "10"), ("data.space_gk[]:int", "5")]
+    fields = [("data.spaces.0.position:int", "10"), ("data.spaces.0.gk:int", "3"),
+              ("data.spaces.1.position:int", "10"), ("data.spaces.1.gk:int", "5")]
     version = api.get(t)["version"]
     response = post(client, t, "track", fields)
     assert response.status_code == 400
@@ -78,7 +93,7 @@ def test_track_values_as_rows_at_the_table_and_errors_in_words(client, api):
     assert any("The 2nd scoring space&#39;s position: position 10 is listed twice" in s for s in shown), shown
     assert not any("data." in s or "[1]" in s for s in shown)
     assert api.get(t)["version"] == version
-    fields[2] = ("data.space_positions[]:int", "20")
+    fields[2] = ("data.spaces.1.position:int", "20")
     assert post(client, t, "track", fields + [("data.insights[]:int", "4"), ("data.insights[]:int", "")]).status_code == 200
     assert api.get(t)["state"]["track"] == {"scoring_spaces": {"10": 3, "20": 5}, "insights": [4]}
     html = client.get(f"/t/{t['table']}?screen=track").get_data(as_text=True)
@@ -142,3 +157,21 @@ def test_every_event_field_has_words(client):
         assert "[" not in words and "_" not in words and "data" not in words, (field, words)
     assert label_of("cards.12.multipliers[1]", names, GAME.labels) == "card 12's multiplier"
     assert label_of("solo_spaces.first_basin[2]", names, GAME.labels).startswith("the solo board's Baths: first basin")
+
+
+def test_a_tracked_row_with_gk_at_the_end_triggers_the_end_like_a_move(client, api):
+    t = api.create("voynich", ["Ana", "Bea"], profile=make_profile(client))
+    row = {"player": 1, "gk": 60, "markers": {"botany": 0, "astrology": 0, "baths": 0, "writings": 0},
+           "pages": {s: [0, 0] for s in SECTIONS}}
+    assert api.event(t, "sheet", row).status_code == 200
+    state = api.get(t)["state"]
+    assert state["end"] is not None and state["end"]["by"] == 1  # [V354] the last turns begin
+
+
+def test_a_calculator_table_refuses_tracking_events(api):
+    t = api.create("voynich", ["Ana", "Bea"], calculator=True)
+    for type_, data in (("move", {"player": 0, "marker": "gk", "delta": 3}), ("end_turn", {}),
+                        ("positions", {"player": 0, "gk": 60}), ("research", {"player": 0, "gk": 4})):
+        response = api.event(t, type_, data)
+        assert response.status_code == 400 and response.get_json()["field"] == "type", type_
+    assert api.get(t)["version"] == 0

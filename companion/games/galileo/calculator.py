@@ -91,10 +91,11 @@ def missing(state: dict, names: list[str]) -> list[str]:
     """Say what final scoring still needs, in the players' words (empty when it can be scored)."""
     board = state["board"]
     out = []
+    section = "Printed on the board" if state.get("calculator") else "Board values"  # the page's section
     if "cathedral" not in board:
-        out.append("the Cathedral values (Board values)")
-    if "penance_cards" not in board and any(_held(state, i) for i in range(len(state["players"]))):
-        out.append("the penance cards' VP (Board values)")
+        out.append(f"the Cathedral values ({section})")
+    if "vp" not in board.get("penance_cards", {}) and any(_held(state, i) for i in range(len(state["players"]))):
+        out.append(f"the penance cards' VP ({section})")
     key = "sheet" if state.get("calculator") else "final"
     waiting = [names[i] for i, p in enumerate(state["players"]) if p.get(key) is None]
     if waiting:

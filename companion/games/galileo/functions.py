@@ -123,8 +123,8 @@ def penance_cards(value: Any, field: str) -> dict:
     obj(value, field, required=("vp",), optional=("coins",))
     clean = {}
     for key, hi in (("vp", MAX_PRINTED), ("coins", 10)):  # coins: the Desk holds at most 10 [GT267]
-        if key not in value or _blank(value[key]):
-            continue
+        if key == "coins" and ("coins" not in value or _blank(value["coins"])):
+            continue  # the VP are never optional: a card whose VP is unknown cannot be scored
         f = at(field, key)
         clean[key] = [whole(v, at(f, i), 0, hi) for i, v in enumerate(listof(value[key], f, 3, 3))]
     return clean

@@ -110,7 +110,8 @@ def on_sheet(s: dict, data: dict, ctx: Context) -> None:
             if "difficulty" not in row:
                 raise RulesError("data.difficulty", f"choose the difficulty {AUTOMA} played at")
             if rules.TOKEN_GK[row["difficulty"]] and "tokens_on_board" not in row:
-                raise RulesError("data.tokens_on_board", f"count {AUTOMA}'s tokens on the board (hard and above) [V494-495]")
+                # [V494-495] hard and above: Voynich's tokens on the board count at the end
+                raise RulesError("data.tokens_on_board", f"count {AUTOMA}'s tokens on the board (hard and above)")
         s["sheets"][i] = row
         update_finished(s, ctx.profile)
         return
@@ -119,7 +120,7 @@ def on_sheet(s: dict, data: dict, ctx: Context) -> None:
         m = row["pages"][section][k % 2]
         if m and player["pages"][k]["phase"] == 1:
             raise RulesError(at(at("data.pages", section), k % 2),
-                             f"{PAGE_LABELS[k]} is in its starting phase: it scores ×0 [V91] (study it first)")
+                             f"{PAGE_LABELS[k]} is in its starting phase: it scores ×0 (study it first)")  # [V91]
     if i == automa:
         if "difficulty" in row:
             raise RulesError("data.difficulty", f"{AUTOMA}'s difficulty is set with his solo setup")

@@ -36,7 +36,7 @@ GRID_MAX = 20
 
 def check_track(value: Any, field: str) -> dict:
     """Check the score track's printed values: scoring spaces, insight symbols, end symbol (B1, B2)."""
-    obj(value, field, optional=("scoring_spaces", "space_positions", "space_gk", "insights", "end"))
+    obj(value, field, optional=("scoring_spaces", "spaces", "insights", "end"))
     value = spaces_from_rows(value, field)
     if value.get("insights") == []:
         value = {k: v for k, v in value.items() if k != "insights"}  # every insight field left empty
@@ -52,24 +52,39 @@ def check_track(value: Any, field: str) -> dict:
     return clean
 
 
+#: scoring-space rows a form offers (a 52-space track has fewer scoring spaces than this)
+SPACE_ROWS = 60
+
+
 def spaces_from_rows(value: dict, field: str) -> dict:
-    """A form's scoring spaces, a row of position and GK each (`space_positions[]`, `space_gk[]`), as the map."""
-    if "space_positions" not in value and "space_gk" not in value:
+    """A form's scoring spaces, one numbered row of position and GK each (`spaces.K.position`,
+    `spaces.K.gk`), as the {position: GK} map.
+
+    Each row is named by its number, so a row left half empty is refused on that row, never
+    paired with another row's value; a row left empty is no space.
+    """
+    if "spaces" not in value:
         return value
     if "scoring_spaces" in value:
         raise RulesError(at(field, "scoring_spaces"), "give the scoring spaces once: as a map, or as rows")
-    rest = {k: v for k, v in value.items() if k not in ("space_positions", "space_gk")}
-    positions = listof(value.get("space_positions", []), at(field, "space_positions"), 0, 200)
-    gks = listof(value.get("space_gk", []), at(field, "space_gk"), 0, 200)
-    if len(positions) != len(gks):
-        raise RulesError(at(field, "scoring_spaces"), "each scoring space needs both its position and its GK")
-    if positions:
-        spaces: dict[str, Any] = {}
-        for k, (pos, gk) in enumerate(zip(positions, gks)):
-            p = whole(pos, at(at(field, "space_positions"), k), 0, rules.POS_HI)
-            if str(p) in spaces:
-                raise RulesError(at(at(field, "space_positions"), k), f"position {p} is listed twice")
-            spaces[str(p)] = gk
+    rest = {k: v for k, v in value.items() if k != "spaces"}
+    rows_field = at(field, "spaces")
+    rows = obj(value["spaces"], rows_field, optional=[str(k) for k in range(SPACE_ROWS)])
+    spaces: dict[str, Any] = {}
+    for key in sorted(rows, key=int):
+        row_field = at(rows_field, key)
+        row = obj(rows[key], row_field, optional=("position", "gk"))
+        if not row:
+            continue
+        if "position" not in row:
+            raise RulesError(at(row_field, "position"), "type the position of this space too, or clear its GK")
+        if "gk" not in row:
+            raise RulesError(at(row_field, "gk"), "type the GK printed on this space too, or clear its position")
+        p = whole(row["position"], at(row_field, "position"), 0, rules.POS_HI)
+        if str(p) in spaces:
+            raise RulesError(at(row_field, "position"), f"position {p} is listed twice")
+        spaces[str(p)] = whole(row["gk"], at(row_field, "gk"), 0, rules.POS_HI)
+    if spaces:
         rest["scoring_spaces"] = spaces
     return rest
 

@@ -32,7 +32,7 @@ EVENTS = {
             "(lets the box profile's card catalogue give the multipliers)",
     "research": "{player, gk? | cell?: [row, column]}: add one research token's GK for end scoring (at most 6)",
     "research_remove": "{player, index}: take back one research token entry",
-    "track": "{scoring_spaces?: {position: GK} | space_positions?: [positions] with space_gk?: [GK], insights?: "
+    "track": "{scoring_spaces?: {position: GK} | spaces?: {ROW: {position, gk}} (a form's numbered rows), insights?: "
              "[positions], end?}: enter the score track's printed values at the table (over the box profile's)",
     "positions": "{player, gk?, markers?: {botany?, astrology?, baths?, writings?}}: type where a player's markers "
                  "stand (as a move: insight symbols crossed give exchange tokens, GK at the end symbol triggers the end)",
@@ -122,11 +122,18 @@ def grid_gk(profile: dict, cell: Any, field: str) -> int:
     return grid[r][c]
 
 
+#: what a calculator table takes: the rows and the track's printed values
+CALCULATOR_EVENTS = ("sheet", "track")
+
+
 def apply(state: dict, type_: str, data: Any, ctx: Context) -> dict:
     """Return the state after one event; raise RulesError for an invalid one."""
     handler = HANDLERS[type_]  # Game.apply refused unknown types
     if not isinstance(data, dict):
         raise RulesError("data", "must be an object")
+    if state.get("calculator") and type_ not in CALCULATOR_EVENTS:
+        raise RulesError("type", "this table only adds up the final score: enter each player's row, "
+                                 "and the score track's values if they are missing")
     new = clone(state)
     handler(new, data, ctx)
     return new
@@ -160,10 +167,23 @@ def _advance(s: dict, i: int, marker: str, delta: int, field: str, ctx: Context)
             back = rules.insights_crossed(new, old, track["insights"])
             player["exchange"][marker] = max(0, player["exchange"][marker] - back)
     # [V174] GK crossing an insight does nothing
-    if marker == "gk" and new >= end_gk(track) and s["end"] is None:
+    if marker == "gk":
+        _end_if_reached(s, i, track)
+
+
+def _end_if_reached(s: dict, i: int, track: dict) -> None:
+    """Trigger the end when player i's GK marker is at the end-of-game symbol and it was not yet."""
+    if s["players"][i]["markers"]["gk"] >= end_gk(track) and s["end"] is None:
         # [V354-356] finish the round, then one more turn each (RULES.md VOY-A11, VOY-C12)
         order = list(range(len(s["players"])))
         s["end"] = {"trigger": s["turn"], "by": i, "remaining": rules.final_turns_order(order, s["turn"])}
+
+
+def ev_sheet(s: dict, data: dict, ctx: Context) -> None:
+    """A player's row of end values (calculator.py); on a tracked table a GK at the end triggers it [V354]."""
+    calculator.on_sheet(s, data, ctx)
+    if not s.get("calculator"):
+        _end_if_reached(s, data["player"], effective_track(s, ctx.profile))
 
 
 def _on_move(s: dict, data: dict, ctx: Context) -> None:
@@ -359,7 +379,7 @@ HANDLERS = {
     "research_remove": _on_research_remove,
     "track": _on_track,
     "positions": _on_positions,
-    calculator.SHEET: calculator.on_sheet,
+    calculator.SHEET: ev_sheet,
     **solo.HANDLERS,
     "voynich_research": _on_voynich_research,
 }

@@ -5,9 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from ..validation import places
-from ..words import standing
+from ..words import ordinal, standing
 from . import calculator, rules
-from .profile import SOLO_PARTS
+from .profile import SOLO_PARTS, SPACE_ROWS
 from .rules import KNOWLEDGE, MARKERS, SECTIONS
 from .solo import AUTOMA, seat_names
 from .table import PAGE_NAMES, effective_track, end_gk
@@ -70,16 +70,15 @@ LABELS = {
     "tokens_on_board": "Voynich's tokens on the board",
     # the score track: the table's `track` event and the box profile's `track`
     "scoring_spaces": "the scoring spaces",
-    "space_positions": "the scoring spaces' positions",
-    "space_positions[]": "the {nth} scoring space's position",
-    "space_gk": "the scoring spaces' GK",
-    "space_gk[]": "the {nth} scoring space's GK",
+    "spaces": "the scoring spaces",
+    # the form's numbered rows (profile.spaces_from_rows), on the table and in the box profile
+    **{f"{pre}spaces.{k}.{part}": f"the {ordinal(k + 1)} scoring space's {word}"
+       for pre in ("", "track.") for k in range(SPACE_ROWS) for part, word in (("position", "position"), ("gk", "GK"))},
     "insights": "the insight positions",
     "insights[]": "the {nth} insight position",
     "end": "the number at the end-of-game symbol",
     "track.scoring_spaces": "the scoring spaces",
-    "track.space_positions[]": "the {nth} scoring space's position",
-    "track.space_gk[]": "the {nth} scoring space's GK",
+    "track.spaces": "the scoring spaces",
     "track.insights": "the insight positions",
     "track.insights[]": "the {nth} insight position",
     "track.end": "the number at the end-of-game symbol",
