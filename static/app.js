@@ -8,11 +8,17 @@
     return el.matches("input:not([type=hidden]):not([type=submit]):not([type=button]), textarea, select");
   }
 
+  // A field's key across a swap: its form's place on the page, its name, and which of the form's
+  // fields of that name it is (a row of research[] fields, Penance I/II/III checkboxes), so that
+  // a value typed in one field is never put back into another of the same name.
   function keyOf(input) {
     var form = input.form;
     var scope = form ? (form.getAttribute("action") || "") + "|" + (form.querySelector("[name=type]") || {}).value : "";
     var index = form ? Array.prototype.indexOf.call(document.querySelectorAll("#table-live form"), form) : -1;
-    return scope + "|" + index + "|" + input.name;
+    var same = form ? Array.prototype.filter.call(form.elements, function (el) {
+      return el.name === input.name && el.type !== "hidden";
+    }) : [input];
+    return scope + "|" + index + "|" + input.name + "|" + same.indexOf(input);
   }
 
   var pending = {};
@@ -108,6 +114,7 @@
     });
     openState = {};
     live.querySelectorAll("input, textarea, select").forEach(function (input) {
+      if (input.type === "hidden" || input.type === "submit") return;
       var key = keyOf(input);
       if (!(key in pending)) return;
       if (input.type === "checkbox" || input.type === "radio") input.checked = pending[key];
