@@ -6,7 +6,8 @@ CONTRACT.md "Errors"). A page must not: it names the field as the player sees it
 
 - a game's view module may give `LABELS`, patterns of paths to words. A pattern is the path
   without its leading `data.`, with every index written `[]`, optionally after the event type:
-  `"vp.delta": "{who}'s VP change"`, `"players[].vp": "{name}'s VP"`, `"delta": "{who}'s change"`.
+  `"vp.delta": "{who}'s VP change"`, `"players[].vp": "{name}'s VP"`, `"delta": "{who}'s change"`;
+  a pattern may also name one item by its index (`"sheet.pages.botany[0]"`), which goes first.
   `{who}` is the player the event's `data.player` names, `{name}` the player whose index follows
   `players` in the path, `{nth}` the ordinal of the path's last index ("2nd"), and `{nth_name}`
   the player at the path's last index, for a list with one entry per player.
@@ -90,7 +91,8 @@ def label_of(field: str, names: Sequence[str], labels: Mapping[str, str] = {},
     if values["name"] is None:
         values["name"] = f"the {values['nth']} player" if indices else "the player"
     table = {**COMMON_LABELS, **labels}
-    for key in ([f"{type_}.{pattern}"] if type_ else []) + [pattern, pattern.rsplit(".", 1)[-1]]:
+    exact = [f"{type_}.{path}", path] if type_ else [path]  # a label for one item ("pages.botany[0]")
+    for key in exact + ([f"{type_}.{pattern}"] if type_ else []) + [pattern, pattern.rsplit(".", 1)[-1]]:
         if key in table:
             return table[key].format(**values)
     return _plainly(path, names, who)

@@ -109,7 +109,7 @@ def test_play_card_form_with_a_cell_and_its_error_beside_the_field(client, api):
                                 "data.id:int": "47", "data.side": "front", "data.cell:json": "[1, 1]", "screen": "book-0"})
     assert bad.status_code == 400
     page = bad.get_data(as_text=True)
-    assert re.search(r'class="error" role="alert" data-field="data.id">card 47 is a gold card', page)
+    assert re.search(r'class="error" role="alert" data-field="data.id">[^<]*card number: card 47 is a gold card', page)
     assert len(api.get(t)["state"]["manuscripts"][0]) == 1
 
 

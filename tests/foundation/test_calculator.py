@@ -66,3 +66,12 @@ def test_a_value_that_is_not_a_number_still_names_its_player(client):
     shown = html.unescape(" ".join(re.findall(r'<p class="error"[^>]*>([^<]*)<', answer.get_data(as_text=True))))
     assert "Ben's" in shown and "data." not in shown, shown
     assert version(client, table_id) == 0
+
+
+def test_a_calculator_tables_invite_comes_first_until_the_result(client):
+    """Every phone joins at once to fill its row: the QR code is at the top, not below four cards."""
+    page = client.get(f"/t/{start(client)}").get_data(as_text=True)
+    assert page.index('id="invite"') < page.index('id="table-live"')
+    tracked = client.post("/new/gutenberg", data=MultiDict([("players[]", "Anna"), ("players[]", "Ben")]))
+    page = client.get(tracked.headers["Location"]).get_data(as_text=True)
+    assert page.index('id="invite"') > page.index('id="table-live"')

@@ -83,3 +83,9 @@ def test_a_list_with_one_entry_per_player_names_the_player_and_the_line_starts_w
     labels = games.get("galileo").labels
     assert label_of("data.counts[1]", NAMES, labels, "prohibition", {}) == "Ben's elements"
     assert said(RulesError("players[2]", "is empty"), NAMES).text == "The 3rd name: is empty"
+
+
+def test_a_label_for_one_item_goes_before_the_pattern_for_all():
+    labels = {"pages.botany[]": "{who}'s {nth} Botany page", "pages.botany[0]": "{who}'s Botany left ×"}
+    assert label_of("data.pages.botany[0]", NAMES, labels, "sheet", {"player": 1}) == "Ben's Botany left ×"
+    assert label_of("data.pages.botany[1]", NAMES, labels, "sheet", {"player": 1}) == "Ben's 2nd Botany page"

@@ -163,7 +163,7 @@ FORM_BAD = [
     ("data.gk:int", "1000", "Ben's GK"),
     ("data.markers.baths:int", "1000", "Ben's Baths marker"),
     ("data.research[]:int", "150", "Ben's 1st research token"),
-    ("data.pages.botany[]:int", "3", "Ben's Botany 1st page multiplier"),
+    ("data.pages.botany[]:int", "3", "Ben's Botany left ×"),
     ("data.choices.left[]:json", '"baths"', "Ben's Recipes left types"),
 ]
 

@@ -62,6 +62,9 @@ LABELS = {
     "sheet.pages": "{who}'s pages",
     **{f"sheet.pages.{sec}": f"{{who}}'s {sec.capitalize()} pages" for sec in SECTIONS},
     **{f"sheet.pages.{sec}[]": f"{{who}}'s {sec.capitalize()} {{nth}} page multiplier" for sec in SECTIONS},
+    # the card's fields say "Left ×" and "Right ×": the message says the same
+    **{f"sheet.pages.{sec}[{k}]": f"{{who}}'s {sec.capitalize()} {side} ×" for sec in SECTIONS
+       for k, side in enumerate(("left", "right"))},
     "sheet.choices": "{who}'s Recipes types",
     "sheet.choices.left": "{who}'s Recipes left types",
     "sheet.choices.right": "{who}'s Recipes right types",
