@@ -320,3 +320,14 @@ def test_every_event_field_and_option_has_a_label_of_its_own():
         assert words and not re.search(r"[\[\]_]|\bdata\b|\w\.\w", words), (path, words)
     assert label_of("data.visible.quill", NAMES, labels, "sheet", {"player": 1}) == "Ben's visible quills"
     assert label_of("data.cards[1]", NAMES, labels, "common_objectives", {}) == "the 2nd common objective"
+
+
+def test_the_secret_objective_picker_greys_out_the_common_objectives(client, api):
+    """A secret objective is never one of the commons: the picker does not offer them (issue 11 playtest)."""
+    t = api.create("codex", ["Ann", "Ben"], calculator=True)
+    assert api.event(t, "common_objectives", {"cards": [95, 99]}).status_code == 200
+    client.set_cookie(f"tc_{t['table']}", t["token"])
+    page = client.get(f"/t/{t['table']}").get_data(as_text=True)
+    secret = page.split('name="data.secret:int"', 1)[1].split("</select>", 1)[0]
+    assert re.search(r'value="95" *disabled>#95', secret) and re.search(r'value="99" *disabled>#99', secret)
+    assert re.search(r'value="96" *>#96', secret)
