@@ -136,7 +136,7 @@ def test_a_refused_row_keeps_what_was_typed_and_says_it_beside_the_field(server,
     page.locator(".table-head .error").wait_for()
     assert page.locator(".table-head .error").inner_text().startswith("Ben's Binding level: must be a whole number from 0 to 6")
     card = page.locator("#sheet-1")
-    assert card.locator(".error").first.inner_text() == "must be a whole number from 0 to 6"
+    assert card.locator(".error").first.inner_text() == "Ben's Binding level: must be a whole number from 0 to 6"
     assert card.locator("input[name='data.fame:int']").input_value() == str(values["fame"])
     assert card.locator("input[name='data.specialties.binding:int']").input_value() == "8"
     assert version(page) == 0
