@@ -50,6 +50,11 @@
     }
   }
   document.addEventListener("DOMContentLoaded", function () { applySeat(document.getElementById("table-live")); });
+  // the phone that started a calculator table lands on #invite: show it the QR code to scan
+  document.addEventListener("DOMContentLoaded", function () {
+    var invite = location.hash === "#invite" && document.getElementById("invite");
+    if (invite && invite.tagName === "DETAILS") invite.open = true;
+  });
 
   // The newest version of the table this page has seen: the tools' data-version. A stepper's tap
   // updates it out of band without redrawing the region (companion/web/steppers.py).

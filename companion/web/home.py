@@ -124,6 +124,8 @@ def create(game_key: str):
         if err.field not in ("players", "profile") and not err.field.startswith("players["):
             err = RulesError(f"options.{err.field}" if err.field != "$" else "options", err.message)
         return _new_form(game, doc, wording.said(err, [], game.labels), 400)
-    response = redirect(url_for("tables.show", table_id=table.id), 303)
+    # a calculator table needs the other phones at once: its page opens with the QR code shown
+    invite = "#invite" if table.options.get("calculator") else ""
+    response = redirect(url_for("tables.show", table_id=table.id) + invite, 303)
     set_table_cookies(response, table.id, secret)
     return response

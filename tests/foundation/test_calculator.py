@@ -18,7 +18,9 @@ def row_form(player: int, version: int, fame: int) -> MultiDict:
 def start(client, players=("Anna", "Ben", "Cleo")) -> str:
     answer = client.post("/new/gutenberg", data=MultiDict([("players[]", p) for p in players] + [("options.calculator:bool", "on")]))
     assert answer.status_code == 303
-    return answer.headers["Location"].rsplit("/", 1)[-1]
+    location, _, fragment = answer.headers["Location"].partition("#")
+    assert fragment == "invite"  # the phone that started it opens on the QR code (app.js)
+    return location.rsplit("/", 1)[-1]
 
 
 def version(client, table_id: str) -> int:
@@ -73,5 +75,6 @@ def test_a_calculator_tables_invite_comes_first_until_the_result(client):
     page = client.get(f"/t/{start(client)}").get_data(as_text=True)
     assert page.index('id="invite"') < page.index('id="table-live"')
     tracked = client.post("/new/gutenberg", data=MultiDict([("players[]", "Anna"), ("players[]", "Ben")]))
+    assert "#" not in tracked.headers["Location"]
     page = client.get(tracked.headers["Location"]).get_data(as_text=True)
     assert page.index('id="invite"') > page.index('id="table-live"')

@@ -53,6 +53,9 @@ def test_four_player_final_score_typed_in_on_phones(server, browser, phone, dark
     page.get_by_text("Just the final score").click()
     page.get_by_role("button", name="Start the table").click()
     page.wait_for_url("**/t/*")
+    # the phone that started it sees the QR code first, open, for the others to join
+    assert page.evaluate("document.getElementById('invite').open") is True
+    assert page.evaluate("document.getElementById('invite').compareDocumentPosition(document.getElementById('table-live'))") & 4
     page.locator(".seat-chooser").get_by_role("button", name="Anna").click()
     page.wait_for_selector(".seat-chooser", state="detached")
     # opened straight at final scoring, this phone's own card first
