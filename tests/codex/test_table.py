@@ -188,7 +188,7 @@ def counter_events():
 def test_objectives_are_distinct_cards():
     state = fold(counter_events())
     assert "common objective" in rejected(state, "secret_objective", {"player": 2, "card": 95}).message
-    assert "another player's" in rejected(state, "secret_objective", {"player": 2, "card": 99}).message
+    assert "already Ben's secret objective" in rejected(state, "secret_objective", {"player": 2, "card": 99}).message
     assert rejected(state, "common_objectives", {"cards": [96, 96]}).field == "data.cards[1]"
     assert rejected(state, "common_objectives", {"cards": [96, 91]}).field == "data.cards[1]"
     assert rejected(state, "common_objectives", {"cards": [96, 200]}).field == "data.cards[1]"

@@ -60,6 +60,18 @@ def _who(names: Sequence[str], seat: int) -> str:
     return names[seat] if 0 <= seat < len(names) else "this player"
 
 
+def secret_objective(state: dict, seat: int, value: Any, field: str, names: Sequence[str]) -> int:
+    """Check a player's secret objective card (also the tracked table's `secret_objective` event)."""
+    oid = functions.objective_card(value, field)
+    # [CN35] two common objectives face up, and one secret objective per player: each card once
+    if oid in state["common"]:
+        raise RulesError(field, f"card {oid} is a common objective; the secret one is another card")
+    for other, secret in enumerate(state["secret"]):
+        if other != seat and secret == oid:
+            raise RulesError(field, f"card {oid} is already {_who(names, other)}'s secret objective; each card exists once")
+    return oid
+
+
 def check_row(data: Any, state: dict, calculator: bool, names: Sequence[str]) -> tuple[int, dict]:
     """Check one player's row; return their seat and the clean row (only the keys given)."""
     obj(data, "data", required=("player",), optional=FIELDS)
@@ -75,14 +87,7 @@ def check_row(data: Any, state: dict, calculator: bool, names: Sequence[str]) ->
     elif calculator:
         raise RulesError("data.placement_points", "type the points on the score track")
     if "secret" in data:
-        oid = functions.objective_card(data["secret"], "data.secret")
-        # [CN35] two common objectives face up, and one secret objective per player: each card once
-        if oid in state["common"]:
-            raise RulesError("data.secret", f"card {oid} is a common objective; the secret one is another card")
-        for other, secret in enumerate(state["secret"]):
-            if other != seat and secret == oid:
-                raise RulesError("data.secret", f"card {oid} is already {_who(names, other)}'s secret objective; each card exists once")
-        row["secret"] = oid
+        row["secret"] = secret_objective(state, seat, data["secret"], "data.secret", names)
     elif calculator:
         raise RulesError("data.secret", "choose the secret objective")
     if "visible" in data:

@@ -247,12 +247,7 @@ def _common(state, data, ctx):
 
 def _secret(state, data, ctx):
     seat = _seat(data, state)
-    oid = functions.objective_card(data["card"], "data.card")
-    if oid in state["common"]:
-        raise RulesError("data.card", f"card {oid} is a common objective; the secret one is another card")
-    for other, secret in enumerate(state["secret"]):
-        if other != seat and secret == oid:
-            raise RulesError("data.card", f"card {oid} is already another player's secret objective; each card exists once")
+    oid = calculator.secret_objective(state, seat, data["card"], "data.card", ctx.names)
     state["secret"][seat] = oid
     _keep_own_patterns(state, seat)
 
