@@ -283,3 +283,28 @@ class Taps:
         FIGURES.append(line)
         print(line)
         return line
+
+
+def fits_a_phone(page, scope: str = "#game-panel") -> None:
+    """Nothing wider than the 360 px screen; every visible field and button in `scope` at least 44 px tall.
+
+    Checkboxes and radio buttons are inside labels that are the touch target, so their own box is not held to it.
+    """
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    small = page.evaluate("""scope => [...document.querySelectorAll(
+            `${scope} button, ${scope} select, ${scope} input:not([type=hidden]):not([type=checkbox]):not([type=radio])`)]
+        .filter(e => e.offsetParent && e.getBoundingClientRect().height < 44)
+        .map(e => [e.id || e.name || e.textContent.trim(), e.getBoundingClientRect().height])""", scope)
+    assert small == [], small
+
+
+def start_final_score_table(page, server, game: str, names, profile: str | None = None) -> None:
+    """Start a table as a player does: the start page, the names, "Just the final score", Start."""
+    page.goto(f"{server.url}/new/{game}")
+    for i, name in enumerate(names):
+        page.locator("input[name='players[]']").nth(i).fill(name)
+    page.get_by_text("Just the final score").click()
+    if profile:
+        page.get_by_label("Box profile").select_option(label=profile)
+    page.get_by_role("button", name="Start the table").click()
+    page.wait_for_url("**/t/*")

@@ -2,7 +2,7 @@
 
 import pytest
 
-from tests.conftest import PHONE, Taps
+from tests.conftest import PHONE, Taps, fits_a_phone, start_final_score_table
 
 from .test_calculator import COMMON, NAMES, ROWS, expected, numbers_on_the_table
 
@@ -34,22 +34,9 @@ def fill_row(taps: Taps, page, i: int, row: dict) -> None:
     wait_for_version(page, before + 1)
 
 
-def check_layout(page) -> None:
-    """Nothing wider than the 360 px screen; every field and button of the cards at least 44 px tall."""
-    assert page.evaluate("document.documentElement.scrollWidth") <= 360
-    for h in page.locator(".cx-sheets input:visible:not([type=hidden]), .cx-sheets select:visible, .cx-sheets button:visible, "
-                          "#cx-common select:visible").evaluate_all("els => els.map(e => e.getBoundingClientRect().height)"):
-        assert h >= 44, h
-
-
 def test_four_player_final_score_typed_in_on_phones(server, browser, phone, dark_phone, shot):
     page = phone
-    page.goto(server.url + "/new/codex")
-    for i, name in enumerate(NAMES):
-        page.locator("input[name='players[]']").nth(i).fill(name)
-    page.get_by_text("Just the final score").click()
-    page.get_by_role("button", name="Start the table").click()
-    page.wait_for_url("**/t/*")
+    start_final_score_table(page, server, "codex", NAMES)
     page.locator(".seat-chooser").get_by_role("button", name="Anna").click()
     page.wait_for_selector(".seat-chooser", state="detached")
     join = page.locator(".join-url a").get_attribute("href")
@@ -110,25 +97,20 @@ def test_four_player_final_score_typed_in_on_phones(server, browser, phone, dark
     taps.report("codex calculator, 4 players", numbers=numbers, players=4)
     assert taps.count <= numbers + 4
 
-    check_layout(page)
+    fits_a_phone(page)
     shot(page, "codex_calculator_result")
 
     dark_phone.goto(join)
     dark_phone.locator(".seat-chooser").get_by_role("button", name="Just watch").click()
     dark_phone.wait_for_selector(".seat-chooser", state="detached")
     dark_phone.locator("#cx-winner").wait_for()
-    check_layout(dark_phone)
+    fits_a_phone(dark_phone)
     shot(dark_phone, "codex_calculator_dark")
 
 
 def test_a_refused_row_keeps_what_was_typed_and_says_it_beside_the_field(server, phone, shot):
     page = phone
-    page.goto(server.url + "/new/codex")
-    page.locator("input[name='players[]']").nth(0).fill("Anna")
-    page.locator("input[name='players[]']").nth(1).fill("Ben")
-    page.get_by_text("Just the final score").click()
-    page.get_by_role("button", name="Start the table").click()
-    page.wait_for_url("**/t/*")
+    start_final_score_table(page, server, "codex", ["Anna", "Ben"])
     page.locator(".seat-chooser").get_by_role("button", name="Ben").click()
     page.wait_for_selector(".seat-chooser", state="detached")
     page.locator("#cx-common select").nth(0).select_option(str(COMMON[0]))
@@ -148,5 +130,5 @@ def test_a_refused_row_keeps_what_was_typed_and_says_it_beside_the_field(server,
     assert card.locator("select[name='data.secret:int']").input_value() == "96"
     assert card.locator("input[name='data.visible.plant:int']").is_visible()  # asked for, beside its message
     assert version(page) == 1
-    check_layout(page)
+    fits_a_phone(page)
     shot(page, "codex_calculator_refused")

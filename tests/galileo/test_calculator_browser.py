@@ -6,7 +6,7 @@ import urllib.request
 import pytest
 
 from companion.games.galileo.functions import FUNCTIONS
-from tests.conftest import PHONE, Taps
+from tests.conftest import PHONE, Taps, fits_a_phone, start_final_score_table
 
 from .test_table import PROFILE
 
@@ -69,30 +69,16 @@ def expected():
     return FUNCTIONS["score"].run({"cathedral": PROFILE["cathedral"], "players": players})
 
 
-def check_fits(page):
-    assert page.evaluate("document.documentElement.scrollWidth") <= 360
-    small = page.evaluate("""() => [...document.querySelectorAll('.gal-row button, .gal-row select, .gal-row input:not([type=hidden]), .gal-check')]
-        .filter(e => e.type !== 'checkbox')
-        .map(e => [e.name || e.textContent.trim(), e.getBoundingClientRect().height])
-        .filter(([, h]) => h < 44)""")
-    assert small == []
-
-
 @pytest.mark.browser
 @pytest.mark.slow
 def test_four_player_final_score_typed_on_phones(server, phone, browser, dark_phone, shot):
     save_profile(server)
-    phone.goto(server.url + "/new/galileo")
-    for i, name in enumerate(NAMES):
-        phone.get_by_label(f"Player {i + 1}", exact=True).fill(name)
-    phone.get_by_text("Just the final score").click()
-    phone.get_by_label("Box profile").select_option(label="Our box")
-    phone.get_by_role("button", name="Start the table").click()
+    start_final_score_table(phone, server, "galileo", NAMES, profile="Our box")
     phone.wait_for_selector("#gal-row-0")
     phone.locator(".seat-chooser button", has_text="Ann").click()
     phone.wait_for_selector("body[data-seat-chosen]")
     assert phone.locator(".gal-rows .seat-card").first.get_attribute("data-you") == "0"
-    check_fits(phone)
+    fits_a_phone(phone)
 
     taps = Taps(phone)
     for i in range(3):
@@ -124,7 +110,7 @@ def test_four_player_final_score_typed_on_phones(server, phone, browser, dark_ph
         for key, value in p["breakdown"].items():
             assert shown.locator(f'tr[data-row="{key}"] td').inner_text() == str(value)
     assert phone.locator('.scoreboard [data-you="2"] .sb-score').inner_text() == str(want["players"][2]["total"])
-    check_fits(phone)
+    fits_a_phone(phone)
     phone.locator("#gal-end").scroll_into_view_if_needed()
     shot(phone, "galileo_calculator_result_phone")
 
@@ -136,7 +122,7 @@ def test_four_player_final_score_typed_on_phones(server, phone, browser, dark_ph
     dark_phone.goto(server.url + urllib.parse.urlparse(join).path)
     dark_phone.locator(".seat-chooser button", has_text="Just watch").click()
     dark_phone.wait_for_selector("body[data-seat-chosen]")
-    check_fits(dark_phone)
+    fits_a_phone(dark_phone)
     shot(dark_phone, "galileo_calculator_result_dark")
     dark_phone.locator("#gal-row-2").scroll_into_view_if_needed()
     shot(dark_phone, "galileo_calculator_row_dark")

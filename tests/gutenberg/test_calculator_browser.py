@@ -3,7 +3,7 @@
 import pytest
 
 from companion.games import get
-from tests.conftest import PHONE, Taps
+from tests.conftest import PHONE, Taps, fits_a_phone, start_final_score_table
 
 from .test_calculator import NAMES, ROWS, SPECIALTIES, expected
 
@@ -37,22 +37,9 @@ def fill_row(taps: Taps, page, i: int, values: dict) -> None:
     wait_for_version(page, before + 1)
 
 
-def check_layout(page) -> None:
-    """Nothing wider than the 360 px screen; every field and button of the rows at least 44 px tall."""
-    assert page.evaluate("document.documentElement.scrollWidth") <= 360
-    for box in page.locator(".gb-sheets input:not([type=hidden]), .gb-sheets select, .gb-sheets button").evaluate_all(
-            "els => els.map(e => e.getBoundingClientRect().height)"):
-        assert box >= 44, box
-
-
 def test_four_player_final_score_typed_in_on_phones(server, browser, phone, dark_phone, shot):
     page = phone
-    page.goto(server.url + "/new/gutenberg")
-    for i, name in enumerate(NAMES):
-        page.locator("input[name='players[]']").nth(i).fill(name)
-    page.get_by_text("Just the final score").click()
-    page.get_by_role("button", name="Start the table").click()
-    page.wait_for_url("**/t/*")
+    start_final_score_table(page, server, "gutenberg", NAMES)
     # the phone that started it sees the QR code first, open, for the others to join
     assert page.evaluate("document.getElementById('invite').open") is True
     assert page.evaluate("document.getElementById('invite').compareDocumentPosition(document.getElementById('table-live'))") & 4
@@ -107,7 +94,7 @@ def test_four_player_final_score_typed_in_on_phones(server, browser, phone, dark
     taps.report("gutenberg calculator, 4 players", numbers=numbers, players=4)
     assert taps.count <= numbers + 4
 
-    check_layout(page)
+    fits_a_phone(page)
     shot(page, "gutenberg_calculator_result")
 
     # the same table in the dark theme, on a third phone that only watches
@@ -115,18 +102,13 @@ def test_four_player_final_score_typed_in_on_phones(server, browser, phone, dark
     dark_phone.locator(".seat-chooser").get_by_role("button", name="Just watch").click()
     dark_phone.wait_for_selector(".seat-chooser", state="detached")
     dark_phone.locator(".gb-winners").wait_for()
-    check_layout(dark_phone)
+    fits_a_phone(dark_phone)
     shot(dark_phone, "gutenberg_calculator_dark")
 
 
 def test_a_refused_row_keeps_what_was_typed_and_says_it_beside_the_field(server, phone, shot):
     page = phone
-    page.goto(server.url + "/new/gutenberg")
-    page.locator("input[name='players[]']").nth(0).fill("Ada")
-    page.locator("input[name='players[]']").nth(1).fill("Ben")
-    page.get_by_text("Just the final score").click()
-    page.get_by_role("button", name="Start the table").click()
-    page.wait_for_url("**/t/*")
+    start_final_score_table(page, server, "gutenberg", ["Ada", "Ben"])
     page.locator(".seat-chooser").get_by_role("button", name="Ben").click()
     page.wait_for_selector(".seat-chooser", state="detached")
     card = page.locator("#sheet-1")
@@ -143,5 +125,5 @@ def test_a_refused_row_keeps_what_was_typed_and_says_it_beside_the_field(server,
     assert card.locator("input[name='data.fame:int']").input_value() == str(values["fame"])
     assert card.locator("input[name='data.specialties.binding:int']").input_value() == "8"
     assert version(page) == 0
-    check_layout(page)
+    fits_a_phone(page)
     shot(page, "gutenberg_calculator_refused")

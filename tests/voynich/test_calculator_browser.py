@@ -4,7 +4,7 @@ import pytest
 
 from companion.games.voynich.functions import FUNCTIONS
 from companion.games.voynich.rules import KNOWLEDGE, SECTIONS
-from tests.conftest import PHONE, Taps
+from tests.conftest import PHONE, Taps, fits_a_phone, start_final_score_table
 
 expect = pytest.importorskip("playwright.sync_api").expect
 
@@ -72,13 +72,7 @@ def test_four_player_calculator_on_phones(server, phone, browser, shot):
     shot(phone, "voynich_profile_form")
 
     # the start page: four names, "Just the final score", the box, start
-    phone.goto(f"{server.url}/new/voynich")
-    names = phone.locator("input[name='players[]']")
-    for k, name in enumerate(PLAYERS):
-        names.nth(k).fill(name)
-    phone.get_by_text("Just the final score").click()
-    phone.select_option("select[name='profile:int']", label="Our box")
-    phone.get_by_role("button", name="Start the table").click()
+    start_final_score_table(phone, server, "voynich", list(PLAYERS), profile="Our box")
     expect(phone.locator("#sheet-0")).to_be_visible()
     table_url = phone.url
     join_url = phone.locator(".join-url a").get_attribute("href")
@@ -123,10 +117,7 @@ def test_four_player_calculator_on_phones(server, phone, browser, shot):
                   + sum(len(kinds) for kinds in v["choices"].values()) for v in PLAYERS.values())
     taps.report("voynich calculator, 4 players", numbers=numbers, players=4)
     assert taps.count <= numbers + 4
-    assert phone.evaluate("document.documentElement.scrollWidth") <= 360
-    small = phone.evaluate("""() => [...document.querySelectorAll('#game-panel button, #game-panel input:not([type=hidden]), #game-panel select')]
-        .filter(e => e.offsetParent && e.getBoundingClientRect().height < 44).map(e => e.id || e.name || e.textContent)""")
-    assert small == []
+    fits_a_phone(phone)
     shot(phone, "voynich_calculator_result")
 
 
