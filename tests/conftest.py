@@ -308,3 +308,15 @@ def start_final_score_table(page, server, game: str, names, profile: str | None 
         page.get_by_label("Box profile").select_option(label=profile)
     page.get_by_role("button", name="Start the table").click()
     page.wait_for_url("**/t/*")
+
+
+def take_seat(page, name: str) -> None:
+    """Tap "Who are you?" -> NAME (or "Just watch"), and wait for the chooser to go."""
+    page.locator(".seat-chooser").get_by_role("button", name=name).click()
+    page.wait_for_selector(".seat-chooser", state="detached")
+
+
+def scoreboard(page) -> dict[str, str]:
+    """The compact scoreboard at the top of a table page: {name: score as shown}."""
+    return {li.locator(".sb-name").inner_text(): li.locator(".sb-score").inner_text()
+            for li in page.locator(".scoreboard li").all()}

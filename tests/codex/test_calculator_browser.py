@@ -2,7 +2,7 @@
 
 import pytest
 
-from tests.conftest import PHONE, Taps, fits_a_phone, start_final_score_table
+from tests.conftest import PHONE, Taps, fits_a_phone, scoreboard, start_final_score_table, take_seat
 
 from .test_calculator import COMMON, NAMES, ROWS, expected, numbers_on_the_table
 
@@ -37,8 +37,7 @@ def fill_row(taps: Taps, page, i: int, row: dict) -> None:
 def test_four_player_final_score_typed_in_on_phones(server, browser, phone, dark_phone, shot):
     page = phone
     start_final_score_table(page, server, "codex", NAMES)
-    page.locator(".seat-chooser").get_by_role("button", name="Anna").click()
-    page.wait_for_selector(".seat-chooser", state="detached")
+    take_seat(page, "Anna")
     join = page.locator(".join-url a").get_attribute("href")
 
     taps = Taps(page)  # counts the whole end of the game, on both phones
@@ -55,8 +54,7 @@ def test_four_player_final_score_typed_in_on_phones(server, browser, phone, dark
     other.set_default_timeout(10_000)
     try:
         other.goto(join)
-        other.locator(".seat-chooser").get_by_role("button", name="Dan").click()
-        other.wait_for_selector(".seat-chooser", state="detached")
+        take_seat(other, "Dan")
         assert other.locator(".cx-sheets > .seat-card").first.get_attribute("data-you") == "3"
         other_taps = Taps(other)
         fill_row(other_taps, other, 3, ROWS[3])
@@ -89,8 +87,7 @@ def test_four_player_final_score_typed_in_on_phones(server, browser, phone, dark
     for seat, name in enumerate(NAMES):
         pts = page.locator(f"#cx-sheet-{seat} .cx-breakdown .cx-pts").all_inner_texts()
         assert pts == [f"{by_name[name]['breakdown']['placement']} pts"] + [f"{p} pts" for p in by_name[name]["objectives_detail"]]
-    board = {li.locator(".sb-name").inner_text(): li.locator(".sb-score").inner_text()
-             for li in page.locator(".scoreboard li").all()}
+    board = scoreboard(page)
     assert board == {n: str(by_name[n]["total"]) for n in NAMES}
 
     numbers = numbers_on_the_table()
@@ -101,8 +98,7 @@ def test_four_player_final_score_typed_in_on_phones(server, browser, phone, dark
     shot(page, "codex_calculator_result")
 
     dark_phone.goto(join)
-    dark_phone.locator(".seat-chooser").get_by_role("button", name="Just watch").click()
-    dark_phone.wait_for_selector(".seat-chooser", state="detached")
+    take_seat(dark_phone, "Just watch")
     dark_phone.locator("#cx-winner").wait_for()
     fits_a_phone(dark_phone)
     shot(dark_phone, "codex_calculator_dark")
@@ -111,8 +107,7 @@ def test_four_player_final_score_typed_in_on_phones(server, browser, phone, dark
 def test_a_refused_row_keeps_what_was_typed_and_says_it_beside_the_field(server, phone, shot):
     page = phone
     start_final_score_table(page, server, "codex", ["Anna", "Ben"])
-    page.locator(".seat-chooser").get_by_role("button", name="Ben").click()
-    page.wait_for_selector(".seat-chooser", state="detached")
+    take_seat(page, "Ben")
     page.locator("#cx-common select").nth(0).select_option(str(COMMON[0]))
     page.locator("#cx-common select").nth(1).select_option(str(COMMON[1]))
     wait_for_version(page, 1)

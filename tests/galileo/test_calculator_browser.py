@@ -6,7 +6,7 @@ import urllib.request
 import pytest
 
 from companion.games.galileo.functions import FUNCTIONS
-from tests.conftest import PHONE, Taps, fits_a_phone, start_final_score_table
+from tests.conftest import PHONE, Taps, fits_a_phone, scoreboard, start_final_score_table, take_seat
 
 from .test_table import PROFILE
 

@@ -3,7 +3,7 @@
 import pytest
 
 from companion.games import get
-from tests.conftest import PHONE, Taps, fits_a_phone, start_final_score_table
+from tests.conftest import PHONE, Taps, fits_a_phone, scoreboard, start_final_score_table, take_seat
 
 from .test_calculator import NAMES, ROWS, SPECIALTIES, expected
 
@@ -43,8 +43,7 @@ def test_four_player_final_score_typed_in_on_phones(server, browser, phone, dark
     # the phone that started it sees the QR code first, open, for the others to join
     assert page.evaluate("document.getElementById('invite').open") is True
     assert page.evaluate("document.getElementById('invite').compareDocumentPosition(document.getElementById('table-live'))") & 4
-    page.locator(".seat-chooser").get_by_role("button", name="Anna").click()
-    page.wait_for_selector(".seat-chooser", state="detached")
+    take_seat(page, "Anna")
     # opened straight at final scoring, this phone's own card first
     assert page.locator(".gb-sheets > .seat-card").first.get_attribute("data-you") == "0"
     assert page.locator("#gb-calc-title").inner_text() == "Final scoring"
@@ -56,8 +55,7 @@ def test_four_player_final_score_typed_in_on_phones(server, browser, phone, dark
     other.set_default_timeout(10_000)
     try:
         other.goto(join)
-        other.locator(".seat-chooser").get_by_role("button", name="Dan").click()
-        other.wait_for_selector(".seat-chooser", state="detached")
+        take_seat(other, "Dan")
         assert other.locator(".gb-sheets > .seat-card").first.get_attribute("data-you") == "3"
 
         taps = Taps(page)  # counts the sheet itself, on both phones
@@ -86,8 +84,7 @@ def test_four_player_final_score_typed_in_on_phones(server, browser, phone, dark
         assert int(article.locator(".gb-total").inner_text()) == expect["total"]
         points = [int(x) for x in article.locator("td").all_inner_texts()]
         assert points == [expect["breakdown"][p] for p in PARTS] + [expect["total"]]
-    board = {li.locator(".sb-name").inner_text(): li.locator(".sb-score").inner_text()
-             for li in page.locator(".scoreboard li").all()}
+    board = scoreboard(page)
     assert board == {n: str(by_name[n]["total"]) for n in NAMES}
 
     numbers = sum(9 + (1 if r.get("character") else 0) for r in ROWS)  # what the players' areas show
@@ -99,8 +96,7 @@ def test_four_player_final_score_typed_in_on_phones(server, browser, phone, dark
 
     # the same table in the dark theme, on a third phone that only watches
     dark_phone.goto(join)
-    dark_phone.locator(".seat-chooser").get_by_role("button", name="Just watch").click()
-    dark_phone.wait_for_selector(".seat-chooser", state="detached")
+    take_seat(dark_phone, "Just watch")
     dark_phone.locator(".gb-winners").wait_for()
     fits_a_phone(dark_phone)
     shot(dark_phone, "gutenberg_calculator_dark")
@@ -109,8 +105,7 @@ def test_four_player_final_score_typed_in_on_phones(server, browser, phone, dark
 def test_a_refused_row_keeps_what_was_typed_and_says_it_beside_the_field(server, phone, shot):
     page = phone
     start_final_score_table(page, server, "gutenberg", ["Ada", "Ben"])
-    page.locator(".seat-chooser").get_by_role("button", name="Ben").click()
-    page.wait_for_selector(".seat-chooser", state="detached")
+    take_seat(page, "Ben")
     card = page.locator("#sheet-1")
     values = ROWS[1]
     for key in ("fame", "guilders", "patronage_cards", "types", "inks"):

@@ -4,7 +4,7 @@ import pytest
 
 from companion.games.voynich.functions import FUNCTIONS
 from companion.games.voynich.rules import KNOWLEDGE, SECTIONS
-from tests.conftest import PHONE, Taps, fits_a_phone, start_final_score_table
+from tests.conftest import PHONE, Taps, fits_a_phone, scoreboard, start_final_score_table, take_seat
 
 expect = pytest.importorskip("playwright.sync_api").expect
 
