@@ -42,6 +42,11 @@ from typing import Any, Callable, Mapping, Union
 from .validation import RulesError
 
 
+def is_calculator(options: Mapping[str, Any]) -> bool:
+    """True for a table created with "calculator": true (companion/tables.py keeps it only when true)."""
+    return bool(options.get("calculator"))
+
+
 @dataclass(frozen=True)
 class RulesFunction:
     """One JSON rules function: `run(document) -> result`, raising RulesError on bad input."""
@@ -81,7 +86,8 @@ class Game:
     and each module offers the same names in every game:
 
     - functions: FUNCTIONS (name -> RulesFunction)
-    - table: EVENTS, OPTIONS, validate_options(options, player_count),
+    - table: EVENTS, OPTIONS, CALCULATOR_EVENTS and CALCULATOR_HINT (what a calculator table
+      takes; Game.apply refuses the rest), validate_options(options, player_count),
       initial_state(names, options, profile), apply(state, type_, data, ctx),
       describe(type_, data, names)
     - view: view(state, names, options, profile, seat, screen), counter(state, type_, data)
@@ -99,6 +105,9 @@ class Game:
         self.events: dict[str, str] = table.EVENTS
         #: setup option -> one-line description (table creation, README)
         self.options_doc: dict[str, str] = table.OPTIONS
+        #: the events a calculator table takes, and what its refusal of any other tells the players
+        self.calculator_events: tuple[str, ...] = tuple(table.CALCULATOR_EVENTS)
+        self.calculator_hint: str = table.CALCULATOR_HINT
         #: field path pattern -> the words a page says it in ("vp.delta": "{who}'s VP change"; companion/wording.py)
         self.labels: dict[str, str] = view.LABELS
         #: static files (paths under static/) the table page includes for this game
@@ -122,6 +131,8 @@ class Game:
         if type_ not in self.events:
             allowed = ", ".join([*self.events, "rename"])
             raise RulesError("type", f"unknown event type for {self.title}: {type_!r}; allowed: {allowed}")
+        if is_calculator(ctx.options) and type_ not in self.calculator_events:
+            raise RulesError("type", f"this table is just the final score: {self.calculator_hint}")
         return self.modules.table.apply(state, type_, data, ctx)
 
     def describe(self, type_: str, data: Any, names: list[str]) -> str:

@@ -3,6 +3,8 @@
 import html
 import re
 
+import pytest
+
 from werkzeug.datastructures import MultiDict
 
 
@@ -78,3 +80,19 @@ def test_a_calculator_tables_invite_comes_first_until_the_result(client):
     assert "#" not in tracked.headers["Location"]
     page = client.get(tracked.headers["Location"]).get_data(as_text=True)
     assert page.index('id="invite"') > page.index('id="table-live"')
+
+
+@pytest.mark.parametrize("game_key", ["voynich", "galileo", "gutenberg", "codex"])
+def test_a_calculator_table_refuses_every_tracking_event_in_one_place(api, game_key):
+    """Game.apply refuses, for every game alike, each event its calculator mode does not take."""
+    from companion import games
+
+    game = games.get(game_key)
+    t = api.create(game_key, ["Anna", "Ben"], calculator=True)
+    tracking = [e for e in game.events if e not in game.calculator_events]
+    assert tracking and "sheet" in game.calculator_events
+    for type_ in tracking:
+        answer = api.event(t, type_, {"player": 0})
+        assert answer.status_code == 400 and answer.get_json()["field"] == "type", type_
+        assert answer.get_json()["error"] == f"this table is just the final score: {game.calculator_hint}"
+    assert api.get(t)["version"] == 0

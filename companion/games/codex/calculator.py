@@ -17,22 +17,21 @@ from __future__ import annotations
 
 from typing import Any, NoReturn, Sequence
 
+from ..base import is_calculator
 from ..validation import RulesError, at, obj, whole
 from . import cards as catalogue
 from . import functions, rules
 from .cards import SYMBOLS
 
 SHEET = "sheet"
+#: what a calculator table takes; Game.apply refuses any other event with this hint
+CALCULATOR_EVENTS = ("common_objectives", SHEET)
+CALCULATOR_HINT = 'choose the common objectives, then each player saves their row'
 EVENT = ('{"player": SEAT, "placement_points": N, "secret": ID, "visible": {SYMBOL: N}, "patterns": {"ID": N}}: '
          "one player's final-scoring row (saved again, it replaces the row); on a tracked table: the secret, "
          "visible counts and pattern counts of one end card at once (no placement_points)")
 FIELDS = ("placement_points", "secret", "visible", "patterns")
 PATTERN_KEYS = tuple(str(i) for i in catalogue.pattern_ids())
-
-
-def is_calculator(options: dict) -> bool:
-    """True for a table created with "calculator": true."""
-    return bool(options.get("calculator"))
 
 
 def needs(oid: int) -> tuple[tuple[str, ...], bool]:

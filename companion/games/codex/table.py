@@ -22,9 +22,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..base import Context, EventLines, clone, describe_event
+from ..base import Context, EventLines, clone, describe_event, is_calculator
 from ..validation import RulesError, choice, listof, obj, whole
 from . import calculator, functions, rules
+from .calculator import CALCULATOR_EVENTS, CALCULATOR_HINT  # noqa: F401 (the plug-in reads them here, base.Game)
 from .cards import OBJECTS, SIDES, SYMBOLS
 
 EVENTS = {
@@ -84,7 +85,7 @@ def initial_state(names: list[str], options: dict, profile: dict) -> dict:
         "manuscripts": [[] for _ in range(n)],
         "finished": False,
         "notice": None,
-        **({"rows": [None] * n} if calculator.is_calculator(options) else {}),
+        **({"rows": [None] * n} if is_calculator(options) else {}),
     }
 
 
@@ -158,10 +159,7 @@ def apply(state: dict, type_: str, data: Any, ctx: Context) -> dict:
     """Return the state after one event; raise RulesError (nothing changes) if it is invalid."""
     spec = SHAPES[type_]  # Game.apply refused unknown types
     obj(data, "data", required=spec, optional=OPTIONAL.get(type_, ()))
-    if calculator.is_calculator(ctx.options):
-        if type_ not in CALCULATOR_EVENTS:
-            raise RulesError("type", "this table is just the final score: choose the common objectives, then each player saves their row")
-    elif state["finished"] and type_ != "finish":
+    if not is_calculator(ctx.options) and state["finished"] and type_ != "finish":
         raise RulesError("type", "the game is over; undo the finish to change anything")
     state = clone(state)
     state["notice"] = None
@@ -241,7 +239,7 @@ def _common(state, data, ctx):
     state["common"] = list(ids)
     for seat in range(len(state["patterns"])):
         _keep_own_patterns(state, seat)
-    if calculator.is_calculator(ctx.options):
+    if is_calculator(ctx.options):
         calculator.settle(state)
 
 
@@ -354,7 +352,6 @@ SHAPES = {
 }
 OPTIONAL = {"play_card": ("x", "y", "cell"), calculator.SHEET: calculator.FIELDS}
 #: what a calculator table takes (the game's end only); its rows may be corrected once finished
-CALCULATOR_EVENTS = {"common_objectives", calculator.SHEET}
 HANDLERS = {
     "first_player": _first_player, "draw_first_player": _draw_first_player, "points": _points,
     "gold_corners": _gold_corners, "gold_objects": _gold_objects, "decks_empty": _decks_empty,

@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+from ..base import is_calculator
 from ..words import standing
 from . import calculator, functions, rules
 from . import cards as catalogue
@@ -313,7 +314,7 @@ def decided(result: dict) -> str:
 def view(state: dict, names: list[str], options: dict, profile: dict, seat: int | None, screen: str | None) -> dict:
     """Return what templates/codex/panel.html shows, computed with the rules."""
     n = len(names)
-    calc = calculator.is_calculator(options)
+    calc = is_calculator(options)
     if calc:
         return calculator_view(state, names)
     kind, who, oid = parse_screen(screen, n)

@@ -18,6 +18,9 @@ from ..validation import RulesError, at, choice, listof, obj, whole
 from . import functions, rules
 
 SHEET = "sheet"
+#: what a calculator table takes; Game.apply refuses any other event with this hint
+CALCULATOR_EVENTS = ("board", SHEET)
+CALCULATOR_HINT = "save each player's row"
 
 #: the values a row may leave out, and what they are then
 ROW_DEFAULTS = {"inventions_vp": 0, "mentor_vp": 0, "end_losses": 0}

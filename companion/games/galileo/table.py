@@ -14,6 +14,7 @@ from ..base import Context, EventLines, clone, describe_event
 from ..words import plural
 from ..validation import RulesError, at, choice, flag, listof, obj, whole
 from . import calculator, functions, rules
+from .calculator import CALCULATOR_EVENTS, CALCULATOR_HINT  # noqa: F401 (the plug-in reads them here, base.Game)
 from .calculator import SHEET
 from .calculator import on_final as _on_final, on_sheet as _on_sheet  # noqa: F401 (HANDLERS)
 
@@ -99,8 +100,6 @@ def apply(state: dict, type_: str, data: Any, ctx: Context) -> dict:
     handler = HANDLERS[type_]  # Game.apply refused unknown types
     new = clone(state)
     new["notices"] = []
-    if new.get("calculator") and type_ not in ("board", SHEET):
-        raise RulesError("type", "this table only counts the final score: save each player's row")
     if type_ not in ("board", SHEET) and "suspicion_track" not in new["board"]:
         raise RulesError("type", "first enter the suspicion track's icon positions (box profile or board values)")
     handler(new, data, ctx)

@@ -17,11 +17,15 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..base import is_calculator
 from ..validation import RulesError, at, obj, whole
 from .facts import CHARACTERS, MAX_LEVEL, SPECIALTIES
 from .functions import BIG, FUNCTIONS, MAX_INKS, MAX_PATRONAGE
 
 SHEET = "sheet"
+#: what a calculator table takes; Game.apply refuses any other event with this hint
+CALCULATOR_EVENTS = (SHEET,)
+CALCULATOR_HINT = 'each player saves their row'
 EVENT = ('{"player": I, "fame": N, "guilders": N, "specialties": {S: 0-6}, "patronage_cards": N, "types": N, '
          '"inks": N, "character": KEY or null}: one player\'s final-scoring row (saved again, it replaces the row)')
 
@@ -44,11 +48,6 @@ def check_row(data: Any, players: int) -> tuple[int, dict]:
         raise RulesError("data.character", f"is one of the {len(CHARACTERS)} character tiles, or none")
     row["character"] = character
     return index, row
-
-
-def is_calculator(options: dict) -> bool:
-    """True for a table created with "calculator": true."""
-    return bool(options.get("calculator"))
 
 
 def ev_sheet(state: dict, data: Any, ctx) -> None:

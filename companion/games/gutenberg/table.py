@@ -12,9 +12,10 @@ from __future__ import annotations
 from functools import partial
 from typing import Any
 
-from ..base import Context, EventLines, clone, describe_event
+from ..base import Context, EventLines, clone, describe_event, is_calculator
 from ..validation import RulesError, choice, flag, obj, whole
 from . import calculator, rules, solo
+from .calculator import CALCULATOR_EVENTS, CALCULATOR_HINT  # noqa: F401 (the plug-in reads them here, base.Game)
 from .facts import (
     ACTION_LABELS,
     ACTIONS,
@@ -118,7 +119,7 @@ def initial_state(names: list[str], options: dict, profile: dict) -> dict:
         "notice": None,
         "finished": False,
     }
-    if calculator.is_calculator(options):
+    if is_calculator(options):
         state["rows_in"] = [False] * len(names)  # calculator mode: whose final row is in
     return state
 
@@ -156,8 +157,6 @@ def holding(state: dict, who: Any) -> int:
 def apply(state: dict, type_: str, data: Any, ctx: Context) -> dict:
     """Return the state after one event; raise RulesError for an invalid one."""
     handler = HANDLERS[type_]  # Game.apply refused unknown types
-    if calculator.is_calculator(ctx.options) and type_ != calculator.SHEET:
-        raise RulesError("type", "this table is just the final score: each player saves their row")
     new = clone(state)
     new["notice"] = None
     handler(new, data if data is not None else {}, ctx)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ..base import is_calculator
 from ..words import standing
 from . import calculator, rules, solo, table
 from .facts import ACTION_LABELS, ACTIONS, CHARACTERS, MAX_PER_ACTION, PLANNING_CARDS, ROUNDS, SPECIALTIES, SPECIALTY_LABELS
@@ -109,7 +110,7 @@ LABELS = {
 
 def view(state: dict, names: list[str], options: dict, profile: dict, seat: int | None, screen: str | None) -> dict:
     """Return the acting orders, the automa's prompts and the final tally for the templates."""
-    if calculator.is_calculator(options):
+    if is_calculator(options):
         return calculator_view(state, names)
     order = round_order(state)
     held = {who: table.holding(state, who) for who in state["seats"]}

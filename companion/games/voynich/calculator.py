@@ -24,6 +24,9 @@ from .rules import KNOWLEDGE, MULTIPLIERS, SECTIONS, SIDES
 from .solo import AUTOMA, seat_names
 
 SHEET = "sheet"
+#: what a calculator table takes; Game.apply refuses any other event with this hint
+CALCULATOR_EVENTS = (SHEET, "track")
+CALCULATOR_HINT = "enter each player's row, and the score track's values if they are missing"
 PAGE_LABELS = [f"{s.capitalize()} {side}" for s in SECTIONS for side in SIDES]
 
 

@@ -12,6 +12,7 @@ from typing import Any
 from ..base import Context, EventLines, clone, describe_event
 from ..validation import RulesError, at, choice, listof, obj, whole
 from . import calculator, functions, rules, solo
+from .calculator import CALCULATOR_EVENTS, CALCULATOR_HINT  # noqa: F401 (the plug-in reads them here, base.Game)
 from .profile import check_track
 from .rules import KNOWLEDGE, MARKERS, SECTIONS, SIDES
 from .solo import AUTOMA, _voynich, _voynich_turn_check, seat_names
@@ -123,17 +124,11 @@ def grid_gk(profile: dict, cell: Any, field: str) -> int:
 
 
 #: what a calculator table takes: the rows and the track's printed values
-CALCULATOR_EVENTS = ("sheet", "track")
-
-
 def apply(state: dict, type_: str, data: Any, ctx: Context) -> dict:
     """Return the state after one event; raise RulesError for an invalid one."""
     handler = HANDLERS[type_]  # Game.apply refused unknown types
     if not isinstance(data, dict):
         raise RulesError("data", "must be an object")
-    if state.get("calculator") and type_ not in CALCULATOR_EVENTS:
-        raise RulesError("type", "this table only adds up the final score: enter each player's row, "
-                                 "and the score track's values if they are missing")
     new = clone(state)
     handler(new, data, ctx)
     return new
