@@ -18,7 +18,7 @@ from typing import Any
 import sqlite_utils
 
 from . import games
-from .games.base import Context, Game
+from .games.base import SHEET, Context, Game
 from .games.validation import RulesError, at, names as check_names, obj, text, whole
 
 #: event types every game accepts, handled here rather than by the game
@@ -279,10 +279,6 @@ def _load_for_write(db: sqlite_utils.Database, table_id: str, secret: str | None
 def _seat(table: Table, seat: int | None) -> int | None:
     """Return the seat to record: a player's index at this table, or None."""
     return seat if isinstance(seat, int) and 0 <= seat < len(table.names) else None
-
-
-#: calculator mode's row of one player's end values (every game's calculator.py names it so)
-SHEET = "sheet"
 
 
 def append(db: sqlite_utils.Database, table_id: str, doc: Any, seat: int | None = None, secret: str | None = None,

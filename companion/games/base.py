@@ -42,6 +42,10 @@ from typing import Any, Callable, Mapping, Union
 from .validation import RulesError
 
 
+#: calculator mode's event: one player's row of end values, in every game (each calculator.py)
+SHEET = "sheet"
+
+
 def is_calculator(options: Mapping[str, Any]) -> bool:
     """True for a table created with "calculator": true (companion/tables.py keeps it only when true)."""
     return bool(options.get("calculator"))

@@ -5,6 +5,7 @@ from __future__ import annotations
 from flask import Blueprint, abort, jsonify, redirect, render_template, request, url_for
 
 from .. import forms, games, profiles, tables, wording
+from ..games.base import is_calculator
 from ..games.validation import RulesError
 from .connection import get_db
 from .tables import set_table_cookies
@@ -125,7 +126,7 @@ def create(game_key: str):
             err = RulesError(f"options.{err.field}" if err.field != "$" else "options", err.message)
         return _new_form(game, doc, wording.said(err, [], game.labels), 400)
     # a calculator table needs the other phones at once: its page opens with the QR code shown
-    invite = "#invite" if table.options.get("calculator") else ""
+    invite = "#invite" if is_calculator(table.options) else ""
     response = redirect(url_for("tables.show", table_id=table.id) + invite, 303)
     set_table_cookies(response, table.id, secret)
     return response

@@ -68,8 +68,6 @@ def table_context(table, screen: str | None = None, error=None, notice: str | No
         "seat_chosen": seat_cookie(table.id) in request.cookies,
         "screen": screen,
         "error": error,
-        # the refused event, so that a player card can show the message beside its own fields
-        "posted": posted if isinstance(posted, dict) else {},
         "notice": notice,
         "history": tables.recent_history(db, table, HISTORY_LINES),
         "can_undo": tables.can_undo(db, table.id),

@@ -17,13 +17,12 @@ from __future__ import annotations
 
 from typing import Any, NoReturn, Sequence
 
-from ..base import is_calculator
+from ..base import SHEET, is_calculator
 from ..validation import RulesError, at, obj, whole
 from . import cards as catalogue
 from . import functions, rules
 from .cards import SYMBOLS
 
-SHEET = "sheet"
 #: what a calculator table takes; Game.apply refuses any other event with this hint
 CALCULATOR_EVENTS = ("common_objectives", SHEET)
 CALCULATOR_HINT = 'choose the common objectives, then each player saves their row'

@@ -13,11 +13,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..base import Context
+from ..base import SHEET, Context
 from ..validation import RulesError, at, choice, listof, obj, whole
 from . import functions, rules
 
-SHEET = "sheet"
 #: what a calculator table takes; Game.apply refuses any other event with this hint
 CALCULATOR_EVENTS = ("board", SHEET)
 CALCULATOR_HINT = "save each player's row"

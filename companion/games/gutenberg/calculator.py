@@ -17,12 +17,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..base import is_calculator
+from ..base import SHEET, is_calculator
 from ..validation import RulesError, at, obj, whole
 from .facts import CHARACTERS, MAX_LEVEL, SPECIALTIES
 from .functions import BIG, FUNCTIONS, MAX_INKS, MAX_PATRONAGE
 
-SHEET = "sheet"
 #: what a calculator table takes; Game.apply refuses any other event with this hint
 CALCULATOR_EVENTS = (SHEET,)
 CALCULATOR_HINT = 'each player saves their row'

@@ -17,13 +17,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..base import Context
+from ..base import SHEET, Context
 from ..validation import RulesError, at, choice, listof, obj, whole
 from . import functions, rules
 from .rules import KNOWLEDGE, MULTIPLIERS, SECTIONS, SIDES
 from .solo import AUTOMA, seat_names
 
-SHEET = "sheet"
 #: what a calculator table takes; Game.apply refuses any other event with this hint
 CALCULATOR_EVENTS = (SHEET, "track")
 CALCULATOR_HINT = "enter each player's row, and the score track's values if they are missing"
