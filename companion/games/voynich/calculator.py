@@ -20,6 +20,7 @@ from typing import Any
 from ..base import SHEET, Context
 from ..validation import RulesError, at, choice, listof, obj, whole
 from . import functions, rules
+from .profile import effective_track
 from .rules import KNOWLEDGE, MULTIPLIERS, SECTIONS, SIDES
 from .solo import AUTOMA, seat_names
 
@@ -90,7 +91,7 @@ def score_pages(row: dict) -> list[dict]:
 
 def spaces_known(s: dict, profile: dict) -> bool:
     """Whether the score track's scoring spaces are entered (the table's, or the box profile's)."""
-    return bool((s.get("track") or {}).get("scoring_spaces") or (profile.get("track") or {}).get("scoring_spaces"))
+    return bool(effective_track(s, profile).get("scoring_spaces"))
 
 
 def update_finished(s: dict, profile: dict) -> None:

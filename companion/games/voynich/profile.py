@@ -183,3 +183,10 @@ def validate_profile(data: Any) -> dict:
     if "cards" in data:
         clean["cards"] = check_catalogue(data["cards"], "cards")
     return clean
+
+
+def effective_track(state: dict, profile: dict) -> dict:
+    """Return the score track values: the table's entries over the box profile's."""
+    track = dict(profile.get("track", {}))
+    track.update(state.get("track") or {})
+    return track

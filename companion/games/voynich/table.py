@@ -13,7 +13,7 @@ from ..base import Context, EventLines, clone, describe_event
 from ..validation import RulesError, at, choice, listof, obj, whole
 from . import calculator, functions, rules, solo
 from .calculator import CALCULATOR_EVENTS, CALCULATOR_HINT  # noqa: F401 (the plug-in reads them here, base.Game)
-from .profile import check_track
+from .profile import check_track, effective_track
 from .rules import KNOWLEDGE, MARKERS, SECTIONS, SIDES
 from .solo import AUTOMA, _voynich, _voynich_turn_check, seat_names
 
@@ -96,13 +96,6 @@ def new_player() -> dict:
         "research": [],
         "cards": None,
     }
-
-
-def effective_track(state: dict, profile: dict) -> dict:
-    """Return the score track values: the table's entries over the box profile's."""
-    track = dict(profile.get("track", {}))
-    track.update(state.get("track") or {})
-    return track
 
 
 def end_gk(track: dict) -> int:

@@ -7,10 +7,10 @@ from typing import Any
 from ..validation import places
 from ..words import ordinal, standing
 from . import calculator, rules
-from .profile import SOLO_PARTS, SPACE_ROWS
+from .profile import SOLO_PARTS, SPACE_ROWS, effective_track
 from .rules import KNOWLEDGE, MARKERS, SECTIONS
 from .solo import AUTOMA, seat_names
-from .table import PAGE_NAMES, effective_track, end_gk
+from .table import PAGE_NAMES, end_gk
 
 MARKER_LABELS = {"botany": "Botany", "astrology": "Astrology", "baths": "Baths", "writings": "Writings", "gk": "GK"}
 #: the numbered parts of the solo board that each spread's actions mainly use (VOY-B7)
