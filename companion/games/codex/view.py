@@ -344,18 +344,21 @@ def view(state: dict, names: list[str], options: dict, profile: dict, seat: int 
         out["book"] = manuscript_view(state, who)
     if kind == "grid":
         out["grid"] = grid_view(state, who, oid)
+    result = final_score(state, names) if kind == "end" or state["finished"] else None
     if kind == "end":
-        out["result"] = final_score(state, names)
+        out.update(result_parts(result))
         out["counter"] = [counter_view(state, s) for s in range(n)]
-        out["ties"] = tie_notes(out["result"])
-        out["ranking"] = sorted(out["result"]["players"], key=lambda r: out["result"]["places"][r["name"]])
-        out["decided"] = decided(out["result"])
         out["sheets"] = sheet_cards(state, names, False)
         out["fields"] = sheet_fields(state["common"])
     out["notice"] = state.get("notice")
-    final = final_score(state, names) if state["finished"] else None
-    out["scoreboard"] = scoreboard(state, names, final, False, banner)
+    out["scoreboard"] = scoreboard(state, names, result if state["finished"] else None, False, banner)
     return out
+
+
+def result_parts(result: dict) -> dict:
+    """What the ranking table shows of a result: places in order, the tie notes, who wins and how."""
+    return {"result": result, "ties": tie_notes(result), "decided": decided(result),
+            "ranking": sorted(result["players"], key=lambda r: result["places"][r["name"]])}
 
 
 def calculator_view(state: dict, names: list[str]) -> dict:
@@ -368,8 +371,7 @@ def calculator_view(state: dict, names: list[str]) -> dict:
     result = None
     if state["finished"]:
         result = final_score(state, names)
-        out.update(result=result, ties=tie_notes(result), decided=decided(result),
-                   ranking=sorted(result["players"], key=lambda r: result["places"][r["name"]]))
+        out.update(result_parts(result))
     out["scoreboard"] = scoreboard(state, names, result, True, None)
     return out
 
