@@ -94,7 +94,9 @@ class Game:
       takes; Game.apply refuses the rest), validate_options(options, player_count),
       initial_state(names, options, profile), apply(state, type_, data, ctx),
       describe(type_, data, names)
-    - view: view(state, names, options, profile, seat, screen), counter(state, type_, data)
+    - view: view(state, names, options, profile, seat, screen), counter(state, type_, data),
+      final_result(state, names, options, profile), running_score(state),
+      start_player(state, options), verdict(result)
     - profile: validate_profile(data)
     """
 
@@ -157,6 +159,31 @@ class Game:
         The value must be the one the panel shows (tests/foundation/test_steppers.py checks).
         """
         return self.modules.view.counter(state, type_, data)
+
+    # --- results (companion/results.py: the archive, BG Stats, export) ----------------------
+    def final_result(self, state: dict, names: list[str], options: dict, profile: dict) -> dict | None:
+        """Return exactly what the game's `score` rules function gives for the table's final values.
+
+        None until `state["finished"]`. The result is the contract's: players (in seat order, each
+        with name, total, breakdown and whatever else `score` gives), winners and places.
+        """
+        return self.modules.view.final_result(state, names, options, profile)
+
+    def running_score(self, state: dict) -> list[int] | None:
+        """Return each seat's running score in this state (the archive's chart), or None.
+
+        Codex points, Galileo VP, Gutenberg fame, Voynich GK; None where the table keeps no
+        running score (a calculator table).
+        """
+        return self.modules.view.running_score(state)
+
+    def start_player(self, state: dict, options: dict) -> int | None:
+        """Return the seat that took the game's first turn where the table knows it, else None."""
+        return self.modules.view.start_player(state, options)
+
+    def verdict(self, result: dict) -> str:
+        """Say who won a finished table in one line, naming the tie-break that decided it."""
+        return self.modules.view.verdict(result)
 
     # --- box profiles -------------------------------------------------------------------
     def validate_profile(self, data: Any) -> dict:
