@@ -69,6 +69,21 @@ MIGRATIONS: list[tuple[str, str]] = [
         );
         """,
     ),
+    (
+        # the plays archive (companion/results.py): when each table's game ended, so finished
+        # tables are listed by one indexed query; a table finished before this migration takes
+        # the time of its last change. And the app's own settings (the host key).
+        "0002_finished_at_settings",
+        """
+        ALTER TABLE tables ADD COLUMN finished_at TEXT;
+        UPDATE tables SET finished_at = updated WHERE json_extract(state, '$.finished') = 1;
+        CREATE INDEX tables_finished_at ON tables (finished_at) WHERE finished_at IS NOT NULL;
+        CREATE TABLE settings (
+            name TEXT PRIMARY KEY,
+            value TEXT NOT NULL
+        );
+        """,
+    ),
 ]
 
 

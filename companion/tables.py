@@ -57,6 +57,8 @@ class Table:
     state: dict
     created: str
     updated: str
+    #: when the event that ended the game was written (ISO 8601 UTC), None while it is not over
+    finished_at: str | None = None
 
     @property
     def finished(self) -> bool:
@@ -109,6 +111,7 @@ def _row_to_table(row: dict) -> Table:
         state=json.loads(row["state"]),
         created=row["created"],
         updated=row["updated"],
+        finished_at=row.get("finished_at"),
     )
 
 
@@ -244,10 +247,14 @@ def _write(db: sqlite_utils.Database, table: Table, type_: str, data: Any, seat:
         "INSERT INTO events (table_id, seq, type, data, seat, at) VALUES (?, ?, ?, ?, ?, ?)",
         [table.id, seq, type_, _dump(data), seat, stamp],
     )
+    # finished_at is the time of the event that ended the game: set when the state turns
+    # finished, kept while it stays so (a calculator row corrected), cleared when an undo reopens it
+    finished_at = (table.finished_at or stamp) if state.get("finished") else None
     db.execute(
-        "UPDATE tables SET names = ?, state = ?, version = ?, updated = ? WHERE id = ?",
-        [_dump(names), stored, seq, stamp, table.id],
+        "UPDATE tables SET names = ?, state = ?, version = ?, updated = ?, finished_at = ? WHERE id = ?",
+        [_dump(names), stored, seq, stamp, finished_at, table.id],
     )
+    table.finished_at = finished_at
     table.names, table.state, table.version, table.updated = names, state, seq, stamp
     return table
 

@@ -6,7 +6,7 @@ import json
 
 from flask import Blueprint, jsonify, request
 
-from .. import profiles, rules, tables
+from .. import profiles, results, rules, tables
 from ..games.validation import RulesError
 from .connection import get_db
 from .tables import join_url
@@ -76,6 +76,18 @@ def list_events(table_id: str):
         return jsonify(NOT_FOUND), 404
     log = tables.events(get_db(), table_id)
     return jsonify([{"seq": e["seq"], "type": e["type"], "data": e["data"], "at": e["at"]} for e in log])
+
+
+@bp.get("/tables/<table_id>/result")
+def get_result(table_id: str):
+    """Answer the finished table's result (CONTRACT.md "results"); 409 while the game is not over."""
+    table = authorized(table_id)
+    if table is None:
+        return jsonify(NOT_FOUND), 404
+    try:
+        return jsonify(results.result(table))
+    except results.NotOver:
+        return jsonify(error="the game is not over yet: its result comes once the final scores are in", field="table"), 409
 
 
 def _write(table_id: str, operation):

@@ -1,0 +1,30 @@
+"""The host key: what lets another device see every play in the archive, as the host's own browser does.
+
+`companion serve` prints it with the address (as a link that hands it to the device that opens
+it). It is made once per data folder, kept in the database's `settings` table, and survives
+restarts and backups. Plain Python: the archive pages and the command line share it.
+"""
+
+from __future__ import annotations
+
+import hmac
+import secrets
+
+import sqlite_utils
+
+KEY_BYTES = 16  # token_urlsafe(16): 128 bits
+NAME = "host_key"
+
+
+def host_key(db: sqlite_utils.Database) -> str:
+    """Return the data folder's host key, making it on first use."""
+    row = db.execute("SELECT value FROM settings WHERE name = ?", [NAME]).fetchone()
+    if row is not None:
+        return row[0]
+    db.execute("INSERT OR IGNORE INTO settings (name, value) VALUES (?, ?)", [NAME, secrets.token_urlsafe(KEY_BYTES)])
+    return db.execute("SELECT value FROM settings WHERE name = ?", [NAME]).fetchone()[0]
+
+
+def is_host_key(db: sqlite_utils.Database, candidate: object) -> bool:
+    """True when `candidate` is the host key (compared in constant time)."""
+    return isinstance(candidate, str) and bool(candidate) and hmac.compare_digest(candidate.encode(), host_key(db).encode())

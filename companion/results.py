@@ -1,0 +1,173 @@
+"""A finished table's result, in one shape for every game (CONTRACT.md "results").
+
+Plain Python over the database: the result endpoint, the plays archive, the stats and
+`companion export` all read a finished table through `result`, so they can never disagree.
+The totals, places and winners are exactly what the game's `score` rules function gives
+(`Game.final_result`); this module only adds where and when, and the BG Stats document.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import unicodedata
+from datetime import datetime
+from typing import Any, Iterator
+from urllib.parse import quote
+
+import sqlite_utils
+
+from . import tables
+from .games.base import Context, is_calculator
+
+#: BG Stats remembers its matches of games and players per source: never change this name
+SOURCE_NAME = "Table Companion"
+#: BG Stats 3.3.2 and later open their import dialog from this address
+BGSTATS_URL = "https://app.bgstatsapp.com/createPlay.html?data="
+#: what a result's player keeps from the score function's, besides name, total and breakdown
+#: (Gutenberg's solo title, Voynich's solo outcome)
+PLAYER_EXTRAS = ("title", "outcome")
+
+
+class NotOver(Exception):
+    """The table's game is not over: it has no result yet."""
+
+
+def iso_seconds(stamp: str) -> str:
+    """"2026-12-03T21:14:05.123Z" -> "2026-12-03T21:14:05Z" (the contract's finished_at)."""
+    return _parse(stamp).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def _parse(stamp: str) -> datetime:
+    return datetime.fromisoformat(stamp.replace("Z", "+00:00"))
+
+
+def player_id(name: str) -> str:
+    """A player's `sourcePlayerId`: the same for the same name at every table.
+
+    BG Stats matches a source's players to its own by this id, so "Tom" is matched once and
+    then recognised in every later play. Names are compared as the app compares them (case
+    and composition do not matter).
+    """
+    key = unicodedata.normalize("NFKC", name).casefold().strip()
+    return "name-" + hashlib.sha256(key.encode()).hexdigest()[:16]
+
+
+def result(table: tables.Table) -> dict:
+    """Return the table's result document (the endpoint's answer); raise NotOver before the end."""
+    game = table.rules
+    scored = game.final_result(table.state, list(table.names), table.options, table.profile) if table.finished else None
+    if scored is None or table.finished_at is None:
+        raise NotOver(table.id)
+    players = []
+    for p in scored["players"]:
+        entry = {"name": p["name"], "total": p["total"], "breakdown": dict(p["breakdown"]),
+                 "place": scored["places"][p["name"]]}
+        entry.update({k: p[k] for k in PLAYER_EXTRAS if k in p})
+        players.append(entry)
+    doc = {
+        "table": table.id,
+        "game": table.game,
+        "finished_at": iso_seconds(table.finished_at),
+        "players": players,
+        "winners": list(scored["winners"]),
+    }
+    doc["play"] = play(table, doc)
+    doc["bgstats_url"] = bgstats_url(doc["play"])
+    doc["verdict"] = game.verdict(scored)
+    return doc
+
+
+def play(table: tables.Table, doc: dict) -> dict:
+    """Return the BG Stats push document of a result (its fields: CONTRACT.md "results")."""
+    game = table.rules
+    out: dict[str, Any] = {
+        "sourceName": SOURCE_NAME,
+        "sourcePlayId": table.id,
+        "playDate": _parse(doc["finished_at"]).strftime("%Y-%m-%d %H:%M:%S"),
+    }
+    if not is_calculator(table.options):  # tracked from its start: the table saw the whole game
+        minutes = (_parse(table.finished_at) - _parse(table.created)).total_seconds() / 60
+        out["durationMin"] = max(1, round(minutes))
+    # no bggId: the rule texts and the component data name no BoardGameGeek id, and we ship no
+    # number we have not verified (brief, non-negotiable 2); BG Stats matches the game by name
+    out["game"] = {"name": game.title, "sourceGameId": table.game, "highestWins": True, "noPoints": False}
+    first = _start_player(table)
+    players = []
+    for seat, p in enumerate(doc["players"]):
+        entry = {"name": p["name"], "score": p["total"], "winner": p["name"] in doc["winners"],
+                 "rank": p["place"], "sourcePlayerId": player_id(p["name"])}
+        if first is not None:
+            entry["startPlayer"] = seat == first
+        players.append(entry)
+    out["players"] = players
+    return out
+
+
+def _start_player(table: tables.Table) -> int | None:
+    seat = table.rules.start_player(table.state, table.options)
+    return seat if isinstance(seat, int) and 0 <= seat < len(table.names) else None
+
+
+def bgstats_url(play_doc: dict) -> str:
+    """Return the address that opens BG Stats' import dialog with this play."""
+    return BGSTATS_URL + quote(json.dumps(play_doc, separators=(",", ":"), ensure_ascii=False), safe="")
+
+
+def share_text(table: tables.Table, doc: dict) -> str:
+    """The result as one line of plain text: "Gutenberg, 3 Dec: Tom 111, Anna 111, Tom wins on fewer types"."""
+    when = _parse(doc["finished_at"])
+    scores = ", ".join(f"{p['name']} {p['total']}" for p in sorted(doc["players"], key=lambda p: p["place"]))
+    return f"{table.rules.title}, {when.day} {when:%b}: {scores}, {doc['verdict']}"
+
+
+def finished(db: sqlite_utils.Database, game: str | None = None, ids: set[str] | None = None,
+             newest_first: bool = True) -> Iterator[tables.Table]:
+    """Yield the finished tables (of one game, among some ids), by the time their game ended."""
+    sql = "SELECT * FROM tables WHERE finished_at IS NOT NULL"
+    params: list[Any] = []
+    if game is not None:
+        sql += " AND game = ?"
+        params.append(game)
+    sql += f" ORDER BY finished_at {'DESC' if newest_first else 'ASC'}, id"
+    cursor = db.execute(sql, params)
+    columns = [d[0] for d in cursor.description]
+    for row in cursor:
+        record = dict(zip(columns, row))
+        if ids is None or record["id"] in ids:
+            yield tables._row_to_table(record)
+
+
+def results(db: sqlite_utils.Database, game: str | None = None, ids: set[str] | None = None,
+            newest_first: bool = True) -> list[dict]:
+    """Return the result of every finished table (see `finished`); a table whose score cannot be
+    computed any more (a game whose rules changed under it) is left out rather than guessed."""
+    out = []
+    for table in finished(db, game, ids, newest_first):
+        try:
+            out.append(result(table))
+        except NotOver:
+            continue
+    return out
+
+
+def series(db: sqlite_utils.Database, table: tables.Table) -> list[dict] | None:
+    """Each seat's running score after every event in force, from the event log (the record's chart).
+
+    Returns [{"seq", "at", "scores": [per seat]}], starting with the table's first state, or None
+    when the game keeps no running score at this table (a calculator table).
+    """
+    game = table.rules
+    names = list(table.first_names)
+    state = game.initial_state(list(names), table.options, table.profile)
+    first = game.running_score(state)
+    if first is None:
+        return None
+    points = [{"seq": 0, "at": table.created, "scores": list(first)}]
+    for event in tables.in_force(tables.events(db, table.id)):
+        ctx = Context(names=tuple(names), options=table.options, profile=table.profile, seed=table.seed)
+        names, state = tables.apply_one(game, names, state, event["type"], event["data"], ctx)
+        scores = game.running_score(state)
+        if scores is not None and scores != points[-1]["scores"]:
+            points.append({"seq": event["seq"], "at": event["at"], "scores": list(scores)})
+    return points
