@@ -1,7 +1,8 @@
 """What templates/codex/panel.html shows: the track, the end screen, manuscripts and pattern grids.
 
 `view` computes it with the rules (table.py's helpers, functions.score for the end screen);
-`counter` is the number an end-screen stepper shows.
+`counter` is the number an end-screen stepper shows; `final_result`, `running_score`,
+`start_player` and `verdict` are what the archive and the result endpoint read (Game's results).
 """
 
 from __future__ import annotations
@@ -19,8 +20,9 @@ SYMBOL_SHORT = {"fungi": "Fu", "plant": "Pl", "animal": "An", "insect": "In",
                 "quill": "Qu", "inkwell": "Ink", "manuscript": "Ms", "empty": "", "hidden": "×"}
 
 
-def final_score(state: dict, names: list[str]) -> dict:
-    """Score every seat with the contract's `score` function, from typed counts or manuscripts."""
+def score_document(state: dict, names: list[str]) -> tuple[dict, list[dict]]:
+    """Return the contract's `score` document of the table's values, and each seat's detail
+    for the end screen (where the counts come from: typed in, or counted from the manuscript)."""
     players = []
     detail = []
     for seat, name in enumerate(names):
@@ -39,13 +41,52 @@ def final_score(state: dict, names: list[str]) -> dict:
         for oid in objectives:
             spec = rules.objective_from_card(oid)
             items.append({"card": oid, "count": counts[oid]} if spec["kind"] == "pattern" else {"card": oid})
+        # [CN55] the points on the score track plus the two common objectives and the secret one
         players.append({"name": name, "placement_points": state["scores"][seat], "visible": visible, "objectives": items})
         detail.append({"source": source, "visible": visible, "visible_text": rules.symbols_text(visible) or "nothing",
                        "objectives": objectives, "counts": counts})
-    result = functions.score({"players": players})
+    return {"players": players}, detail
+
+
+def final_score(state: dict, names: list[str]) -> dict:
+    """Score every seat with the contract's `score` function, with the end screen's detail beside it."""
+    document, detail = score_document(state, names)
+    result = functions.FUNCTIONS["score"].run(document)
     for r, d in zip(result["players"], detail):
         r.update(d)
     return result
+
+
+def final_result(state: dict, names: list[str], options: dict, profile: dict) -> dict | None:
+    """Return what the `score` function gives for the finished table's values (Game.final_result).
+
+    None until the game is over: the `finish` event on a tracked table, every row in on a
+    calculator table (calculator.settle). A fresh result of `score`, with nothing added.
+    """
+    if not state["finished"]:
+        return None
+    return functions.FUNCTIONS["score"].run(score_document(state, names)[0])
+
+
+def running_score(state: dict) -> list[int] | None:
+    """Return each seat's points on the score track [CN46] (Game.running_score).
+
+    None on a calculator table: its points are typed once at the end, nothing ran during the game.
+    """
+    if "rows" in state:  # only a calculator table's state keeps rows (table.initial_state)
+        return None
+    return list(state["scores"])
+
+
+def start_player(state: dict, options: dict) -> int | None:
+    """Return the seat that played first, once the table chose or drew it (Game.start_player).
+
+    [CN36] "The first player is chosen at random; play then goes clockwise." None on a
+    calculator table, and on a tracked table that never named its first player.
+    """
+    if is_calculator(options):
+        return None
+    return state["first"]
 
 
 def objective_cards() -> list[dict]:
@@ -295,8 +336,11 @@ def sheet_fields(common: list[int]) -> dict:
     return {"symbols": symbols, "patterns": patterns}
 
 
-def decided(result: dict) -> str:
-    """Name the winner and, when equal totals were split, the tie-break that decided [CN56]."""
+def verdict(result: dict) -> str:
+    """Name the winner and, when equal totals were split, the tie-break that decided [CN56].
+
+    From the `score` result alone: the end screen's line (result_parts) and Game.verdict.
+    """
     winners = result["winners"]
     by_name = {r["name"]: r for r in result["players"]}
     top = by_name[winners[0]]
@@ -357,7 +401,7 @@ def view(state: dict, names: list[str], options: dict, profile: dict, seat: int 
 
 def result_parts(result: dict) -> dict:
     """What the ranking table shows of a result: places in order, the tie notes, who wins and how."""
-    return {"result": result, "ties": tie_notes(result), "decided": decided(result),
+    return {"result": result, "ties": tie_notes(result), "decided": verdict(result),
             "ranking": sorted(result["players"], key=lambda r: result["places"][r["name"]])}
 
 
