@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ..base import is_calculator
 from ..words import standing
 from . import calculator, rules
 from .functions import run_score
@@ -34,21 +35,56 @@ BREAKDOWN_ROWS = (
 )
 
 
-def final_result(state: dict, names: list[str]) -> dict | None:
-    """Score the table with the `score` rules function, or None if values are missing."""
-    return calculator.result(state, names)
+def final_result(state: dict, names: list[str], options: dict | None = None, profile: dict | None = None) -> dict | None:
+    """What the `score` rules function gives for the table's final values (a fresh dict each
+    call), or None until the table is finished (calculator.refresh_finished). The printed
+    values it needs are in the state's board (copied from the profile at creation)."""
+    if not state.get("finished"):
+        return None
+    return calculator.result(state, list(names))
 
 
-def tie_break(result: dict) -> str | None:
-    """Name the tie-break where it decided a place: equal totals, the earliest in turn order first [GT769]."""
-    said = []
+def running_score(state: dict) -> list[int] | None:
+    """Each seat's VP on the Scoring Track, where the game tracks Victory Points [GT101, GT196];
+    None on a calculator table, which tracks nothing."""
+    if state.get("calculator"):
+        return None
+    return [p["vp"] for p in state["players"]]
+
+
+def start_player(state: dict, options: dict) -> int | None:
+    """The seat that took the first turn: the turn order starts with the first player and the
+    table lists the players in that order [GT103] (table.initial_state); None on a calculator table."""
+    if is_calculator(options) or state.get("calculator"):
+        return None
+    return 0
+
+
+def _ties(result: dict) -> dict[int, str]:
+    """Total -> the line naming how a tie on it was broken: the earliest in turn order first [GT769]."""
+    said = {}
     for total in sorted({p["total"] for p in result["players"]}, reverse=True):
         tied = sorted((p["name"] for p in result["players"] if p["total"] == total), key=lambda n: result["places"][n])
         if len(tied) > 1:
             first = tied[0]
             verb = "wins" if first in result["winners"] else "places ahead"
-            said.append(f"{' and '.join(tied)} tie on {total}: {first} {verb} as the earliest in turn order")
-    return "; ".join(said) or None
+            said[total] = f"{' and '.join(tied)} tie on {total}: {first} {verb} as the earliest in turn order"
+    return said
+
+
+def tie_break(result: dict) -> str | None:
+    """Name the tie-break wherever it decided a place (the end screen's "Tie-break:" line)."""
+    return "; ".join(_ties(result).values()) or None
+
+
+def verdict(result: dict) -> str:
+    """Who won, in one line; where a tie on the top total was broken, the end screen's own words for it."""
+    winners = result["winners"]
+    top = next(p["total"] for p in result["players"] if p["name"] == winners[0])
+    decided = _ties(result).get(top) if len(winners) == 1 else None
+    if decided:
+        return decided
+    return f"{' and '.join(winners)} {'wins' if len(winners) == 1 else 'win'}"
 
 
 STATUS_WORDS = {"free": None, "prison": "in Prison", "stake": "at the Stake"}
@@ -151,7 +187,7 @@ def build(state: dict, names: list[str], options: dict) -> dict:
         ("cathedral", "the Cathedral values (after setup)"),
         ("penance_cards", "the penance cards' VP and coins"),
     ) if key not in board]
-    result = final_result(state, names) if state["phase"] == "final" else None
+    result = final_result(state, names, options)  # None until every final entry is in
     order_now = [names[i] for i in state["order"]]
     cycle5 = [names[i] for i in state["cycle5_order"]] if state["cycle5_order"] else None
     penalty = board.get("prohibition_suspicion", {}).get(str(state["cycle"]))
