@@ -271,6 +271,7 @@ def final(state: dict, names: list[str]) -> dict:
     result = calculator.score(state, names)
     if result is None:
         return None
+    line = verdict(result)
     by_name = {names[i]: p for i, p in enumerate(state["players"])}
     rows = sorted(result["players"], key=lambda r: (result["places"][r["name"]], r["name"]))
     for r in rows:
@@ -280,16 +281,57 @@ def final(state: dict, names: list[str]) -> dict:
         vietor = by_name[r["name"]]["character"] == "hieronymus_vietor"
         r["parts"] = [{"label": END_LABELS[k] + (" (doubled: Vietor)" if k == "guilders" and vietor else ""),
                        "points": v} for k, v in r["breakdown"].items()]
-    winner_row = next(r for r in rows if r["name"] == result["winners"][0])
-    decided = winner_row["tie_break"] if len(result["winners"]) == 1 else None
-    return {"rows": rows, "winners": result["winners"], "solo": len(rows) == 1,
-            "winner_line": winner_line(result["winners"], decided)}
+    return {"rows": rows, "winners": result["winners"], "solo": len(rows) == 1, "winner_line": line}
 
 
-def winner_line(winners: list[str], decided: str | None) -> str:
-    """Say who won, naming the tie-break that decided it [GB307]: "Tom wins on fewer types"."""
+# --- results (companion/results.py: the archive, the result endpoint, BG Stats) -------------------
+
+def final_result(state: dict, names: list[str], options: dict, profile: dict) -> dict | None:
+    """Return the `score` function's result for the table's final values; None until the game is over.
+
+    A fresh document on every call (`final` above decorates its own copy for the end screen).
+    """
+    if not state.get("finished"):
+        return None
+    # [GB298] final scoring after round 6 (a tracked table), or once every row is in (a calculator)
+    return calculator.score(state, names)
+
+
+def running_score(state: dict) -> list[int] | None:
+    """Return each player's fame on the fame track, in seat order; None on a calculator table."""
+    if state.get("rows_in") is not None:
+        return None  # a calculator table tracks nothing before the end
+    # [GB80] each player's disk on the fame track, the points earned during the game [GB298]
+    return [p["fame"] for p in state["players"]]
+
+
+def start_player(state: dict, options: dict) -> int | None:
+    """Return the player who held the first-player token in round 1, where a tracked table knows it.
+
+    None on a calculator table, and with the automa: it takes the token [GB327] and is no player
+    of the result (it has no score, RULES.md D2 step 6).
+    """
+    if is_calculator(options) or state.get("rows_in") is not None or options.get("automa"):
+        return None
+    # [GB72] the first player takes the first-player token; [GB86] and picks the first order
+    first = options.get("first_player", 0)
+    return first if isinstance(first, int) and 0 <= first < len(state["players"]) else None
+
+
+def verdict(result: dict) -> str:
+    """Say who won from a `score` result, naming the tie-break that decided it [GB307]: "Tom wins on fewer types".
+
+    The end screen's line (`final`) is this one. A solo game has no winner to name: the automa
+    has no score (RULES.md D2 step 6), so the line gives the professional title [GB369].
+    """
+    winners = result["winners"]
+    players = {p["name"]: p for p in result["players"]}
+    if len(players) == 1 and "title" in players[winners[0]]:
+        return f"{winners[0]} earns the title {players[winners[0]]['title']}"
     if len(winners) > 1:
-        return f"Shared victory: {' and '.join(winners)} (the tie stands after types and inks)"
+        names = ", ".join(winners[:-1]) + " and " + winners[-1]
+        return f"Shared victory: {names} (the tie stands after types and inks)"
+    decided = players[winners[0]]["tie_break"]
     if decided:
         return f"{winners[0]} wins on {decided}"
     return f"{winners[0]} wins"
