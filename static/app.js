@@ -128,6 +128,34 @@
     pending = {};
   });
 
+  // "Share result": the phone's share sheet where it has one; else copy the text. Over plain
+  // http on the LAN neither navigator.share nor navigator.clipboard exists (not a secure
+  // context), so the field is selected and copied the old way, and the status says what happened.
+  document.addEventListener("click", function (evt) {
+    var button = evt.target.closest ? evt.target.closest("[data-share]") : null;
+    if (!button) return;
+    var field = document.getElementById(button.getAttribute("data-share"));
+    var status = document.querySelector("[data-share-status]");
+    if (!field) return;
+    var text = field.value;
+    function say(words) { if (status) status.textContent = words; }
+    if (navigator.share) {
+      navigator.share({ text: text }).then(function () { say("Shared."); }).catch(function () {});
+      return;
+    }
+    field.focus();
+    field.select();
+    var copied = false;
+    try { copied = document.execCommand("copy"); } catch (e) { copied = false; }
+    if (copied) { say("Copied: paste it in your group's chat."); return; }
+    if (navigator.clipboard) {
+      navigator.clipboard.writeText(text).then(function () { say("Copied: paste it in your group's chat."); },
+        function () { say("Selected: copy it with your phone's menu."); });
+      return;
+    }
+    say("Selected: copy it with your phone's menu.");
+  });
+
   // Keep the screen awake while a table is open (Wake Lock API where the browser has it).
   var lock = null;
   function wake() {

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from flask import Blueprint, abort, current_app, make_response, redirect, request, url_for
 
-from .. import forms, qr, tables, wording
+from .. import forms, qr, results, tables, wording
 from ..games.validation import RulesError
 from ..network import public_base
 from . import answers, steppers
@@ -15,7 +15,8 @@ from .render import is_htmx, render_block, render_page_or_block
 bp = Blueprint("tables", __name__)
 
 NO_TABLE = "There is no such table here. Scan the table's QR code to join it."
-COOKIE_AGE = 60 * 60 * 24 * 60  # two months: a finished table stays readable as a record
+#: 400 days, the most browsers keep a cookie: a joined table stays in this device's plays archive (/plays)
+COOKIE_AGE = 60 * 60 * 24 * 400
 HISTORY_LINES = 60
 
 
@@ -77,7 +78,21 @@ def table_context(table, screen: str | None = None, error=None, notice: str | No
         "etag": answers.live_tag(table.id, table.version),
         "poll_ms": current_app.config["POLL_MS"],
         "game": table.rules,
+        # a finished table's "Log this play" card: BG Stats in one tap, the result as text
+        "outcome": _outcome(table),
     }
+
+
+def _outcome(table) -> dict | None:
+    """Return the finished table's result, its share text and its record's address; None before the end."""
+    if not table.finished:
+        return None
+    try:
+        doc = results.result(table)
+    except results.NotOver:
+        return None
+    return {"bgstats_url": doc["bgstats_url"], "text": results.share_text(table, doc),
+            "record": request.script_root + "/plays/" + table.id}
 
 
 def _screen() -> str | None:

@@ -1,0 +1,77 @@
+"""The end screen's "Log this play" card on a phone (issue 12): BG Stats in one tap, the result as text.
+
+A real server, Debian's chromium at 360 px, light and dark. The table is finished through the
+API (each game's own browser tests enter rows by hand); what is checked here is the card.
+"""
+
+import json
+import urllib.request
+
+import pytest
+
+from companion import results
+
+from ..conftest import Taps, fits_a_phone, take_seat
+from .test_results import NAMES, ROWS, decoded, score
+
+pytestmark = pytest.mark.browser
+
+
+def post(server, path, doc, token=None):
+    request = urllib.request.Request(server.url + path, data=json.dumps(doc).encode(), method="POST",
+                                     headers={"Content-Type": "application/json", **({"X-Table-Token": token} if token else {})})
+    with urllib.request.urlopen(request, timeout=10) as answer:
+        return json.loads(answer.read())
+
+
+def get(server, path, token):
+    request = urllib.request.Request(server.url + path, headers={"X-Table-Token": token})
+    with urllib.request.urlopen(request, timeout=10) as answer:
+        return json.loads(answer.read())
+
+
+def finished_table(server):
+    t = post(server, "/api/v1/tables", {"game": "gutenberg", "players": NAMES, "calculator": True})
+    for i, r in enumerate(ROWS):
+        version = get(server, f"/api/v1/tables/{t['table']}", t["token"])["version"]
+        post(server, f"/api/v1/tables/{t['table']}/events",
+             {"type": "sheet", "data": dict(r, player=i), "expected_version": version}, t["token"])
+    return t
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_log_in_bgstats_is_one_tap_and_the_result_copies_as_text(server, phone, dark_phone, shot, scheme):
+    page = phone if scheme == "light" else dark_phone
+    t = finished_table(server)
+    page.goto(t["join_url"].replace(t["join_url"].split("/join/")[0], server.url))
+    take_seat(page, "Tom")
+    card = page.locator("#log-play")
+    card.wait_for()
+    fits_a_phone(page, "#log-play")
+    doc = get(server, f"/api/v1/tables/{t['table']}/result", t["token"])
+    link = card.get_by_role("link", name="Log in BG Stats")
+    assert link.get_attribute("href") == doc["bgstats_url"]
+    assert decoded(link.get_attribute("href"))["players"][0]["score"] == score()["players"][0]["total"]
+    # the card is on the first screen, where the group looks at the result
+    assert card.bounding_box()["y"] < 740
+    shot(page, f"results-end-card-{scheme}")
+
+    taps = Taps(page)
+    # the tap on "Log in BG Stats" opens BG Stats' page in a new tab; there is no network here, so
+    # BG Stats' answer is played by the test and what is checked is the address the phone asked for
+    asked = []
+    page.context.route("https://app.bgstatsapp.com/**", lambda route: (
+        asked.append(route.request.url), route.fulfill(body="<title>BG Stats</title>", content_type="text/html")))
+    with page.context.expect_page() as opened:
+        taps.tap(link)
+    opened.value.wait_for_load_state()
+    assert asked == [doc["bgstats_url"]] and decoded(asked[0]) == doc["play"]
+    opened.value.close()
+    assert taps.count == 1
+
+    page.get_by_role("button", name="Share result").click()
+    status = card.locator("[data-share-status]")
+    status.wait_for(state="visible")
+    page.wait_for_function("document.querySelector('[data-share-status]').textContent.length > 0")
+    assert status.inner_text() in {"Shared.", "Copied: paste it in your group's chat.", "Selected: copy it with your phone's menu."}
+    assert card.locator("#share-text").input_value().endswith("Tom wins on fewer types")
