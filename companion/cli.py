@@ -1,4 +1,4 @@
-"""The command line: `companion serve`, `companion rules`, `companion init-db`."""
+"""The command line: `companion serve`, `rules`, `init-db`, `export` and `backup`."""
 
 from __future__ import annotations
 
@@ -86,6 +86,17 @@ def build_parser() -> argparse.ArgumentParser:
 
     init = sub.add_parser("init-db", help="create or migrate the SQLite file and exit")
     init.add_argument("--data", default=None, help="data folder (as for serve)")
+
+    ex = sub.add_parser("export", help="write every finished table's result as JSON or CSV")
+    # no argparse `choices`: a wrong format gets the one-line `error: format: ...` of every other field
+    ex.add_argument("--format", default="json", help=f"{' or '.join(EXPORT_FORMATS)} (default: json)")
+    ex.add_argument("--game", default=None, help="only this game's plays: voynich, galileo, gutenberg or codex")
+    ex.add_argument("--data", default=None, help="data folder (as for serve)")
+    ex.add_argument("--output", default=None, help="write to this file (replaced whole, or left as it was) instead of standard output")
+
+    bk = sub.add_parser("backup", help="copy the SQLite file consistently, even while the server runs")
+    bk.add_argument("file", help="the copy to write; restore it as companion.db in a data folder")
+    bk.add_argument("--data", default=None, help="data folder (as for serve)")
     return parser
 
 
@@ -97,6 +108,10 @@ def main(argv: list[str] | None = None) -> int:
         return serve(args)
     if args.command == "rules":
         return run_rules(args, parser)
+    if args.command == "export":
+        return run_export(args)
+    if args.command == "backup":
+        return run_backup(args)
     if args.command == "init-db":
         from . import db
 
@@ -142,6 +157,129 @@ def run_rules(args, parser) -> int:
     return 0
 
 
+#: `companion export --format`, each with the function that writes it (companion/export.py)
+EXPORT_FORMATS = ("json", "csv")
+
+
+def fail(field: str, message: str) -> int:
+    """Print the one line `error: FIELD: MESSAGE` on standard error; return the exit status 2."""
+    print(f"error: {field}: {message}", file=sys.stderr)
+    return 2
+
+
+def existing_database(given: str | None) -> Path:
+    """Return the data folder's SQLite file; raise export.Refused when there is none (never make one)."""
+    from .export import Refused
+
+    folder = data_folder(given)
+    path = folder / DB_NAME
+    if not path.is_file():
+        raise Refused("data", f"no database in {folder} (no {DB_NAME}); name the data folder of companion serve with --data")
+    return path
+
+
+def run_export(args) -> int:
+    """`companion export`: every finished table's result, oldest first, to stdout or --output."""
+    import sqlite3
+
+    from . import db, export, games, results
+
+    if args.format not in EXPORT_FORMATS:
+        return fail("format", f"must be {' or '.join(EXPORT_FORMATS)}, not {args.format!r}")
+    if args.game is not None and games.get(args.game) is None:
+        return fail("game", f"unknown game {args.game!r}; one of {', '.join(games.registry())}")
+    output = Path(args.output) if args.output else None
+    try:
+        path = existing_database(args.data)
+        if output is not None:
+            export.refuse_live_files(path, output, "output")
+            export.check_destination(output, "output")
+        if not _is_companion_database(path):
+            raise export.Refused("data", f"{path} is not a Table Companion database")
+        db.migrate(path)  # the file exists: bring an older one up to date (finished_at)
+        conn = db.connect(path)
+        try:
+            plays = results.results(conn, args.game, newest_first=False)
+        finally:
+            conn.conn.close()
+    except export.Refused as err:
+        return fail(err.field, err.message)
+    except (sqlite3.Error, OSError) as exc:  # a locked, read-only or damaged file
+        return fail("data", f"cannot read {path}: {getattr(exc, 'strerror', None) or exc}")
+    text = export.to_json(plays) if args.format == "json" else export.to_csv(plays)
+    if output is None:
+        _write_stdout(text)
+        return 0
+    try:
+        export.write_atomically(output, text.encode("utf-8"), "output")
+    except export.Refused as err:
+        return fail(err.field, err.message)
+    except OSError as exc:
+        return fail("output", f"cannot write {output}: {exc.strerror or exc}")
+    print(f"{output}: {len(plays)} play{'' if len(plays) == 1 else 's'} ({args.format})")
+    return 0
+
+
+def _is_companion_database(path: Path) -> bool:
+    """True when the file is SQLite and holds the app's tables (so migrate would touch nothing foreign)."""
+    import sqlite3
+
+    try:
+        conn = sqlite3.connect(str(path))
+        try:
+            names = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        finally:
+            conn.close()
+    except sqlite3.Error:
+        return False
+    return {"tables", "events", "_migrations"} <= names
+
+
+def _write_stdout(text: str) -> None:
+    """Write UTF-8 to standard output whatever the console's encoding (a file redirect gets UTF-8)."""
+    sys.stdout.flush()
+    buffer = getattr(sys.stdout, "buffer", None)
+    if buffer is None:
+        sys.stdout.write(text)
+        return
+    buffer.write(text.encode("utf-8"))
+    buffer.flush()
+
+
+def run_backup(args) -> int:
+    """`companion backup FILE`: SQLite's online backup of the data folder's file, renamed into place whole."""
+    import sqlite3
+
+    from . import export
+
+    dest = Path(args.file)
+    try:
+        path = existing_database(args.data)
+        export.backup(path, dest)
+    except export.Refused as err:
+        return fail(err.field, err.message)
+    except OSError as exc:
+        return fail("file", f"cannot write {dest}: {exc.strerror or exc}")
+    except sqlite3.Error as exc:
+        return fail("data", f"cannot copy {path}: {exc}")
+    print(f"{dest}: a copy of {path}; to restore it, put it as {DB_NAME} in a data folder and run companion serve --data FOLDER")
+    return 0
+
+
+def archive_line(path: Path, url: str) -> str:
+    """Return the line that hands the host key to another device: the plays archive with every play."""
+    from urllib.parse import quote
+
+    from . import db, hostkey
+
+    conn = db.connect(path)
+    try:
+        key = hostkey.host_key(conn)
+    finally:
+        conn.conn.close()
+    return f"Plays archive on another device: {url}plays?key={quote(key, safe='')}"
+
+
 def serve(args) -> int:
     """Serve the app with waitress; print the address phones open and draw it as a QR code.
 
@@ -182,6 +320,8 @@ def serve(args) -> int:
     print(f"Data: {path} (sync {sync}; {count} process{'es' if count > 1 else ''})", flush=True)
     if not args.quiet:
         print(qr.terminal(url), flush=True)
+    # after the QR code, which is only the address: the key is the host's to hand to a device of its own
+    print(archive_line(path, url), flush=True)
     if count == 1 and workers.hall_workers() > 1:
         print(f"For a hall of more than about 150 tables: companion serve --workers {workers.hall_workers()}", flush=True)
     if count == 1:
