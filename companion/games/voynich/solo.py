@@ -106,6 +106,7 @@ def _on_voynich_flip(s: dict, data: dict, ctx: Context) -> None:
     turn["studied"] = page["phase"] < rules.LAST_PHASE
     if turn["studied"]:
         page["phase"] += 1
+        page.pop("multiplier", None)  # a new phase shows a new multiplier, as a player's study (table.py)
     turn["phase"] = page["phase"]
     turn["abandoned"] = []
     v["turn"] = turn
