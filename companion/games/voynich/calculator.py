@@ -9,6 +9,10 @@ again replaces it; the table is finished once every row is in and the score trac
 spaces are known (box profile or the `track` event). The totals always come from
 functions.FUNCTIONS["score"]: nothing is scored here.
 
+A tracked table's `score` document is built here too (tracked_doc), from its markers, research
+and pages: the table is finished once the game is over and nothing that document needs is missing
+(update_finished, after every event).
+
 On a tracked table the same row, saved from the end-scoring screen, sets that player's markers,
 research and page multipliers in one go (one Save per player card).
 """
@@ -94,10 +98,19 @@ def spaces_known(s: dict, profile: dict) -> bool:
     return bool(effective_track(s, profile).get("scoring_spaces"))
 
 
-def update_finished(s: dict, profile: dict) -> None:
-    """A calculator table is finished once every row is in and the scoring spaces are known."""
+def update_finished(s: dict, names: tuple[str, ...] | list[str], options: dict, profile: dict) -> None:
+    """Keep `finished` true exactly while the game is over and its `score` can be computed.
+
+    A calculator table: every row is in and the scoring spaces are known. A tracked table: the
+    game is over ([V356]: the last of the final turns ended) and nothing the score needs is
+    missing (tracked_doc); a value entered after the end (the scoring spaces, a multiplier)
+    finishes it then. Table.apply calls this after every event, so an undo (the events folded
+    again) and any later correction keep it right.
+    """
     if s.get("calculator"):
         s["finished"] = all(r is not None for r in s["sheets"]) and spaces_known(s, profile)
+    else:
+        s["finished"] = bool(s["over"]) and not tracked_doc(s, names, options, profile)[1]
 
 
 def _automa(s: dict) -> int | None:
@@ -116,7 +129,6 @@ def on_sheet(s: dict, data: dict, ctx: Context) -> None:
                 # [V494-495] hard and above: Voynich's tokens on the board count at the end
                 raise RulesError("data.tokens_on_board", f"count {AUTOMA}'s tokens on the board (hard and above)")
         s["sheets"][i] = row
-        update_finished(s, ctx.profile)
         return
     player = s["players"][i]
     for k, section in enumerate(p for p in SECTIONS for _ in SIDES):
@@ -149,6 +161,82 @@ def line(d: dict, who: str) -> str:
 
 # --- the result, through the `score` rules function ------------------------------------------
 
+#: the solo difficulty counted until Voynich's setup is entered: medium changes nothing at scoring [V493]
+NO_DIFFICULTY = "medium"
+#: the score track counted until its scoring spaces are entered: every marker scores 0 [V361]
+NO_SPACES = {"0": 0}
+
+
+def resolve_page(player: dict, index: int, catalogue: dict) -> dict:
+    """Return a page's scoring data: section, phase, multiplier (None if unknown), choices, chosen."""
+    page = player["pages"][index]
+    section = SECTIONS[index // 2]
+    card = player["cards"][index] if player.get("cards") else None
+    info = catalogue.get(str(card)) if card is not None else None
+    out = {"section": section, "phase": page["phase"], "card": card, "chosen": page.get("chosen")}
+    if page["phase"] == 1:
+        out["multiplier"] = 0  # [V91] the starting phase gives no points
+    elif page.get("multiplier") is not None:
+        out["multiplier"] = page["multiplier"]
+    elif info is not None:
+        out["multiplier"] = info["multipliers"][page["phase"] - 2]
+    else:
+        out["multiplier"] = None
+    out["choices"] = page.get("choices") or (info or {}).get("choices")
+    out["from_catalogue"] = info is not None and page.get("multiplier") is None
+    return out
+
+
+def tracked_doc(state: dict, names: list[str] | tuple[str, ...], options: dict, profile: dict) -> tuple[dict, list[str]]:
+    """Return the `score` document of a tracked table and what it still lacks, in the players' words.
+
+    Each missing value counts as 0 in the document (the end screen shows the scores so, with the
+    list); the game is finished, and final_result scores it, only once the list is empty. A
+    Recipes page without its two types scores nothing and is left out of the document.
+    """
+    everyone = seat_names(names)
+    track = effective_track(state, profile)
+    catalogue = profile.get("cards", {})
+    missing: list[str] = []
+    if not track.get("scoring_spaces"):
+        missing.append("the score track's scoring spaces (box profile, or enter them at the table)")
+    players = []
+    for i, p in enumerate(state["players"]):
+        pages = []
+        for k in range(len(p["pages"])):
+            page = resolve_page(p, k, catalogue)
+            m = page["multiplier"]
+            if m is None:
+                missing.append(f"{everyone[i]}: the multiplier of {PAGE_LABELS[k]} (phase {page['phase']})")
+                m = 0
+            entry: dict[str, Any] = {"section": page["section"], "multiplier": m}
+            if page["section"] == "recipes":
+                if not page["choices"]:
+                    if m:
+                        missing.append(f"{everyone[i]}: the two knowledge types of {PAGE_LABELS[k]}")
+                    continue  # [V363] no types known: it scores nothing until they are entered
+                entry["choices"] = page["choices"]
+                if page["chosen"]:
+                    entry["chosen"] = page["chosen"]
+            pages.append(entry)
+        players.append({"name": everyone[i], "gk": p["markers"]["gk"],
+                        "markers": {k: p["markers"][k] for k in KNOWLEDGE},
+                        "research": list(p["research"]), "pages": pages})
+    doc: dict[str, Any] = {"track": {"scoring_spaces": dict(track.get("scoring_spaces") or NO_SPACES)},
+                           "players": players}
+    automa = _automa(state)
+    if automa is not None:
+        v = state["voynich"]
+        if v is None:
+            missing.append(f"{AUTOMA}'s setup (his cards and the difficulty)")
+        elif rules.TOKEN_GK[v["difficulty"]] and v["tokens_on_board"] is None:
+            missing.append(f"the number of {AUTOMA}'s tokens on the board")  # [V494-495]
+        doc["solo"] = {"difficulty": v["difficulty"] if v else NO_DIFFICULTY, "automa": everyone[automa],
+                       "tokens_on_board": (v or {}).get("tokens_on_board") or 0,
+                       "tie_rule": options.get("solo_tie", "strict")}
+    return doc, missing
+
+
 def score_doc(state: dict, names: list[str], options: dict, track: dict) -> dict | None:
     """The `score` document of a calculator table, or None while a row or the scoring spaces are missing."""
     everyone = seat_names(names)
@@ -166,11 +254,15 @@ def score_doc(state: dict, names: list[str], options: dict, track: dict) -> dict
 
 
 def result(state: dict, names: list[str], options: dict, track: dict) -> dict | None:
-    """The final scores from functions.FUNCTIONS["score"], with the tie-break named when one decided it."""
+    """Return the calculator's final scores from functions.FUNCTIONS["score"], as the end screen shows them."""
     doc = score_doc(state, names, options, track)
     if doc is None:
         return None
-    out = functions.FUNCTIONS["score"].run(doc)
+    return decorate(functions.FUNCTIONS["score"].run(doc))
+
+
+def decorate(out: dict) -> dict:
+    """Add to a `score` result what the end screen shows besides: the tie on the top total, the solo outcome."""
     scored = out["players"]
     top = max(r["total"] for r in scored)
     tied = [r for r in scored if r["total"] == top]
@@ -181,6 +273,7 @@ def result(state: dict, names: list[str], options: dict, track: dict) -> dict | 
         winners = out.get("tie_break_winners", out["winners"])
         out["tie_break"] = {"total": top, "players": [{"name": r["name"], "markers": r["tie_break"]} for r in tied],
                             "winners": [w for w in winners if any(w == r["name"] for r in tied)]}
-    if state["solo"]:
-        out["outcome"] = scored[0].get("outcome")
+    outcome = [r["outcome"] for r in scored if "outcome" in r]  # [V497] the human's, in solo
+    if outcome:
+        out["outcome"] = outcome[0]
     return out

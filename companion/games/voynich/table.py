@@ -124,6 +124,9 @@ def apply(state: dict, type_: str, data: Any, ctx: Context) -> dict:
         raise RulesError("data", "must be an object")
     new = clone(state)
     handler(new, data, ctx)
+    # `finished`: over and scorable, or every calculator row in; after every event, so that a
+    # value entered after the end finishes the game and a correction can reopen it
+    calculator.update_finished(new, ctx.names, ctx.options, ctx.profile)
     return new
 
 
@@ -332,7 +335,6 @@ def _on_track(s: dict, data: dict, ctx: Context) -> None:
     if not values:
         raise RulesError("data", "enter the scoring spaces, the insight positions or the end number")
     s["track"].update(values)
-    calculator.update_finished(s, ctx.profile)
 
 
 def _on_positions(s: dict, data: dict, ctx: Context) -> None:

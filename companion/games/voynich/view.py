@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..validation import places
 from ..words import ordinal, standing
 from . import calculator, rules
+from .calculator import resolve_page
+from .functions import FUNCTIONS
 from .profile import SOLO_PARTS, SPACE_ROWS, effective_track
 from .rules import KNOWLEDGE, MARKERS, SECTIONS
-from .solo import AUTOMA, seat_names
+from .solo import seat_names
 from .table import PAGE_NAMES, end_gk
 
 MARKER_LABELS = {"botany": "Botany", "astrology": "Astrology", "baths": "Baths", "writings": "Writings", "gk": "GK"}
@@ -132,7 +133,7 @@ def build_view(state: dict, everyone: list[str], options: dict, profile: dict, s
             "exchange": {k: n for k, n in p["exchange"].items() if n},
             "pages": pages, "research": p["research"], "cards": p["cards"],
         })
-    result = score_table(state, players, spaces, options, automa)
+    result = score_table(state, players, everyone, options, profile)
     out: dict[str, Any] = {
         "players": players,
         "turn": state["turn"], "turn_name": everyone[state["turn"]], "round": state["round"],
@@ -149,6 +150,8 @@ def build_view(state: dict, everyone: list[str], options: dict, profile: dict, s
     }
     if out["calculator"]:
         out["calc"] = calculator.result(state, everyone, options, track)
+        if out["calc"]:
+            out["calc"]["words"] = end_words(out["calc"])
     out["scoreboard"] = scoreboard(state, out, everyone)
     end = state["end"]
     if end is not None:
@@ -206,26 +209,6 @@ def scoreboard(state: dict, out: dict, everyone: list[str]) -> list[dict]:
     return rows
 
 
-def resolve_page(player: dict, index: int, catalogue: dict) -> dict:
-    """Return a page's scoring data: section, phase, multiplier (None if unknown), choices, chosen."""
-    page = player["pages"][index]
-    section = SECTIONS[index // 2]
-    card = player["cards"][index] if player.get("cards") else None
-    info = catalogue.get(str(card)) if card is not None else None
-    out = {"section": section, "phase": page["phase"], "card": card, "chosen": page.get("chosen")}
-    if page["phase"] == 1:
-        out["multiplier"] = 0  # [V91] the starting phase gives no points
-    elif page.get("multiplier") is not None:
-        out["multiplier"] = page["multiplier"]
-    elif info is not None:
-        out["multiplier"] = info["multipliers"][page["phase"] - 2]
-    else:
-        out["multiplier"] = None
-    out["choices"] = page.get("choices") or (info or {}).get("choices")
-    out["from_catalogue"] = info is not None and page.get("multiplier") is None
-    return out
-
-
 def voynich_view(state: dict, v: dict, profile: dict, player: dict) -> dict:
     """Return Voynich's deck, his current turn and the scan orders for its priority number."""
     turn = v["turn"]
@@ -253,73 +236,136 @@ def voynich_view(state: dict, v: dict, profile: dict, player: dict) -> dict:
     return out
 
 
-def score_table(state: dict, players: list[dict], spaces: dict[int, int], options: dict, automa: int | None) -> dict:
-    """Score everyone from the table's entries; say what is still missing instead of guessing."""
-    missing: list[str] = []
-    if not spaces:
-        missing.append("the score track's scoring spaces (box profile, or enter them at the table)")
-    v = state.get("voynich")
-    if automa is not None:
-        if v is None:
-            missing.append(f"{AUTOMA}'s setup (his cards and the difficulty)")
-        elif rules.TOKEN_GK[v["difficulty"]] and v["tokens_on_board"] is None:
-            missing.append(f"the number of {AUTOMA}'s tokens on the board")
-    scored = []
-    for p in players:
-        pages = []
-        for page in p["pages"]:
-            m = page["multiplier"]
-            if m is None:
-                missing.append(f"{p['name']}: the multiplier of {page['name']} (phase {page['phase']})")
-                m = 0
-            entry = {"section": page["section"], "multiplier": m}
-            if page["section"] == "recipes":
-                if m and not page["choices"]:
-                    missing.append(f"{p['name']}: the two knowledge types of {page['name']}")
-                    entry["multiplier"] = 0
-                if page["choices"]:
-                    entry["choices"] = page["choices"]
-                if page["chosen"]:
-                    entry["chosen"] = page["chosen"]
-            pages.append(entry)
-        raw = {"name": p["name"], "gk": p["positions"]["gk"],
-               "markers": {k: p["positions"][k] for k in KNOWLEDGE},
-               "research": p["research"], "pages": pages}
-        if p["automa"] and v is not None:
-            r = rules.score_player(raw, spaces, v["difficulty"], v["tokens_on_board"] or 0)
-        else:
-            r = rules.score_player(raw, spaces)
-        for d, page in zip(r["pages_detail"], p["pages"]):
-            d["name"] = page["name"]
-            d["multiplier"] = page["multiplier"]
-            d["phase"] = page["phase"]
-        scored.append(r)
-    keys = {r["name"]: (r["total"],) + tuple(r["tie_break"]) for r in scored}
-    winners, ranks = places(keys)
-    out = {"players": scored, "missing": missing, "complete": not missing, "tie_winners": winners}
-    if automa is not None:
-        human, voy = scored[0], scored[automa]
-        tie_rule = options.get("solo_tie", "strict")
-        won = human["total"] > voy["total"] or (
-            human["total"] == voy["total"] and tie_rule == "tie_break" and winners == [human["name"]])
-        out["winners"] = [human["name"]] if won else [voy["name"]]
-        out["outcome"] = "win" if won else "loss"
-        out["tied"] = human["total"] == voy["total"]
-        out["tie_rule"] = tie_rule
-    else:
-        out["winners"] = winners
-        out["tied"] = len(winners) > 1
-    out["places"] = ranks
-    top = max(r["total"] for r in scored)
-    tied = [r for r in scored if r["total"] == top]
-    if len(tied) > 1:
-        # [V367] the furthest knowledge marker, then the second furthest, ...; else shared
-        out["tie_break"] = {
-            "total": top,
-            "players": [{"name": r["name"], "markers": r["tie_break"]} for r in tied],
-            "winners": [w for w in winners if any(w == r["name"] for r in tied)],
-        }
-    else:
-        out["tie_break"] = None
+def score_table(state: dict, players: list[dict], everyone: list[str], options: dict, profile: dict) -> dict:
+    """Score everyone from the table's entries with the `score` rules function; say what is missing instead of guessing.
+
+    The document is calculator.tracked_doc's, each missing value counted as 0 until it is entered.
+    """
+    doc, missing = calculator.tracked_doc(state, everyone, options, profile)
+    out = calculator.decorate(FUNCTIONS["score"].run(doc))
+    for r, p in zip(out["players"], players):
+        # one detail per page of the book again: the document leaves out a Recipes page without its types
+        scored = iter(r["pages_detail"])
+        r["pages_detail"] = [
+            dict({"section": "recipes", "points": 0} if page["section"] == "recipes" and not page["choices"] else next(scored),
+                 name=page["name"], multiplier=page["multiplier"], phase=page["phase"])
+            for page in p["pages"]]
+    out["missing"], out["complete"] = missing, not missing
+    out["words"] = end_words(out)
     return out
 
+
+# --- who won, in words: the end screen and the verdict say it alike [V365-367] [V497] ---------------
+
+#: the rulebook's tie-break [V367], as the end screen and the verdict name it
+TIE_BREAK = "the tie-break (the furthest knowledge marker)"
+#: [V367] "If the tie is not resolved after comparing all 4 markers, the players share the victory"
+STILL_EQUAL = "still equal after all four"
+#: [V497] "If you have more General Knowledge (GK) than Voynich, you win" (RULES.md VOY-C11)
+STRICTLY = "only with strictly more GK"
+
+
+def _solo_sides(result: dict) -> tuple[dict, dict] | None:
+    """Return the solo player's result and Voynich's from a `score` result (the player's carries the outcome)."""
+    player = next((r for r in result["players"] if "outcome" in r), None)
+    if player is None:
+        return None
+    return player, next(r for r in result["players"] if r is not player)
+
+
+def _tie(result: dict) -> tuple[int, list[str], list[str]]:
+    """Return the top total, the names on it, and those of them the tie-break favours [V367]."""
+    top = max(r["total"] for r in result["players"])
+    tied = [r["name"] for r in result["players"] if r["total"] == top]
+    # in solo the winners follow [V497]; `tie_break_winners` keeps the markers' say (D1 end scoring 6)
+    favoured = [w for w in result.get("tie_break_winners", result["winners"]) if w in tied]
+    return top, tied, favoured
+
+
+def _phrases(result: dict, you: bool) -> dict:
+    """Say who won, the solo condition when Voynich won, and what the tie-break says, from a `score` result."""
+    winners = result["winners"]
+    _, tied, favoured = _tie(result)
+    sides = _solo_sides(result)
+    tie = None
+    if len(tied) > 1:
+        # [V367] still equal: a shared victory, but never against Voynich, who wins a tie [V497]
+        shared = STILL_EQUAL if sides else f"{STILL_EQUAL}: the victory is shared"
+        tie = shared if len(favoured) > 1 else f"{TIE_BREAK} favours {favoured[0]}"
+    condition = None
+    if sides:
+        player, automa = sides
+        they = "You win" if you else f"{player['name']} wins"
+        if player["outcome"] == "win":
+            winner = f"{they} against {automa['name']}"
+        else:
+            winner = f"{automa['name']} wins"
+            condition = f"{they} {STRICTLY}" + (" (or a tie won on the markers)" if result.get("tie_rule") == "tie_break" else "")
+    elif len(winners) > 1:
+        winner = "Shared victory: " + ", ".join(winners)
+    else:
+        winner = f"{winners[0]} wins"
+    return {"winner": winner, "condition": condition, "tie": tie}
+
+
+def end_words(result: dict) -> dict:
+    """Return the end screen's sentences (templates/voynich/_result.html), addressing the solo player as "You"."""
+    return {k: (v[0].upper() + v[1:] + ".") if v else None for k, v in _phrases(result, you=True).items()}
+
+
+def verdict(result: dict) -> str:
+    """Say who won in one line from the `score` result alone, naming the tie-break where it decided."""
+    said = _phrases(result, you=False)
+    top, tied, favoured = _tie(result)
+    if len(tied) < 2:
+        return said["winner"]
+    on = f"the tie on {top} GK"
+    sides = _solo_sides(result)
+    if sides:
+        player, automa = sides
+        if player["outcome"] == "win":  # only the tie rule "tie_break" lets a tie win [V497] (VOY-C11)
+            return f"{player['name']} wins {on} against {automa['name']} by {TIE_BREAK}"
+        if result.get("tie_rule") == "tie_break" and favoured == [automa["name"]]:
+            return f"{automa['name']} wins {on} by {TIE_BREAK}"
+        return f"{automa['name']} wins {on}: {said['condition']}"
+    if len(result["winners"]) > 1:
+        return f"{said['winner']} (tie on {top} GK, {STILL_EQUAL} knowledge markers)"
+    return f"{result['winners'][0]} wins {on} by {TIE_BREAK}"
+
+
+# --- the results hooks (companion/results.py; games/base.py Game) -----------------------------------
+
+def final_result(state: dict, names: list[str], options: dict, profile: dict) -> dict | None:
+    """Return exactly what functions.FUNCTIONS["score"] gives for the table's final values; None until finished.
+
+    The score document's players are the table's seats in order (solo.seat_names): at a one-player
+    table Voynich is the second, a scored player that `solo.automa` names (CONTRACT.md voynich `score`).
+    """
+    if not state.get("finished"):
+        return None
+    if state.get("calculator"):
+        doc = calculator.score_doc(state, names, options, effective_track(state, profile))
+    else:
+        doc, missing = calculator.tracked_doc(state, names, options, profile)
+        if missing:  # never while finished (calculator.update_finished): nothing is guessed
+            return None
+    return None if doc is None else FUNCTIONS["score"].run(doc)
+
+
+def running_score(state: dict) -> list[int] | None:
+    """Return each seat's GK marker (Voynich's too, at a solo table); None on a calculator table."""
+    if state.get("calculator"):
+        return None
+    return [p["markers"]["gk"] for p in state["players"]]
+
+
+def start_player(state: dict, options: dict) -> int | None:
+    """Return the first seat, which took the first turn; None on a calculator table.
+
+    The table plays its seats in turn order from the first player, chosen at random at setup [V55]
+    (docs/voynich.md: "players are numbered from 0 in turn order"); in solo "You are the first
+    player" [V377].
+    """
+    if state.get("calculator") or options.get("calculator"):
+        return None
+    return 0
