@@ -71,12 +71,13 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.register_error_handler(HTTPException, http_error)
     app.register_error_handler(Exception, unexpected_error)
 
-    from . import api, home, profiles, tables
+    from . import api, home, plays, profiles, tables
 
     app.register_blueprint(home.bp)
     app.jinja_env.globals["home_screen"] = home.HOME_SCREEN
     app.register_blueprint(tables.bp)
     app.register_blueprint(profiles.bp)
+    app.register_blueprint(plays.bp)
     app.register_blueprint(api.bp)
     # in front of Flask, kept in app.extensions for tests and benchmarks to count what they answer
     if app.config["QUICK_POLLS"]:

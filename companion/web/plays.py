@@ -1,0 +1,252 @@
+"""The plays archive: finished tables newest first, each play's record with its chart, the stats
+per game, and the downloads of the plays (JSON, CSV) and of a backup.
+
+Who sees what (issue 12): the host's own browser (a loopback address) sees every play; another
+device sees the plays of the tables it joined (it holds their secret cookie), or every play once
+it holds the host key (`/plays?key=KEY`, which `companion serve` prints as a link: the key goes
+into a cookie and out of the address). Nobody else sees anything, and a record a device may not
+see answers 404 exactly as a missing one does.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import os
+import tempfile
+from datetime import datetime
+from io import BytesIO
+
+from flask import Blueprint, abort, current_app, make_response, redirect, render_template, request, send_file, url_for
+from markupsafe import Markup
+
+from .. import charts, games, hostkey, results, stats, tables
+from ..games.base import is_calculator
+from . import answers
+from .connection import get_db
+
+bp = Blueprint("plays", __name__)
+
+NO_PLAY = "There is no such play here."
+WRONG_KEY = "That host key is not this server's."
+#: the cookie that holds the host key on another device: about a year (browsers keep 400 days at most)
+HOST_COOKIE = "host_key"
+HOST_COOKIE_AGE = 60 * 60 * 24 * 365
+#: what each game's running score is, for the record's chart
+RUNNING = {"codex": "points on the score track", "galileo": "VP on the scoring track",
+           "gutenberg": "fame on the fame track", "voynich": "GK on the track"}
+#: breakdown keys said better than by their words
+KEY_WORDS = {"gk": "GK", "vp": "VP"}
+
+
+# --- who may see what ------------------------------------------------------------------------------
+
+def is_loopback(address: str | None) -> bool:
+    """True for 127.0.0.0/8 and ::1 (also written as an IPv4-mapped IPv6 address): the host's own browser."""
+    try:
+        ip = ipaddress.ip_address((address or "").split("%")[0])
+    except ValueError:
+        return False
+    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+        ip = ip.ipv4_mapped
+    return ip.is_loopback
+
+
+def is_host() -> bool:
+    """True for the host's own browser, and for a device holding the host key in its cookie."""
+    return is_loopback(request.remote_addr) or hostkey.is_host_key(get_db(), request.cookies.get(HOST_COOKIE))
+
+
+def joined_ids() -> set[str]:
+    """Return the ids of the tables whose secret this device holds (as home.tables_on_this_device reads them)."""
+    found = set()
+    for name, secret in request.cookies.items():
+        if name.startswith("tc_"):
+            try:
+                found.add(tables.authorize(get_db(), name[3:], secret).id)
+            except tables.NotFound:
+                continue
+    return found
+
+
+def visible(game: str | None = None, player: str = "", newest_first: bool = True) -> list[dict]:
+    """Return the results this device may see, of one game and with one player where asked."""
+    ids = None if is_host() else joined_ids()
+    if ids is not None and not ids:
+        return []
+    found = results.results(get_db(), game, ids, newest_first)
+    return stats.plays_with(found, player) if player.strip() else found
+
+
+def visible_table(table_id: str) -> tables.Table:
+    """Return the finished table of a record this device may see; 404 with one body otherwise."""
+    db = get_db()
+    try:
+        if is_host():
+            return tables.load(db, table_id)
+        return tables.authorize(db, table_id, answers.secret_of(request.cookies, table_id))
+    except tables.NotFound:
+        abort(404, NO_PLAY)
+
+
+@bp.after_request
+def private(response):
+    """Plays are private to those who may see them: never kept by a cache, never shared between cookies."""
+    response.headers["Cache-Control"] = "no-store"
+    response.vary.add("Cookie")
+    return response
+
+
+# --- the filters -----------------------------------------------------------------------------------
+
+def filters() -> tuple[str | None, str, str | None]:
+    """Return (game key or None, player name, the message for an unknown game) from the query string."""
+    game = request.args.get("game", "").strip() or None
+    player = request.args.get("player", "").strip()[:80]
+    if game is not None and games.get(game) is None:
+        return None, player, f"There is no game called {game!r} here: showing every game."
+    return game, player, None
+
+
+def filter_args(game: str | None, player: str) -> dict:
+    """The query string that keeps the filters (the downloads and the other pages carry it)."""
+    return {k: v for k, v in (("game", game), ("player", player)) if v}
+
+
+def when(stamp: str) -> str:
+    """"2026-12-03T21:14:05Z" -> "3 Dec 2026, 21:14", in the host's local time (the table's clock)."""
+    moment = datetime.fromisoformat(stamp.replace("Z", "+00:00")).astimezone()
+    return f"{moment.day} {moment:%b %Y, %H:%M}"
+
+
+def entry(doc: dict) -> dict:
+    """What the list shows of one play."""
+    game = games.get(doc["game"])
+    ranked = sorted(doc["players"], key=lambda p: p["place"])
+    return {"table": doc["table"], "title": game.title if game else doc["game"], "when": when(doc["finished_at"]),
+            "players": [{**p, "won": p["name"] in doc["winners"]} for p in ranked],
+            "winners": doc["winners"], "verdict": doc["verdict"]}
+
+
+def _common(game: str | None, player: str, error: str | None) -> dict:
+    return {"games": games.registry(), "game": game or "", "player": player, "error": error,
+            "args": filter_args(game, player), "host": is_host()}
+
+
+# --- pages -----------------------------------------------------------------------------------------
+
+@bp.get("/plays")
+def index():
+    """List the plays this device may see, newest first; `?key=` hands this device the host key."""
+    key = request.args.get("key")
+    key_error = None
+    if key is not None:
+        if hostkey.is_host_key(get_db(), key):
+            rest = {k: v for k, v in request.args.items() if k != "key"}
+            response = redirect(url_for("plays.index", **rest), 303)
+            response.set_cookie(HOST_COOKIE, key, max_age=HOST_COOKIE_AGE, httponly=True, samesite="Lax")
+            return response
+        key_error = WRONG_KEY
+    game, player, error = filters()
+    shown = visible(game, player)
+    names = sorted({p["name"] for doc in shown for p in doc["players"]}, key=stats.name_key)
+    body = render_template("plays/list.html", plays=[entry(doc) for doc in shown], names=names,
+                           key_error=key_error, **_common(game, player, error))
+    return body, 403 if key_error else 400 if error else 200
+
+
+@bp.get("/plays/stats")
+def stats_page():
+    """The stats per game across the plays this device may see, each with a chart of wins per player."""
+    game, player, error = filters()
+    per_game = stats.per_game(visible(game, player))
+    for g in per_game:
+        g["title"] = games.get(g["game"]).title if games.get(g["game"]) else g["game"]
+        label = f"Wins per player at {g['title']}"
+        g["chart"] = Markup(charts.bar_chart([(p["name"], p["wins"]) for p in g["players"]], label))
+    return render_template("plays/stats.html", per_game=per_game, **_common(game, player, error)), 400 if error else 200
+
+
+@bp.get("/plays/<table_id>")
+def record(table_id: str):
+    """One play's record: the result, each player's score over the game, and the history."""
+    table = visible_table(table_id)
+    try:
+        doc = results.result(table)
+    except results.NotOver:
+        abort(404, NO_PLAY)
+    db = get_db()
+    ranked = sorted(doc["players"], key=lambda p: p["place"])
+    keys = list(dict.fromkeys(k for p in ranked for k in p["breakdown"]))
+    chart = None
+    points = results.series(db, table)
+    if points is not None:
+        names = list(table.names)
+        scores = [pt["scores"] for pt in points]
+        label = f"{table.rules.title}: each player's {RUNNING.get(table.game, 'score')} over the game"
+        chart = {"svg": Markup(charts.line_chart(names, scores, label)), "label": label, "changes": len(points) - 1,
+                 "legend": [{"name": n, "swatch": Markup(charts.swatch(i)), "last": scores[-1][i]} for i, n in enumerate(names)
+                            if i < len(scores[-1])]}
+    secret = answers.secret_of(request.cookies, table.id)
+    joined = bool(secret) and table.id in joined_ids()
+    return render_template(
+        "plays/record.html", doc=doc, play=entry(doc), table=table, ranked=ranked,
+        labels={k: key_label(k) for k in keys},
+        chart=chart, calculator=is_calculator(table.options), running=RUNNING.get(table.game, "score"),
+        history=tables.history(table, tables.events(db, table.id)), joined=joined, host=is_host())
+
+
+def key_label(key: str) -> str:
+    """A breakdown key in words: "fame_track" -> "Fame track", "gk" -> "GK"."""
+    words = [KEY_WORDS.get(w, w) for w in key.split("_")]
+    text = " ".join(words)
+    return text[:1].upper() + text[1:]
+
+
+# --- downloads -------------------------------------------------------------------------------------
+
+def _download(body: str | bytes, mimetype: str, name: str):
+    response = make_response(body)
+    response.mimetype = mimetype
+    if mimetype.startswith(("text/", "application/json")):
+        response.charset = "utf-8"
+    response.headers["Content-Disposition"] = f'attachment; filename="{name}"'
+    return response
+
+
+def _stamp() -> str:
+    return datetime.now().strftime("%Y-%m-%d")
+
+
+@bp.get("/plays/export.json")
+def export_json():
+    """Download the plays this device may see (as filtered), oldest first, as the export's JSON."""
+    from .. import export
+
+    game, player, _ = filters()
+    return _download(export.to_json(visible(game, player, newest_first=False)), "application/json", f"plays-{_stamp()}.json")
+
+
+@bp.get("/plays/export.csv")
+def export_csv():
+    """Download the plays this device may see (as filtered), oldest first, as the export's CSV."""
+    from .. import export
+
+    game, player, _ = filters()
+    return _download(export.to_csv(visible(game, player, newest_first=False)), "text/csv", f"plays-{_stamp()}.csv")
+
+
+@bp.get("/plays/backup")
+def backup():
+    """Download a consistent copy of the database (SQLite's online backup): the host's alone."""
+    from .. import export
+
+    if not is_host():
+        abort(404, NO_PLAY)
+    with tempfile.TemporaryDirectory(prefix="companion-backup-") as folder:
+        path = os.path.join(folder, "companion.db")
+        export.backup(current_app.config["DATABASE"], path)
+        with open(path, "rb") as copy:
+            data = BytesIO(copy.read())
+    return send_file(data, mimetype="application/vnd.sqlite3", as_attachment=True,
+                     download_name=f"companion-backup-{_stamp()}.db")
+
