@@ -1,0 +1,122 @@
+"""The plays archive on a 360 px phone, light and dark: the list, a record with its chart, the stats (issue 12).
+
+The plays are finished through the real server's JSON API; the browser is the host's own (it
+opens 127.0.0.1), so it sees every play.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import urllib.request
+
+import pytest
+
+from tests.conftest import fits_a_phone
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+SPECIALTIES = ("typesetting", "woodcutting", "binding", "illuminating")
+CODEX = ["Anna", "Benedikt", "Cleo", "Dora"]
+CODEX_POINTS = [(0, 3), (1, 5), (2, 2), (3, 4), (0, 4), (1, 1), (2, 7), (3, 3), (0, 6), (1, 6), (2, 3), (3, 8), (0, 8)]
+
+
+def call(server, path: str, doc: dict | None = None, token: str | None = None) -> dict:
+    request = urllib.request.Request(server.url + path, data=None if doc is None else json.dumps(doc).encode(),
+                                     headers={"Content-Type": "application/json", **({"X-Table-Token": token} if token else {})})
+    with urllib.request.urlopen(request, timeout=10) as answer:
+        return json.loads(answer.read())
+
+
+def event(server, t: dict, type_: str, data: dict) -> dict:
+    version = call(server, f"/api/v1/tables/{t['table']}", token=t["token"])["version"]
+    return call(server, f"/api/v1/tables/{t['table']}/events", {"type": type_, "data": data, "expected_version": version}, t["token"])
+
+
+def finished_plays(server) -> dict:
+    """Two Gutenberg calculator tables and a tracked four-player Codex game, finished in that order."""
+    for names, fames in ((["Anna", "Benedikt"], [40, 52]), (["Cleo", "Anna", "Benedikt"], [61, 45, 30])):
+        t = call(server, "/api/v1/tables", {"game": "gutenberg", "players": names, "calculator": True})
+        for seat, fame in enumerate(fames):
+            event(server, t, "sheet", {"player": seat, "fame": fame, "guilders": 3, "patronage_cards": 1, "types": 2,
+                                       "inks": 1, "specialties": {s: 2 for s in SPECIALTIES}})
+    codex = call(server, "/api/v1/tables", {"game": "codex", "players": CODEX, "first_player": 0})
+    for seat, delta in CODEX_POINTS:
+        event(server, codex, "points", {"player": seat, "delta": delta})
+    assert event(server, codex, "finish", {})["state"]["finished"]
+    return codex
+
+
+def watch_console(page) -> list[str]:
+    """Collect the page's console errors (a CSP violation is one)."""
+    errors: list[str] = []
+    page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
+    return errors
+
+
+def series_colours(page) -> list[str]:
+    return page.locator("svg.chart-line polyline").evaluate_all("els => els.map(e => getComputedStyle(e).stroke)")
+
+
+def luminance(rgb: str) -> float:
+    """WCAG's relative luminance of a computed colour, "rgb(r, g, b)"."""
+    channels = [int(c) / 255 for c in re.findall(r"\d+", rgb)[:3]]
+    r, g, b = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def contrast(a: str, b: str) -> float:
+    high, low = sorted((luminance(a), luminance(b)), reverse=True)
+    return (high + 0.05) / (low + 0.05)
+
+
+def assert_lines_stand_out(page) -> None:
+    """Every series line against the chart's card: at least 4:1 (WCAG asks 3:1 of a graphic)."""
+    card = page.locator(".play-chart").evaluate("e => getComputedStyle(e).backgroundColor")
+    for colour in series_colours(page):
+        assert contrast(colour, card) >= 4, (colour, card)
+
+
+def tour(page, server, shot, codex: dict, suffix: str) -> list[str]:
+    """Open the archive, the Codex record and the stats as a player does; return the chart's series colours."""
+    errors = watch_console(page)
+    page.goto(f"{server.url}/plays")
+    entries = page.locator(".play-entry")
+    assert entries.count() == 3
+    assert entries.first.locator(".play-game").inner_text() == "Codex Naturalis"  # newest first
+    fits_a_phone(page, "main")
+    assert entries.first.bounding_box()["height"] >= 44
+    shot(page, f"plays-list{suffix}")
+
+    entries.first.click()
+    page.wait_for_url(f"**/plays/{codex['table']}")
+    chart = page.locator("svg.chart-line")
+    assert chart.is_visible() and chart.bounding_box()["width"] >= 280
+    assert page.locator(".chart-legend .name").all_inner_texts() == CODEX
+    page.locator("#history summary").click()
+    assert page.locator("#history li").count() == len(CODEX_POINTS) + 1  # every event, and the finish
+    fits_a_phone(page, "main")
+    shot(page, f"plays-record{suffix}")
+    colours = series_colours(page)
+    assert_lines_stand_out(page)
+
+    page.goto(f"{server.url}/plays")
+    page.get_by_role("link", name="Stats").click()
+    page.wait_for_url("**/plays/stats")
+    assert page.locator("section.game-stats").count() == 2
+    assert page.locator("svg.chart-bars").count() == 2
+    fits_a_phone(page, "main")
+    shot(page, f"plays-stats{suffix}")
+    assert errors == []
+    return colours
+
+
+def test_the_archive_on_a_phone_light_and_dark(server, phone, dark_phone, shot):
+    codex = finished_plays(server)
+    light = tour(phone, server, shot, codex, "")
+    dark = tour(dark_phone, server, shot, codex, "-dark")
+    # four distinct series colours in each scheme, and each scheme its own
+    assert len(set(light)) == 4 and len(set(dark)) == 4
+    assert light != dark
+    background = dark_phone.evaluate("getComputedStyle(document.body).backgroundColor")
+    assert background not in dark
