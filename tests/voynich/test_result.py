@@ -303,6 +303,12 @@ def test_a_solo_game_scores_voynich_as_a_player(app, api):
     assert [p["name"] for p in doc["players"]] == ["Ana", "Voynich"]
     assert expected["players"][1]["breakdown"]["tokens"] == 2 * 5  # [V494]
     assert doc["players"][0]["outcome"] == expected["players"][0]["outcome"]
+    # the archive's record charts both GK markers, each line named: Voynich's is not "Seat 2"
+    page = app.test_client().get(f"/plays/{g.t['table']}").get_data(as_text=True)
+    svg_names = re.findall(r'<g data-series="\d+" data-name="([^"]+)">', page)
+    legend = re.findall(r'<span class="name">([^<]+)</span> <strong>(-?\d+)</strong></li>', page)
+    assert svg_names == ["Ana", "Voynich"]
+    assert legend == [("Ana", str(g.markers[0]["gk"])), ("Voynich", str(g.markers[1]["gk"]))]
 
 
 def test_voynichs_page_studied_again_asks_for_its_new_multiplier(app, api):
