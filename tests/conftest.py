@@ -16,7 +16,8 @@ from pathlib import Path
 import pytest
 from hypothesis import settings
 
-from companion import create_app
+from companion import create_app, tables
+from companion.web.connection import get_db
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -105,6 +106,20 @@ class Api:
 
     def rules(self, game: str, function: str, doc):
         return self.client.post(f"/api/v1/{game}/{function}", json=doc)
+
+    def result(self, t: dict):
+        """GET the table's result (issue 12): 409 before the end, the result document after."""
+        return self.client.get(f"/api/v1/tables/{t['table']}/result", headers=self.headers(t))
+
+    def stored(self, t: dict):
+        """The table as the database holds it (names, options and profile as stored)."""
+        with self.client.application.app_context():
+            return tables.load(get_db(), t["table"])
+
+    def final_result(self, t: dict) -> dict | None:
+        """The game's final_result hook on the stored table: None until the game is finished."""
+        table = self.stored(t)
+        return table.rules.final_result(table.state, list(table.names), table.options, table.profile)
 
 
 @pytest.fixture

@@ -8,10 +8,8 @@ the test entered, and against `GET /api/v1/tables/ID/result`.
 
 from __future__ import annotations
 
-from companion import tables
 from companion.games.codex import GAME, functions
 from companion.games.codex.calculator import needs
-from companion.web.connection import get_db
 
 SCORE = functions.FUNCTIONS["score"].run
 NAMES = ["Anna", "Ben", "Cleo"]
@@ -21,16 +19,6 @@ SECRET = {0: 99, 1: 96, 2: 102}  # quill+inkwell+manuscript (3); three plants (2
 #: on a rising diagonal; their points come from the cards [CN46], their counts from the layout
 ANNA_CARDS = [{"id": 81, "side": "front", "x": 0, "y": 0}, {"id": 1, "side": "back", "x": 1, "y": 1},
               {"id": 2, "side": "back", "x": 2, "y": 2}, {"id": 3, "side": "back", "x": 3, "y": 3}]
-
-
-def stored(app, t):
-    """The table as the database holds it."""
-    with app.app_context():
-        return tables.load(get_db(), t["table"])
-
-
-def result_of(api, t):
-    return api.client.get(f"/api/v1/tables/{t['table']}/result", headers=api.headers(t))
 
 
 def ok(api, t, type_, data=None):
@@ -45,7 +33,7 @@ def objectives(oids, patterns):
 
 
 def assert_endpoint_matches(api, t, expected):
-    response = result_of(api, t)
+    response = api.result(t)
     assert response.status_code == 200, response.get_json()
     doc = response.get_json()
     assert [p["name"] for p in doc["players"]] == [p["name"] for p in expected["players"]]  # seat order
@@ -56,7 +44,7 @@ def assert_endpoint_matches(api, t, expected):
 
 
 def assert_not_over(api, t):
-    response = result_of(api, t)
+    response = api.result(t)
     assert response.status_code == 409, response.get_data(as_text=True)[:300]
     assert response.get_json()["field"] == "table"
 
@@ -65,7 +53,7 @@ def assert_not_over(api, t):
 
 def test_a_tracked_game_through_the_api_ends_with_the_score_functions_result(app, api):
     t = api.create("codex", NAMES)
-    table = stored(app, t)
+    table = api.stored(t)
     assert GAME.start_player(table.state, table.options) is None  # not chosen yet
     ok(api, t, "first_player", {"player": 1})  # [CN36] Ben starts; play goes clockwise: Ben, Cleo, Anna
     ok(api, t, "common_objectives", {"cards": COMMON})
@@ -114,7 +102,7 @@ def test_a_tracked_game_through_the_api_ends_with_the_score_functions_result(app
     state = ok(api, t, "sheet", {"player": 2, "visible": cleo_visible, "patterns": {"87": 0}})
     assert GAME.running_score(state) == placement
 
-    table = stored(app, t)
+    table = api.stored(t)
     assert GAME.final_result(table.state, table.names, table.options, table.profile) is None
     assert_not_over(api, t)
     state = ok(api, t, "finish")
@@ -132,7 +120,7 @@ def test_a_tracked_game_through_the_api_ends_with_the_score_functions_result(app
                         "objectives": objectives([*COMMON, SECRET[seat]], patterns)})
     expected = SCORE({"players": players})
 
-    table = stored(app, t)
+    table = api.stored(t)
     result = GAME.final_result(table.state, table.names, table.options, table.profile)
     assert result == expected
     assert result is not GAME.final_result(table.state, table.names, table.options, table.profile)  # fresh
@@ -142,7 +130,7 @@ def test_a_tracked_game_through_the_api_ends_with_the_score_functions_result(app
 
     # undo reopens the game: no result again
     assert api.undo(t).status_code == 200
-    table = stored(app, t)
+    table = api.stored(t)
     assert GAME.final_result(table.state, table.names, table.options, table.profile) is None
     assert_not_over(api, t)
 
@@ -152,7 +140,7 @@ def test_a_renamed_player_is_scored_under_the_new_name(app, api):
     ok(api, t, "points", {"player": 0, "delta": 20})
     assert api.event(t, "rename", {"player": 1, "name": "Bea"}).status_code == 200
     ok(api, t, "finish")
-    table = stored(app, t)
+    table = api.stored(t)
     expected = SCORE({"players": [{"name": "Anna", "placement_points": 20, "visible": {}, "objectives": []},
                                   {"name": "Bea", "placement_points": 0, "visible": {}, "objectives": []}]})
     assert GAME.final_result(table.state, table.names, table.options, table.profile) == expected
@@ -161,14 +149,14 @@ def test_a_renamed_player_is_scored_under_the_new_name(app, api):
 
 def test_start_player_is_the_option_or_the_draw(app, api):
     t = api.create("codex", NAMES, first_player=2)
-    table = stored(app, t)
+    table = api.stored(t)
     assert GAME.start_player(table.state, table.options) == 2
     t = api.create("codex", NAMES)
     state = ok(api, t, "draw_first_player")
-    assert GAME.start_player(state, stored(app, t).options) == state["first"] is not None
+    assert GAME.start_player(state, api.stored(t).options) == state["first"] is not None
     # a calculator table tracked no turn, even with a first player among its options
     t = api.create("codex", NAMES, calculator=True, first_player=1)
-    table = stored(app, t)
+    table = api.stored(t)
     assert table.state["first"] == 1 and GAME.start_player(table.state, table.options) is None
 
 
@@ -191,7 +179,7 @@ def test_a_calculator_table_ends_with_the_score_functions_result(app, api):
     for seat in (2, 0, 3):
         state = ok(api, t, "sheet", {"player": seat, **ROWS[seat]})
     assert GAME.running_score(state) is None  # nothing ran during the game
-    table = stored(app, t)
+    table = api.stored(t)
     assert GAME.final_result(table.state, table.names, table.options, table.profile) is None
     assert_not_over(api, t)
     state = ok(api, t, "sheet", {"player": 1, **ROWS[1]})
@@ -201,7 +189,7 @@ def test_a_calculator_table_ends_with_the_score_functions_result(app, api):
         {"name": name, "placement_points": row["placement_points"], "visible": row["visible"],
          "objectives": objectives([*CALC_COMMON, row["secret"]], {int(k): n for k, n in row["patterns"].items()})}
         for name, row in zip(CALC_NAMES, ROWS)]})
-    table = stored(app, t)
+    table = api.stored(t)
     assert GAME.final_result(table.state, table.names, table.options, table.profile) == expected
     assert GAME.running_score(table.state) is None
     assert GAME.start_player(table.state, table.options) is None

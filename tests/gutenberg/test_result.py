@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import pytest
 
-from companion import db as database
-from companion import tables
 from companion.games import get
 
 from .test_web import ok
@@ -23,20 +21,6 @@ START = {"take_orders": 2, "take_inks": 1, "develop_specialties": 1, "improve_pr
 CARD = {"centre": "develop_specialties", "moves": [["take_orders", "take_inks"]], "patronage": False}
 #: [GB145] left ink free, centre 1 guilder, right 2
 INK_COSTS = (0, 1, 2)
-
-
-def stored(app, t) -> tables.Table:
-    """The table as the database holds it (names, options and profile as stored)."""
-    conn = database.connect(app.config["DATABASE"])
-    try:
-        return tables.load(conn, t["table"])
-    finally:
-        conn.close()
-
-
-def final_of(app, t) -> dict | None:
-    table = stored(app, t)
-    return GAME.final_result(table.state, list(table.names), table.options, table.profile)
 
 
 def score(ledger: list[dict], names: list[str]) -> dict:
@@ -53,7 +37,7 @@ def score(ledger: list[dict], names: list[str]) -> dict:
 
 def check_endpoint_agrees(api, t, expected: dict) -> dict:
     """GET .../result answers 200 with the score function's totals, breakdowns, places and winners."""
-    response = api.client.get(f"/api/v1/tables/{t['table']}/result", headers=api.headers(t))
+    response = api.result(t)
     assert response.status_code == 200, response.get_json()
     doc = response.get_json()
     assert doc["table"] == t["table"] and doc["game"] == "gutenberg"
@@ -64,7 +48,7 @@ def check_endpoint_agrees(api, t, expected: dict) -> dict:
 
 
 def check_endpoint_not_over(api, t) -> None:
-    response = api.client.get(f"/api/v1/tables/{t['table']}/result", headers=api.headers(t))
+    response = api.result(t)
     assert response.status_code == 409, response.get_json()
     assert response.get_json()["field"] == "table"
 
@@ -164,7 +148,7 @@ def play_three_player_game(game: Game, app, api, last=True) -> dict:
             state = game.do("end_round")
             assert GAME.final_result(state, game.names, {}, {}) is None
             check_endpoint_not_over(api, game.t)
-    assert final_of(app, game.t) is None
+    assert api.final_result(game.t) is None
     check_endpoint_not_over(api, game.t)
     return game.do("end_round") if last else state
 
@@ -174,7 +158,7 @@ def test_whole_tracked_game_scores_as_the_score_function_and_the_endpoint_agrees
     state = play_three_player_game(game, app, api)
     assert state["finished"] and state["round"] == 6
     expected = score(game.ledger, game.names)
-    result = final_of(app, game.t)
+    result = api.final_result(game.t)
     assert result == expected
     assert [p["name"] for p in result["players"]] == game.names  # seat order
     assert GAME.running_score(state) == [p["fame"] for p in game.ledger]
@@ -191,20 +175,20 @@ def test_a_correction_after_the_end_and_undo_move_the_result(app, api):
                                           "character")}
     game.do("sheet", player=2, **row)
     expected = score(game.ledger, game.names)
-    assert final_of(app, game.t) == expected
+    assert api.final_result(game.t) == expected
     check_endpoint_agrees(api, game.t, expected)
     ok(api.undo(game.t))
     game.ledger[2]["patronage_cards"] -= 1
-    assert final_of(app, game.t) == score(game.ledger, game.names)
+    assert api.final_result(game.t) == score(game.ledger, game.names)
     ok(api.undo(game.t))  # the last end_round: the game is not over any more
-    assert final_of(app, game.t) is None
+    assert api.final_result(game.t) is None
     check_endpoint_not_over(api, game.t)
 
 
 def test_final_result_is_a_fresh_document_the_end_screen_does_not_touch(app, api):
     game = Game(api, ["Anna", "Tom", "Kate"], first_player=1)
     state = play_three_player_game(game, app, api)
-    table = stored(app, game.t)
+    table = api.stored(game.t)
     first = GAME.final_result(state, game.names, table.options, table.profile)
     view = GAME.view(state, game.names, table.options, table.profile, None, "end")
     assert first == score(game.ledger, game.names)  # the view decorated its own copy, not this one
@@ -217,13 +201,13 @@ def test_final_result_is_a_fresh_document_the_end_screen_does_not_touch(app, api
 
 def test_start_player_is_the_first_player_of_round_one(app, api):
     game = Game(api, ["Anna", "Tom", "Kate"], first_player=2)
-    table = stored(app, game.t)
+    table = api.stored(game.t)
     assert GAME.start_player(table.state, table.options) == 2
     for _ in range(2):
         game.do("end_round")  # [GB291] the token passes clockwise: Anna holds it in round 3
-    table = stored(app, game.t)
+    table = api.stored(game.t)
     assert table.state["first"] == 1 and GAME.start_player(table.state, table.options) == 2
-    default = stored(app, api.create("gutenberg", ["Anna", "Tom"]))
+    default = api.stored(api.create("gutenberg", ["Anna", "Tom"]))
     assert GAME.start_player(default.state, default.options) == 0
 
 
@@ -245,15 +229,15 @@ def test_whole_solo_game_has_the_one_human_with_a_title_and_no_start_player(app,
         state = game.fame(0, 5 * rnd)
         assert GAME.running_score(state) == [game.ledger[0]["fame"]]  # the automa has no fame
         if rnd == 6:
-            assert final_of(app, game.t) is None
+            assert api.final_result(game.t) is None
             check_endpoint_not_over(api, game.t)
         state = game.do("end_round")
     expected = score(game.ledger, game.names)
-    result = final_of(app, game.t)
+    result = api.final_result(game.t)
     assert result == expected and [p["name"] for p in result["players"]] == ["John"]
     assert "title" in result["players"][0]
     check_endpoint_agrees(api, game.t, expected)
-    table = stored(app, game.t)
+    table = api.stored(game.t)
     # [GB327] the automa took the first-player token: no player of the result started
     assert GAME.start_player(table.state, table.options) is None
     assert GAME.verdict(result) == f"John earns the title {expected['players'][0]['title']}"
@@ -281,14 +265,14 @@ def test_whole_calculator_game_scores_as_the_score_function_and_the_endpoint_agr
         state = ok(api.event(t, "sheet", dict(ROWS[i], player=i)))["state"]
         assert GAME.final_result(state, names, {"calculator": True}, {}) is None
         assert GAME.running_score(state) is None
-    assert final_of(app, t) is None
+    assert api.final_result(t) is None
     check_endpoint_not_over(api, t)
     ok(api.event(t, "sheet", dict(ROWS[1], player=1)))
     expected = score(ROWS, names)
-    result = final_of(app, t)
+    result = api.final_result(t)
     assert result == expected and [p["name"] for p in result["players"]] == names
     check_endpoint_agrees(api, t, expected)
-    table = stored(app, t)
+    table = api.stored(t)
     assert GAME.running_score(table.state) is None
     assert GAME.start_player(table.state, table.options) is None
     totals = {p["name"]: p["total"] for p in result["players"]}
@@ -301,7 +285,7 @@ def test_solo_calculator_game_has_the_one_human(app, api):
     check_endpoint_not_over(api, t)
     ok(api.event(t, "sheet", dict(ROWS[2], player=0)))
     expected = score([ROWS[2]], ["John"])
-    assert final_of(app, t) == expected and len(expected["players"]) == 1
+    assert api.final_result(t) == expected and len(expected["players"]) == 1
     check_endpoint_agrees(api, t, expected)
 
 

@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import re
 
-from companion import db as database
-from companion import tables
 from companion.games import get
 from companion.games.voynich.rules import KNOWLEDGE, SECTIONS
 
@@ -27,24 +25,7 @@ CARDS = {"botany": [3, 8], "astrology": [12, 15], "baths": [21, 24], "writings":
 RECIPES = (8, 9)  # the Recipes pages in book order [V58]
 
 
-# --- the stored table and the endpoint ------------------------------------------------------------
-
-def stored(app, t) -> tables.Table:
-    """The table as the database holds it (names, options and profile as stored)."""
-    conn = database.connect(app.config["DATABASE"])
-    try:
-        return tables.load(conn, t["table"])
-    finally:
-        conn.close()
-
-
-def final_of(app, t) -> dict | None:
-    table = stored(app, t)
-    return GAME.final_result(table.state, list(table.names), table.options, table.profile)
-
-
-def result_endpoint(api, t):
-    return api.client.get(f"/api/v1/tables/{t['table']}/result", headers=api.headers(t))
+# --- the endpoint (api.result, api.stored and api.final_result are in tests/conftest.py) ---------------
 
 
 def text(html: str) -> str:
@@ -54,17 +35,17 @@ def text(html: str) -> str:
 
 def check_not_over(app, api, t) -> None:
     """Before the end: no final result, and the endpoint answers 409 naming the table."""
-    assert final_of(app, t) is None
-    response = result_endpoint(api, t)
+    assert api.final_result(t) is None
+    response = api.result(t)
     assert response.status_code == 409, response.get_json()
     assert response.get_json()["field"] == "table"
 
 
 def check_over(app, api, t, expected: dict) -> dict:
     """After the end: final_result is the score function's result, and the endpoint agrees with it."""
-    assert stored(app, t).state["finished"] is True
-    assert final_of(app, t) == expected
-    response = result_endpoint(api, t)
+    assert api.stored(t).state["finished"] is True
+    assert api.final_result(t) == expected
+    response = api.result(t)
     assert response.status_code == 200, response.get_json()
     doc = response.get_json()
     assert doc["table"] == t["table"] and doc["game"] == "voynich"
@@ -264,7 +245,7 @@ def test_running_score_is_the_gk_marker_and_the_first_seat_starts(app, api):
     g.post("end_turn")
     g.move(1, "gk", 7)
     assert GAME.running_score(g.state) == [4, 7, 0]
-    assert GAME.start_player(g.state, stored(app, g.t).options) == 0  # [V55] the first seat is the first player
+    assert GAME.start_player(g.state, api.stored(g.t).options) == 0  # [V55] the first seat is the first player
 
 
 # --- solo against Voynich, tracked -------------------------------------------------------------------
@@ -274,7 +255,7 @@ def test_a_solo_game_scores_voynich_as_a_player(app, api):
     g.post("track", scoring_spaces=SPACES)
     g.post("solo_setup", cards=CARDS, difficulty="hard")
     assert GAME.running_score(g.state) == [0, 0]  # Ana's GK and Voynich's
-    assert GAME.start_player(g.state, stored(app, g.t).options) == 0  # [V377] "You are the first player."
+    assert GAME.start_player(g.state, api.stored(g.t).options) == 0  # [V377] "You are the first player."
     for round_ in range(4):
         g.move(0, KNOWLEDGE[round_], 9 + round_)
         g.move(0, "gk", 6)
@@ -375,7 +356,7 @@ def test_a_calculator_table_to_its_end_gives_the_score_functions_result(app, api
     ]
     t = api.create("voynich", names, calculator=True)
     state = api.get(t)["state"]
-    assert GAME.running_score(state) is None and GAME.start_player(state, stored(app, t).options) is None
+    assert GAME.running_score(state) is None and GAME.start_player(state, api.stored(t).options) is None
     assert api.event(t, "track", {"scoring_spaces": SPACES}).status_code == 200
     for data in rows:
         check_not_over(app, api, t)
@@ -383,7 +364,7 @@ def test_a_calculator_table_to_its_end_gives_the_score_functions_result(app, api
     expected = expected_from_rows(rows, names)
     doc = check_over(app, api, t, expected)
     assert doc["verdict"] == GAME.verdict(expected)
-    assert GAME.running_score(stored(app, t).state) is None
+    assert GAME.running_score(api.stored(t).state) is None
     assert api.undo(t).status_code == 200
     check_not_over(app, api, t)
 
