@@ -21,6 +21,8 @@ import tempfile
 from pathlib import Path
 from typing import Any, Iterable
 
+from .games.validation import RulesError
+
 #: the CSV's first columns, in this order; `breakdown.KEY` columns follow (CONTRACT.md "results")
 CSV_COLUMNS = ("table", "game", "finished_at", "player", "place", "winner", "total")
 #: the files SQLite keeps beside a database, which belong to that database alone
@@ -29,13 +31,8 @@ SIDE_FILES = ("-wal", "-shm", "-journal")
 BUSY_TIMEOUT_S = 10
 
 
-class Refused(ValueError):
+class Refused(RulesError):
     """Input the export or backup will not act on: `field` names it, `message` says why."""
-
-    def __init__(self, field: str, message: str):
-        super().__init__(f"{field}: {message}")
-        self.field = field
-        self.message = message
 
 
 def _oldest_first(results: Iterable[dict]) -> list[dict]:

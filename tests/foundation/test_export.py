@@ -15,12 +15,13 @@ import subprocess
 import sys
 import threading
 import time
-import urllib.request
 from pathlib import Path
 
 import pytest
 
 from companion import cli, create_app, db as database, export, hostkey, results, tables
+
+from .test_persistence import call
 
 #: the CSV's first columns, as the contract lists them (written out here, not read from the code)
 FIXED = ["table", "game", "finished_at", "player", "place", "winner", "total"]
@@ -272,19 +273,10 @@ def test_backup_refuses_a_stale_journal_beside_the_copy(played, tmp_path):
 
 # --- backup while a server writes ----------------------------------------------------------------
 
-def call(url, method="GET", body=None, token=None):
-    req = urllib.request.Request(url, method=method, data=None if body is None else json.dumps(body).encode())
-    req.add_header("Content-Type", "application/json")
-    if token:
-        req.add_header("X-Table-Token", token)
-    with urllib.request.urlopen(req, timeout=10) as response:
-        return json.loads(response.read())
-
-
 @pytest.mark.slow
 def test_backup_while_the_server_writes_restores_every_table(server, tmp_path):
     """A real `companion serve` process takes events from a thread while `companion backup` copies the file."""
-    made = [call(server.url + "/api/v1/tables", "POST", {"game": game, "players": ["Anna", "Tom"]})
+    made = [call(server.url + "/api/v1/tables", "POST", {"game": game, "players": ["Anna", "Tom"]})[1]
             for game in ("gutenberg", "codex", "voynich", "galileo")]
     acknowledged = {t["table"]: t["version"] for t in made}
     stop = threading.Event()
@@ -297,7 +289,7 @@ def test_backup_while_the_server_writes_restores_every_table(server, tmp_path):
                 t = made[i % len(made)]
                 answer = call(f"{server.url}/api/v1/tables/{t['table']}/events", "POST",
                               {"type": "rename", "data": {"player": i % 2, "name": f"N{i}"},
-                               "expected_version": acknowledged[t["table"]]}, t["token"])
+                               "expected_version": acknowledged[t["table"]]}, t["token"])[1]
                 acknowledged[t["table"]] = answer["version"]
                 i += 1
         except Exception as exc:  # pragma: no cover - reported below
