@@ -182,10 +182,8 @@ def record(table_id: str):
     if points is not None:
         scores = [pt["scores"] for pt in points]
         # the result names every scored seat in seat order, the solo opponent too (a Voynich solo
-        # table has one player's name but two running scores); the table's names otherwise
+        # table has one player's name but two running scores)
         names = [p["name"] for p in doc["players"]]
-        if len(names) != len(scores[-1]):
-            names = list(table.names)
         label = f"{table.rules.title}: each player's {RUNNING.get(table.game, 'score')} over the game"
         chart = {"svg": Markup(charts.line_chart(names, scores, label)), "label": label, "changes": len(points) - 1,
                  "legend": [{"name": n, "swatch": Markup(charts.swatch(i)), "last": scores[-1][i]} for i, n in enumerate(names)
