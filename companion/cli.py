@@ -138,12 +138,16 @@ def run_rules(args, parser) -> int:
         print(f"error: $: {exc}", file=sys.stderr)
         return 2
     try:
-        raw = sys.stdin.read() if args.file == "-" else Path(args.file).read_text(encoding="utf-8")
+        data = sys.stdin.buffer.read() if args.file == "-" else Path(args.file).read_bytes()
     except OSError as exc:
         print(f"error: $: cannot read {args.file}: {exc.strerror}", file=sys.stderr)
         return 2
     try:
-        doc = json.loads(raw)
+        # utf-8-sig: a file saved by an editor that writes a byte-order mark is the same document
+        doc = json.loads(data.decode("utf-8-sig"))
+    except UnicodeDecodeError:
+        print("error: $: the input must be UTF-8 text", file=sys.stderr)
+        return 2
     except (ValueError, RecursionError):
         print("error: $: the input must be one JSON document", file=sys.stderr)
         return 2
@@ -152,9 +156,22 @@ def run_rules(args, parser) -> int:
     except RulesError as err:
         print(f"error: {err.field}: {err.message}", file=sys.stderr)
         return 2
-    json.dump(result, sys.stdout, ensure_ascii=False)
-    sys.stdout.write("\n")
+    _write_stdout(json_text(result) + "\n")
     return 0
+
+
+def json_text(value) -> str:
+    """Return one JSON document as text, whole before any of it is written.
+
+    Readable UTF-8 where it can be; a string no UTF-8 can hold (a lone surrogate, which JSON's
+    \\ud800 escape allows) keeps its escape instead, so the output is still the same document.
+    """
+    text = json.dumps(value, ensure_ascii=False)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return json.dumps(value, ensure_ascii=True)
+    return text
 
 
 #: `companion export --format`, each with the function that writes it (companion/export.py)

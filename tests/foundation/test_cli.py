@@ -77,3 +77,40 @@ def test_parser_has_help_for_every_command():
     sub = next(a for a in parser._actions if a.dest == "command")
     for name, action in sub.choices.items():
         assert any(c.help for c in sub._choices_actions if c.dest == name), name
+
+
+def test_rules_output_is_one_whole_document_even_for_a_lone_surrogate(tmp_path):
+    """Issue 13: a name with a lone surrogate (JSON allows "\\ud800") crashed with a
+    UnicodeEncodeError traceback after half a document was on stdout."""
+    row = {"fame": 1, "guilders": 0, "patronage_cards": 0, "types": 3, "inks": 0,
+           "specialties": {"typesetting": 0, "woodcutting": 0, "binding": 0, "illuminating": 0}}
+    path = tmp_path / "in.json"
+    path.write_text('{"players": [%s, %s]}' % (
+        json.dumps(dict(row, name="a\ud800b")), json.dumps(dict(row, name="Anna"))), encoding="ascii")
+    result = run("rules", "gutenberg", "score", str(path))
+    assert "Traceback" not in result.stderr
+    if result.returncode == 0:  # the name kept: then the whole document, with the name as given
+        assert result.stderr == ""
+        out = json.loads(result.stdout)
+        assert [p["name"] for p in out["players"]] == ["a\ud800b", "Anna"]
+    else:  # or refused, with the one error line and nothing on stdout
+        assert result.returncode == 2 and result.stdout == ""
+        assert len(result.stderr.strip().splitlines()) == 1 and result.stderr.startswith("error: players[0].name: ")
+
+
+def test_rules_accepts_a_file_and_stdin_that_start_with_a_byte_order_mark(tmp_path):
+    path = tmp_path / "in.json"
+    path.write_bytes(b'\xef\xbb\xbf{"owned": 3, "buy": 2}')
+    by_file = run("rules", "gutenberg", "type_cost", str(path))
+    assert by_file.returncode == 0, by_file.stderr
+    assert json.loads(by_file.stdout) == {"cost": 9}
+    by_stdin = run("rules", "gutenberg", "type_cost", stdin='\ufeff{"owned": 3, "buy": 2}')
+    assert by_stdin.returncode == 0, by_stdin.stderr
+    assert json.loads(by_stdin.stdout) == {"cost": 9}
+
+
+def test_rules_refuses_input_that_is_not_utf8_in_one_line():
+    result = subprocess.run([sys.executable, "-m", "companion", "rules", "gutenberg", "type_cost"],
+                            input=b'\xff{"owned": 3, "buy": 2}', capture_output=True, cwd=ROOT, timeout=60)
+    assert result.returncode == 2 and result.stdout == b""
+    assert result.stderr.decode() == "error: $: the input must be UTF-8 text\n"

@@ -107,6 +107,17 @@ def test_stake_overshoot_continue_reading_counts_on_from_zero():
     assert move(state, 4, stake_overshoot="continue")["state"]["position"] == 2
 
 
+def test_stake_overshoot_continue_counts_the_steps_past_the_tracks_end():
+    # Issue 13's audit: 13 +3 on a 16-space track (spaces 0-15) crosses the Stake (after 14)
+    # on the step 14 -> 15 and has one step left [GT186-190]: the move is not capped at the
+    # track's end before the Stake sends the marker back to 0
+    state = {"position": 13, "penance_taken": [True, True, True], "arrested": True, "at_stake": False}
+    track = dict(TRACK, length=16)
+    assert move(state, 3, track, stake_overshoot="continue")["state"]["position"] == 1
+    assert move(state, 3, track)["state"]["position"] == 0  # the default drops it (GAL-C3)
+    assert move(state, 4, track, stake_overshoot="continue")["state"]["position"] == 2
+
+
 def test_after_the_stake_no_icon_triggers_anything():
     state = {"position": 0, "penance_taken": [True, True, True], "arrested": False, "at_stake": True}
     up = move(state, 13)

@@ -76,8 +76,11 @@ def move_suspicion(track: dict, state: dict, delta: int, overshoot: str = "disca
                 # [GT186-188] figure to the Stake for good, marker "back onto the "0" space"
                 new["at_stake"] = True
                 new["arrested"] = False
-                # GAL-C3: the leftover steps are dropped (MRR) or counted on from 0 (setting)
-                new["position"] = _clamp(end - (k + 1), track) if overshoot == "continue" else 0
+                # GAL-C3: the leftover steps are dropped (MRR) or counted on from 0 (setting);
+                # counted from the whole move, not from `end`, which stops at the track's end
+                # [GT186-190]: 13 +3 on 16 spaces crosses after 14 and keeps 1 step
+                left = start + delta - (k + 1)
+                new["position"] = _clamp(left, track) if overshoot == "continue" else 0
                 events.append("stake")
                 return new, events
             if name == "prison":
