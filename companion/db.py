@@ -25,6 +25,8 @@ from pathlib import Path
 
 import sqlite_utils
 
+from . import storage
+
 BUSY_TIMEOUT_MS = 10_000
 SYNC_MODES = ("normal", "full")
 DEFAULT_SYNC = "normal"
@@ -104,8 +106,21 @@ def connect(path: str | Path, sync: str = DEFAULT_SYNC) -> sqlite_utils.Database
 
 
 def migrate(path: str | Path) -> list[str]:
-    """Create the file if needed, switch it to WAL and apply pending migrations; return their names."""
-    Path(path).parent.mkdir(parents=True, exist_ok=True)
+    """Create the file if needed, switch it to WAL and apply pending migrations; return their names.
+
+    Checks the folder and the file first (storage.check): a damaged, foreign, empty or
+    unwritable one stops the command with one plain line (storage.StorageError), as does a
+    failure of the disk while migrating.
+    """
+    storage.check(path)
+    try:
+        return _migrate(path)
+    except sqlite3.Error as exc:
+        found = storage.failure(exc)
+        raise storage.StorageError(f"{path}: {found[1] if found else exc}") from None
+
+
+def _migrate(path: str | Path) -> list[str]:
     db = connect(path)
     try:
         db.execute("PRAGMA journal_mode = WAL")

@@ -10,7 +10,7 @@ from urllib.parse import urlsplit
 from flask import Flask, jsonify, request
 from werkzeug.exceptions import HTTPException
 
-from .. import db as database, wording
+from .. import db as database, storage, wording
 from . import steppers
 from .connection import close_db, thread_db
 from .live import LiveCache
@@ -184,8 +184,13 @@ def unexpected_error(exc: Exception):
 
     if isinstance(exc, HTTPException):
         return http_error(exc)
-    current_app.logger.exception("unexpected error on %s %s", request.method, request.path)
-    message = "something went wrong on the server; nothing was changed"
+    found = storage.failure(exc)
+    if found is not None:  # the disk, not a bug: its own status and words (507 for a full disk)
+        status, message = found
+        current_app.logger.error("%s on %s %s: %s", message, request.method, request.path, exc)
+    else:
+        current_app.logger.exception("unexpected error on %s %s", request.method, request.path)
+        status, message = 500, "something went wrong on the server; nothing was changed"
     if wants_json():
-        return jsonify(error=message, field="$"), 500
-    return render_template("errors/error.html", code=500, message=message), 500
+        return jsonify(error=message, field="$"), status
+    return render_template("errors/error.html", code=status, message=message), status
