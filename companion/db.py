@@ -86,6 +86,15 @@ MIGRATIONS: list[tuple[str, str]] = [
         );
         """,
     ),
+    (
+        # a write's own id, made by the phone (companion/tables.py, CONTRACT.md "write_id"): a write
+        # retried after its answer was lost finds its id here and is not applied twice
+        "0003_write_ids",
+        """
+        ALTER TABLE events ADD COLUMN write_id TEXT;
+        CREATE UNIQUE INDEX events_write_id ON events (table_id, write_id) WHERE write_id IS NOT NULL;
+        """,
+    ),
 ]
 
 

@@ -74,6 +74,8 @@ def _convert(value: str, kind: str, name: str) -> Any:
             return json.loads(value)
         except ValueError:
             raise RulesError(name, "must be valid JSON") from None
+        except RecursionError:  # [[[[...]]]] nested past what Python's parser can follow
+            raise RulesError(name, "is nested too deeply") from None
     raise RulesError(name, f"unknown field kind {kind!r}")
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
+import re
 import secrets
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -20,6 +21,7 @@ import sqlite_utils
 from . import games
 from .games.base import SHEET, Context, Game
 from .games.validation import RulesError, at, names as check_names, obj, text, whole
+from .history import describe, event_of as _event, history, recent_history  # noqa: F401 (callers read them here)
 
 #: event types every game accepts, handled here rather than by the game
 FRAMEWORK_EVENTS = {
@@ -28,6 +30,8 @@ FRAMEWORK_EVENTS = {
 }
 SECRET_BYTES = 22  # token_urlsafe(22): 176 bits of randomness, more than the 128 the contract asks
 ID_BYTES = 6
+#: a write's own id, made by the phone so that a retried write is applied once (CONTRACT.md "write_id")
+WRITE_ID = re.compile(r"[A-Za-z0-9_-]{8,64}")
 
 
 class NotFound(Exception):
@@ -178,17 +182,29 @@ def create(db: sqlite_utils.Database, doc: Any, profile_data) -> tuple[Table, st
     return _row_to_table(row), secret
 
 
-def _select(db: sqlite_utils.Database, table_id: str) -> dict:
+def _select(db: sqlite_utils.Database, table_id: str) -> dict | None:
     cursor = db.execute("SELECT * FROM tables WHERE id = ?", [table_id])
     row = cursor.fetchone()
-    if row is None:
-        raise NotFound(table_id)
-    return dict(zip([d[0] for d in cursor.description], row))
+    return None if row is None else dict(zip([d[0] for d in cursor.description], row))
 
 
 def load(db: sqlite_utils.Database, table_id: str) -> Table:
     """Return a table by id, or raise NotFound."""
-    return _row_to_table(_select(db, table_id))
+    row = _select(db, table_id)
+    if row is None:
+        raise NotFound(table_id)
+    return _row_to_table(row)
+
+
+#: what a secret is compared with when there is no such table, so that a missing table costs
+#: the same hash and comparison as a wrong secret and the time of the answer tells nothing
+_NO_TABLE = _hash(secrets.token_urlsafe(SECRET_BYTES))
+
+
+def _secret_is(stored_hash: str | None, secret: str) -> bool:
+    """True when `secret` is the table's; the same work whether the table exists or not."""
+    same = hmac.compare_digest(stored_hash or _NO_TABLE, _hash(secret))
+    return same and stored_hash is not None
 
 
 def authorize(db: sqlite_utils.Database, table_id: Any, secret: Any) -> Table:
@@ -196,7 +212,7 @@ def authorize(db: sqlite_utils.Database, table_id: Any, secret: Any) -> Table:
     if not isinstance(table_id, str) or not isinstance(secret, str) or not secret:
         raise NotFound(table_id)
     row = _select(db, table_id)
-    if not hmac.compare_digest(row["secret_hash"], _hash(secret)):
+    if not _secret_is(row and row["secret_hash"], secret):
         raise NotFound(table_id)
     return _row_to_table(row)
 
@@ -206,7 +222,7 @@ def version_if_authorized(db: sqlite_utils.Database, table_id: str, secret: str 
     if not isinstance(table_id, str) or not isinstance(secret, str) or not secret:
         raise NotFound(table_id)
     row = db.execute("SELECT secret_hash, version FROM tables WHERE id = ?", [table_id]).fetchone()
-    if row is None or not hmac.compare_digest(row[0], _hash(secret)):
+    if not _secret_is(row and row[0], secret):
         raise NotFound(table_id)
     return row[1]
 
@@ -215,8 +231,8 @@ def version_if_authorized(db: sqlite_utils.Database, table_id: str, secret: str 
 
 
 def check_event_document(doc: Any) -> tuple[str, Any, int]:
-    """Check the shape of an event request: {"type", "data", "expected_version"}."""
-    obj(doc, "$", required=("type", "expected_version"), optional=("data",))
+    """Check the shape of an event request: {"type", "data", "expected_version", "write_id"}."""
+    obj(doc, "$", required=("type", "expected_version"), optional=("data", "write_id"))
     if not isinstance(doc["type"], str) or not doc["type"]:
         raise RulesError("type", "must be a non-empty string")
     expected = whole(doc["expected_version"], "expected_version", 0)
@@ -239,13 +255,30 @@ def apply_one(game: Game, names: list[str], state: dict, type_: str, data: Any, 
     return names, game.apply(state, type_, data, ctx)
 
 
-def _write(db: sqlite_utils.Database, table: Table, type_: str, data: Any, seat: int | None, names: list[str], state: dict) -> Table:
+def write_id_of(doc: dict) -> str | None:
+    """Return the write's own id, None when it has none; RulesError on `write_id` if malformed."""
+    if "write_id" not in doc:
+        return None
+    value = doc["write_id"]
+    if not isinstance(value, str) or not WRITE_ID.fullmatch(value):
+        raise RulesError("write_id", "must be 8 to 64 letters, digits, - or _")
+    return value
+
+
+def _written(db: sqlite_utils.Database, table: Table, write_id: str | None) -> bool:
+    """True when the table holds a write with this id: a retry whose first answer was lost."""
+    return write_id is not None and db.execute(
+        "SELECT 1 FROM events WHERE table_id = ? AND write_id = ?", [table.id, write_id]).fetchone() is not None
+
+
+def _write(db: sqlite_utils.Database, table: Table, type_: str, data: Any, seat: int | None, names: list[str], state: dict,
+           write_id: str | None) -> Table:
     stored = _state_json(state)
     stamp = now()
     seq = table.version + 1
     db.execute(
-        "INSERT INTO events (table_id, seq, type, data, seat, at) VALUES (?, ?, ?, ?, ?, ?)",
-        [table.id, seq, type_, _dump(data), seat, stamp],
+        "INSERT INTO events (table_id, seq, type, data, seat, at, write_id) VALUES (?, ?, ?, ?, ?, ?, ?)",
+        [table.id, seq, type_, _dump(data), seat, stamp, write_id],
     )
     # finished_at is the time of the event that ended the game: set when the state turns
     # finished, kept while it stays so (a calculator row corrected), cleared when an undo reopens it
@@ -296,15 +329,21 @@ def append(db: sqlite_utils.Database, table_id: str, doc: Any, seat: int | None 
     rows have passed since still lands, since rows of different players do not depend on each
     other; so every phone can fill its own row at the same time. Anything else in between is
     a Conflict, as the API always answers (CONTRACT.md).
+
+    A `write_id` the table already holds applies nothing and returns the table as it is, whatever
+    expected_version says: the phone is retrying a write whose answer it never got.
     """
     type_, data, expected = check_event_document(doc)
+    write_id = write_id_of(doc)
     with _Transaction(db):
         table = _load_for_write(db, table_id, secret)
+        if _written(db, table, write_id):
+            return table
         seat = _seat(table, seat)
         if expected != table.version and not (rows_commute and _only_other_rows_since(db, table, expected, type_, data)):
             raise Conflict(table.version)
         names, state = apply_one(table.rules, table.names, table.state, type_, data, table.context())
-        return _write(db, table, type_, data, seat, names, state)
+        return _write(db, table, type_, data, seat, names, state, write_id)
 
 
 def _only_other_rows_since(db: sqlite_utils.Database, table: Table, expected: int, type_: str, data: Any) -> bool:
@@ -317,11 +356,14 @@ def _only_other_rows_since(db: sqlite_utils.Database, table: Table, expected: in
 
 
 def undo(db: sqlite_utils.Database, table_id: str, doc: Any, seat: int | None = None, secret: str | None = None) -> Table:
-    """Take back the latest event still in force, recording the undo itself as an event."""
-    obj(doc, "$", required=("expected_version",))
+    """Take back the latest event still in force, recording the undo itself as an event (a retried one, once)."""
+    obj(doc, "$", required=("expected_version",), optional=("write_id",))
     expected = whole(doc["expected_version"], "expected_version", 0)
+    write_id = write_id_of(doc)
     with _Transaction(db):
         table = _load_for_write(db, table_id, secret)
+        if _written(db, table, write_id):
+            return table
         seat = _seat(table, seat)
         if expected != table.version:
             raise Conflict(table.version)
@@ -332,7 +374,7 @@ def undo(db: sqlite_utils.Database, table_id: str, doc: Any, seat: int | None = 
         taken = standing[-1]["seq"]
         remaining = standing[:-1]
         names, state = fold(table, remaining)
-        return _write(db, table, "undo", {"seq": taken}, seat, names, state)
+        return _write(db, table, "undo", {"seq": taken}, seat, names, state, write_id)
 
 
 def in_force(log: list[dict]) -> list[dict]:
@@ -368,28 +410,6 @@ def events(db: sqlite_utils.Database, table_id: str) -> list[dict]:
     return [_event(row) for row in rows]
 
 
-def recent_history(db: sqlite_utils.Database, table: Table, limit: int = 60) -> list[dict]:
-    """Return history(table, whole log)[:limit] while reading only the newest `limit` events.
-
-    The page is rendered on every change and every live update, so it must not cost more as
-    the game goes on. An undo newer than the window cannot exist, so every undo that marks a
-    shown line is in the window; only the events older undos took back are read besides.
-    """
-    rows = db.execute(
-        "SELECT seq, type, data, seat, at FROM events WHERE table_id = ? ORDER BY seq DESC LIMIT ?", [table.id, limit]
-    ).fetchall()
-    window = [_event(row) for row in reversed(rows)]
-    shown = {e["seq"] for e in window}
-    older = sorted({e["data"]["seq"] for e in window if e["type"] == "undo"} - shown)
-    taken: list[dict] = []
-    if older:
-        marks = ",".join("?" * len(older))
-        taken = [_event(row) for row in db.execute(
-            f"SELECT seq, type, data, seat, at FROM events WHERE table_id = ? AND seq IN ({marks}) ORDER BY seq",
-            [table.id, *older]).fetchall()]
-    return history(table, taken + window)[: len(window)]
-
-
 def can_undo(db: sqlite_utils.Database, table_id: str) -> bool:
     """Return bool(in_force(events(...))) in one query.
 
@@ -400,32 +420,3 @@ def can_undo(db: sqlite_utils.Database, table_id: str) -> bool:
         "SELECT coalesce(sum(type != 'undo'), 0) - coalesce(sum(type = 'undo'), 0) FROM events WHERE table_id = ?", [table_id]
     ).fetchone()
     return row[0] > 0
-
-
-def _event(row: tuple) -> dict:
-    seq, type_, data, seat, at_ = row
-    return {"seq": seq, "type": type_, "data": json.loads(data), "seat": seat, "at": at_}
-
-
-def history(table: Table, log: list[dict]) -> list[dict]:
-    """Return the log newest first, each event in plain words, marking those taken back."""
-    undone = {e["data"]["seq"] for e in log if e["type"] == "undo"}
-    by_seq = {e["seq"]: e for e in log}
-    lines = []
-    for e in reversed(log):
-        lines.append({"seq": e["seq"], "at": e["at"], "text": describe(table, e, by_seq), "undone": e["seq"] in undone})
-    return lines
-
-
-def describe(table: Table, event: dict, by_seq: dict[int, dict]) -> str:
-    """Say what one event did, in plain words."""
-    data = event["data"]
-    if event["type"] == "undo":
-        taken = by_seq.get(data.get("seq"))
-        return "Undo: " + (describe(table, taken, by_seq) if taken else f"event {data.get('seq')}")
-    if event["type"] == "rename":
-        return f"Player {data['player'] + 1} is now called {data['name']}"
-    try:
-        return table.rules.describe(event["type"], data, table.names)
-    except Exception:  # describing must never break the page
-        return event["type"].replace("_", " ")

@@ -6,7 +6,7 @@ from flask import Blueprint, abort, current_app, make_response, redirect, reques
 
 from .. import forms, qr, results, tables, wording
 from ..games.validation import RulesError
-from ..network import public_base
+from ..network import is_local, lan_address
 from . import answers, steppers
 from .connection import get_db
 from .answers import seat_cookie, secret_cookie
@@ -40,8 +40,18 @@ def current_seat(table) -> int | None:
 
 
 def join_url(table_id: str, secret: str) -> str:
-    """Return the address the QR code encodes: the LAN address and port, and the secret."""
-    return public_base(request.host, request.scheme) + url_for("tables.join", table_id=table_id, secret=secret)
+    """Return the address the QR code encodes: this server's LAN address and port, and the secret.
+
+    Built from what the server knows of itself, never from the request's Host header, which
+    any device (or a page DNS-rebound to this machine) sets as it likes: the address `serve`
+    listens on when it names one other devices can use, else this machine's LAN address; the
+    port `serve` listens on, else the one waitress took the connection on.
+    """
+    listen = str(current_app.config.get("LISTEN_HOST") or "")
+    host = listen if listen and not is_local(listen) else (lan_address() or "127.0.0.1")
+    port = current_app.config.get("LISTEN_PORT") or request.environ.get("SERVER_PORT") or 80
+    shown = f"[{host}]" if ":" in host else host
+    return f"{request.scheme}://{shown}:{port}" + url_for("tables.join", table_id=table_id, secret=secret)
 
 
 def table_context(table, screen: str | None = None, error=None, notice: str | None = None, posted=None) -> dict:
@@ -221,7 +231,8 @@ def choose_seat(table_id: str):
     """Remember which player this device is (or that it only watches)."""
     table = current_table(table_id)
     raw = request.form.get("seat", "")
-    if raw != "watch" and not (raw.isdigit() and int(raw) < len(table.names)):
+    # ASCII digits only, and few: "¹" and "١" are digits to str.isdigit, and int() of 5,000 nines raises
+    if raw != "watch" and not (raw.isascii() and raw.isdigit() and len(raw) < 4 and int(raw) < len(table.names)):
         err = RulesError("seat", f"must be a player number from 0 to {len(table.names) - 1}, or watch")
         return _after_write(table_id, error=err, status=400)
     response = redirect(url_for("tables.show", table_id=table_id, screen=_screen()), 303)

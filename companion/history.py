@@ -1,0 +1,62 @@
+"""A table's log in plain words: the history every table page and play record shows.
+
+Plain Python, like companion/tables.py, which re-exports these for its callers. Split from it
+by role: tables.py writes and folds the log, this module reads it back as lines for people.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+
+def event_of(row: tuple) -> dict:
+    """Return one stored event in the contract's shape plus its seat."""
+    seq, type_, data, seat, at_ = row
+    return {"seq": seq, "type": type_, "data": json.loads(data), "seat": seat, "at": at_}
+
+
+def recent_history(db, table: Any, limit: int = 60) -> list[dict]:
+    """Return history(table, whole log)[:limit] while reading only the newest `limit` events.
+
+    The page is rendered on every change and every live update, so it must not cost more as
+    the game goes on. An undo newer than the window cannot exist, so every undo that marks a
+    shown line is in the window; only the events older undos took back are read besides.
+    """
+    rows = db.execute(
+        "SELECT seq, type, data, seat, at FROM events WHERE table_id = ? ORDER BY seq DESC LIMIT ?", [table.id, limit]
+    ).fetchall()
+    window = [event_of(row) for row in reversed(rows)]
+    shown = {e["seq"] for e in window}
+    older = sorted({e["data"]["seq"] for e in window if e["type"] == "undo"} - shown)
+    taken: list[dict] = []
+    if older:
+        marks = ",".join("?" * len(older))
+        taken = [event_of(row) for row in db.execute(
+            f"SELECT seq, type, data, seat, at FROM events WHERE table_id = ? AND seq IN ({marks}) ORDER BY seq",
+            [table.id, *older]).fetchall()]
+    return history(table, taken + window)[: len(window)]
+
+
+def history(table: Any, log: list[dict]) -> list[dict]:
+    """Return the log newest first, each event in plain words, marking those taken back."""
+    undone = {e["data"]["seq"] for e in log if e["type"] == "undo"}
+    by_seq = {e["seq"]: e for e in log}
+    lines = []
+    for e in reversed(log):
+        lines.append({"seq": e["seq"], "at": e["at"], "text": describe(table, e, by_seq), "undone": e["seq"] in undone})
+    return lines
+
+
+def describe(table: Any, event: dict, by_seq: dict[int, dict]) -> str:
+    """Say what one event did, in plain words."""
+    data = event["data"]
+    if event["type"] == "undo":
+        taken = by_seq.get(data.get("seq"))
+        return "Undo: " + (describe(table, taken, by_seq) if taken else f"event {data.get('seq')}")
+    if event["type"] == "rename":
+        return f"Player {data['player'] + 1} is now called {data['name']}"
+    try:
+        return table.rules.describe(event["type"], data, table.names)
+    except Exception:  # describing must never break the page
+        return event["type"].replace("_", " ")
