@@ -13,12 +13,16 @@ from typing import Any
 import sqlite_utils
 
 from . import games
-from .games.validation import RulesError, obj, text, whole
+from .games.validation import RulesError, name_key, no_lone_surrogates, obj, text, whole
 from .tables import now
 
 
 class ProfileNotFound(Exception):
     """No profile with this id for this game."""
+
+
+#: SQLite's ids are signed 64-bit: a larger number names no profile (and SQLite cannot take it)
+ID_MAX = 2**63 - 1
 
 
 def _row(row) -> dict:
@@ -38,7 +42,7 @@ def list_profiles(db: sqlite_utils.Database, game: str | None = None) -> list[di
 
 def get(db: sqlite_utils.Database, profile_id: Any, game: str | None = None) -> dict:
     """Return one profile, or raise ProfileNotFound."""
-    if isinstance(profile_id, bool) or not isinstance(profile_id, int):
+    if isinstance(profile_id, bool) or not isinstance(profile_id, int) or not 0 < profile_id <= ID_MAX:
         raise ProfileNotFound(profile_id)
     row = db.execute("SELECT id, game, name, data, created, updated FROM profiles WHERE id = ?", [profile_id]).fetchone()
     if row is None or (game and row[1] != game):
@@ -48,6 +52,7 @@ def get(db: sqlite_utils.Database, profile_id: Any, game: str | None = None) -> 
 
 def check(doc: Any) -> tuple[str, str, dict]:
     """Check a profile document {"game", "name", "data"}; return its clean parts."""
+    no_lone_surrogates(doc)  # a form's :json field or an imported file may hold one; no page can show it
     obj(doc, "$", required=("game", "name", "data"))
     game = games.get(doc["game"]) if isinstance(doc["game"], str) else None
     if game is None:
@@ -66,11 +71,12 @@ def save(db: sqlite_utils.Database, doc: Any, profile_id: int | None = None) -> 
     stamp = now()
     db.execute("BEGIN IMMEDIATE")
     try:
-        clash = db.execute(
-            "SELECT id FROM profiles WHERE game = ? AND name = ? COLLATE NOCASE AND id IS NOT ?", [game, name, profile_id]
-        ).fetchone()
-        if clash:
-            raise RulesError("name", f"a {games.get(game).title} profile called {name!r} exists already")
+        # compared as player names are (NFKC, case-folded): SQLite's NOCASE folds ASCII letters only
+        others = db.execute("SELECT name FROM profiles WHERE game = ? AND id IS NOT ?", [game, profile_id]).fetchall()
+        clash = next((other for (other,) in others if name_key(other) == name_key(name)), None)
+        if clash is not None:
+            said = f"called {name!r}" if clash == name else f"called {clash!r}, which looks the same,"
+            raise RulesError("name", f"a {games.get(game).title} profile {said} exists already")
         if profile_id is None:
             cursor = db.execute(
                 "INSERT INTO profiles (game, name, data, created, updated) VALUES (?, ?, ?, ?, ?)",

@@ -8,6 +8,7 @@ field and message (CONTRACT.md, "Errors").
 
 from __future__ import annotations
 
+import unicodedata
 from typing import Any, Callable, Iterable
 
 NAME_MAX = 40
@@ -81,16 +82,177 @@ def choice(value: Any, field: str, options: Iterable[str]) -> str:
 
 
 def text(value: Any, field: str, max_len: int = NAME_MAX) -> str:
-    """Check a non-empty string of at most max_len characters, trimmed."""
+    """Check a name or other short text the other phones show: trimmed, in NFC, non-empty, at most
+    max_len characters, and showing what it holds (see `hidden`)."""
     if not isinstance(value, str):
         raise RulesError(field, "must be a string")
-    value = value.strip()
+    surrogate = _lone_surrogate(value)
+    if surrogate:
+        raise RulesError(field, surrogate)
+    # NFC: "ë" typed as e + U+0308 and as one character are stored alike
+    value = unicodedata.normalize("NFC", value).strip()
     if not value:
         raise RulesError(field, "must not be empty")
     if len(value) > max_len:
         raise RulesError(field, f"must be at most {max_len} characters")
-    if any(ord(ch) < 32 for ch in value):
-        raise RulesError(field, "must not contain control characters")
+    problem = hidden(value)
+    if problem:
+        raise RulesError(field, problem)
+    return value
+
+
+# --- text that shows what it holds (issue 13) ------------------------------------------------------
+#
+# A name is drawn on every phone at the table, so it must look like what it is. Refused:
+# - controls (Cc) and line or paragraph separators (Zl, Zp): they break the line, and a paragraph
+#   separator ends the <bdi> that isolates the name;
+# - direction controls: U+202E turns "evil" into what reads "live", and the line around it too;
+# - other format characters (Cf) and the fillers that draw nothing (U+3164 Hangul filler, U+2800
+#   braille blank...): a zero-width space makes "Anna" and "An<ZWSP>na" two names that look one, and
+#   an invisible-only name a blank seat; tag characters can carry a whole hidden text;
+# - private-use (Co) and unassigned (Cn) code points: each phone draws them its own way, or as a
+#   box, so players would not see the same name; except unassigned code points in the emoji blocks,
+#   which are emoji newer than this Python's Unicode tables and are drawn as emoji;
+# - lone surrogates (Cs): half of a UTF-16 pair, no character at all (and no UTF-8 can hold one);
+# - a combining mark or variation selector with nothing of its own to sit on.
+# Allowed, because scripts and emoji need them, each only where it has an effect:
+# - the zero width joiner and non-joiner after a virama (Devanagari, Sinhala... RFC 5892 A.1, A.2),
+#   the non-joiner between two letters of a joining script (in Persian names), and the joiner
+#   between two emoji (a ZWJ sequence such as a family, or the rainbow flag);
+# - one variation selector right after a character (U+2764 U+FE0F is the red heart emoji);
+# - the tag characters of the three subdivision flags in Unicode's emoji set (England, Scotland, Wales).
+
+ZWNJ, ZWJ = "\u200c", "\u200d"
+#: direction controls: embeddings, overrides, isolates and marks
+BIDI = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c")
+#: letters and symbols that draw nothing (Unicode's default-ignorable ones outside Cf, and the braille blank)
+FILLERS = frozenset("\u034f\u115f\u1160\u17b4\u17b5\u3164\uffa0\u2800")
+#: the only tag sequences in Unicode's emoji set: 🏴 + "gbeng", "gbsct", "gbwls" + cancel tag
+FLAG_TAGS = frozenset("\U0001f3f4" + "".join(chr(0xE0000 + ord(c)) for c in code) + "\U000e007f"
+                      for code in ("gbeng", "gbsct", "gbwls"))
+#: what may follow an emoji before a ZWJ: a skin tone (U+1F3FB..U+1F3FF) or the emoji style (U+FE0F)
+_EMOJI_TAILS = "".join(chr(c) for c in range(0x1F3FB, 0x1F400)) + "\ufe0f"
+
+
+def _is_selector(ch: str) -> bool:
+    cp = ord(ch)
+    return 0xFE00 <= cp <= 0xFE0F or 0xE0100 <= cp <= 0xE01EF or 0x180B <= cp <= 0x180D or cp == 0x180F
+
+
+def _is_emoji(ch: str) -> bool:
+    """A pictographic symbol, or an emoji newer than this Python's Unicode tables."""
+    category = unicodedata.category(ch)
+    return category == "So" or (category == "Cn" and 0x1F000 <= ord(ch) <= 0x1FAFF)
+
+
+def _joins(ch: str) -> bool:
+    """A letter of a script whose letters join (Arabic, Syriac, N'Ko, Mongolian, Adlam...)."""
+    cp = ord(ch)
+    return unicodedata.category(ch).startswith("L") and (
+        0x0600 <= cp <= 0x08FF or 0x1800 <= cp <= 0x18AF or 0xA840 <= cp <= 0xA87F or 0xFB50 <= cp <= 0xFDFF
+        or 0xFE70 <= cp <= 0xFEFF or 0x10AC0 <= cp <= 0x10FFF or 0x1E900 <= cp <= 0x1E95F)
+
+
+def _said(ch: str) -> str:
+    name = unicodedata.name(ch, "")
+    return f"U+{ord(ch):04X}" + (f" {name}" if name else "")
+
+
+def _lone_surrogate(value: str) -> str | None:
+    for ch in value:
+        if 0xD800 <= ord(ch) <= 0xDFFF:
+            return f"must not contain a lone surrogate ({_said(ch)}): half of a UTF-16 pair is no character"
+    return None
+
+
+def _joiner_has_effect(value: str, i: int) -> bool:
+    """A ZWJ or ZWNJ where a script or an emoji sequence needs it (see above)."""
+    if i == 0 or i == len(value) - 1:
+        return False
+    if unicodedata.combining(value[i - 1]) == 9:  # after a virama
+        return True
+    if value[i] == ZWJ:  # between two emoji; the first may carry a skin tone or the emoji style
+        before = value[:i].rstrip(_EMOJI_TAILS)
+        return bool(before) and _is_emoji(before[-1]) and _is_emoji(value[i + 1])
+    # ZWNJ: between two joining letters, with any marks (which do not join) between
+    left, right = i - 1, i + 1
+    while left >= 0 and unicodedata.category(value[left]) == "Mn":
+        left -= 1
+    while right < len(value) and unicodedata.category(value[right]) == "Mn":
+        right += 1
+    return left >= 0 and right < len(value) and _joins(value[left]) and _joins(value[right])
+
+
+def hidden(value: str) -> str | None:
+    """Say what in `value` hides or turns text (the list above), or None when it shows what it holds."""
+    surrogate = _lone_surrogate(value)
+    if surrogate:
+        return surrogate
+    skip = 0
+    for i, ch in enumerate(value):
+        if skip:
+            skip -= 1
+            continue
+        category = unicodedata.category(ch)
+        if ch == "\U0001f3f4":  # a black flag, maybe a subdivision's: its tags are part of it
+            tags = next((f for f in FLAG_TAGS if value.startswith(f, i)), None)
+            skip = len(tags) - 1 if tags else 0
+            continue
+        if category == "Cc":
+            return f"must not contain control characters ({_said(ch)})"
+        if category in ("Zl", "Zp"):
+            return f"must not contain line or paragraph separators ({_said(ch)})"
+        if ch in BIDI:
+            return f"must not contain direction controls ({_said(ch)}): they turn the text around them"
+        if ch in (ZWJ, ZWNJ):
+            if not _joiner_has_effect(value, i):
+                return f"must not contain invisible characters ({_said(ch)})"
+            continue
+        if category == "Cf" or ch in FILLERS:
+            return f"must not contain invisible characters ({_said(ch)})"
+        if category == "Co":
+            return f"must not contain private-use characters ({_said(ch)}): each phone draws them its own way"
+        if category == "Cn" and not _is_emoji(ch):
+            return f"must not contain unassigned characters ({_said(ch)})"
+        if _is_selector(ch):
+            previous = value[i - 1] if i else ""
+            if not previous or previous.isspace() or _is_selector(previous) or unicodedata.category(previous) in ("Cf", "Mn"):
+                return f"must not contain invisible characters ({_said(ch)}): a variation selector must follow the character it varies"
+            continue
+        if i == 0 and category in ("Mn", "Me", "Mc"):
+            return f"must not start with a combining mark ({_said(ch)}): it would sit on the text before the name"
+    return None
+
+
+def name_key(name: str) -> str:
+    """The form two names are compared in: NFKC, case-folded, without joiners and variation
+    selectors, and with runs of spaces as one (a page shows them as one), so that "Anna",
+    "anna", "Ａｎｎａ" and "Anna" with a decomposed letter are one name twice."""
+    folded = unicodedata.normalize("NFKC", name)
+    folded = "".join(ch for ch in folded if ch not in (ZWJ, ZWNJ) and not _is_selector(ch))
+    folded = unicodedata.normalize("NFKC", folded.casefold())
+    return " ".join(folded.split())
+
+
+def no_lone_surrogates(value: Any, field: str = "$") -> Any:
+    """Check a whole JSON document for lone surrogates (JSON's "\\ud800" escape allows one) in any
+    string or key; raise RulesError at the first one's path. Nothing past this holds text no UTF-8
+    can encode, so nothing can fail later when it is stored, logged or shown."""
+    stack = [(value, field)]
+    while stack:
+        item, path = stack.pop()
+        if isinstance(item, str):
+            problem = _lone_surrogate(item)
+            if problem:
+                raise RulesError(path, problem)
+        elif isinstance(item, dict):
+            for key, child in item.items():
+                problem = _lone_surrogate(key)
+                if problem:  # the key said with its escape, so the path itself is text
+                    raise RulesError(at(path, key.encode("utf-8", "backslashreplace").decode("utf-8")), problem)
+                stack.append((child, at(path, key)))
+        elif isinstance(item, list):
+            stack.extend((child, at(path, i)) for i, child in enumerate(item))
     return value
 
 
@@ -124,25 +286,30 @@ def distinct(value: Any, field: str, check: Callable[[Any, str], Any], lo: int =
 
 
 def names(value: Any, field: str, lo: int = 1, hi: int = 4) -> list[str]:
-    """Check a list of player names: lo..hi names, each non-empty, at most 40 characters, unique."""
+    """Check a list of player names: lo..hi names, each a `text`, no two alike (`name_key`)."""
     items = listof(value, field, lo, hi)
     clean: list[str] = []
     for i, item in enumerate(items):
-        name = text(item, at(field, i))
-        if name.casefold() in (n.casefold() for n in clean):
-            raise RulesError(at(field, i), f"duplicate name {name!r}; names must be unique")
-        clean.append(name)
+        clean.append(text(item, at(field, i)))
+    unique(clean, lambda i: at(field, i))
     return clean
 
 
 def unique_names(players: list[dict], field: str = "players") -> None:
-    """Check that the `name` of each player object is unique within the document."""
-    seen: set[str] = set()
-    for i, player in enumerate(players):
-        key = player["name"].casefold()
+    """Check that the `name` of each player object is unique within the document (`name_key`)."""
+    unique([p["name"] for p in players], lambda i: at(at(field, i), "name"))
+
+
+def unique(names: list[str], path: Callable[[int], str]) -> None:
+    """Refuse the first name that is another one again, compared as `name_key` compares them."""
+    seen: dict[str, str] = {}
+    for i, name in enumerate(names):
+        key = name_key(name)
         if key in seen:
-            raise RulesError(at(at(field, i), "name"), f"duplicate name {player['name']!r}; names must be unique")
-        seen.add(key)
+            other = seen[key]
+            said = f"duplicate name {name!r}" if other == name else f"{name!r} looks the same as {other!r}"
+            raise RulesError(path(i), f"{said}; names must be unique")
+        seen[key] = name
 
 
 def places(totals: dict[str, tuple]) -> tuple[list[str], dict[str, int]]:

@@ -7,7 +7,7 @@ import json
 from flask import Blueprint, Response, abort, redirect, render_template, request, url_for
 
 from .. import forms, games, profiles, wording
-from ..games.validation import RulesError
+from ..games.validation import RulesError, no_lone_surrogates
 from .connection import get_db
 
 bp = Blueprint("profiles", __name__, url_prefix="/profiles")
@@ -90,10 +90,13 @@ def import_file():
             doc = json.loads(upload.read(256 * 1024 + 1))
         except (ValueError, RecursionError):
             raise RulesError("file", "is not a JSON profile file") from None
+        no_lone_surrogates(doc)  # profiles.save checks again; here first, for the import's own words
         saved = profiles.save(get_db(), doc)
     except RulesError as err:
         # the file's own paths, said plainly: "the file's data, suspicion track, stake"
-        label = "" if err.field == "file" else "the file's " + wording.label_of(err.field, [])
+        label = {"file": "", "$": "the file", "name": "the file's name"}.get(err.field)
+        if label is None:
+            label = "the file's " + wording.label_of(err.field, [])
         said = wording.Said(err.field, err.message, label.strip())
         return render_template("profiles/list.html", profiles=profiles.list_profiles(get_db()), games=games.registry(), error=said), 400
     return redirect(url_for("profiles.edit", profile_id=saved["id"]), 303)
