@@ -7,7 +7,7 @@ import json
 from flask import Blueprint, jsonify, request
 
 from .. import profiles, results, rules, tables
-from ..games.validation import RulesError
+from ..games.validation import RulesError, no_lone_surrogates
 from .connection import get_db
 from .tables import join_url
 
@@ -21,12 +21,17 @@ class BadBody(Exception):
 
 
 def body() -> object:
-    """Return the request's JSON document, or raise BadBody."""
+    """Return the request's JSON document, or raise BadBody; RulesError at a lone surrogate's path.
+
+    JSON's "\\ud800" escape gives Python a string no UTF-8 can hold: refused here, in any string
+    or key, so that nothing later fails to store, log or show it.
+    """
     raw = request.get_data(cache=True)
     try:
-        return json.loads(raw)
+        doc = json.loads(raw)
     except (ValueError, RecursionError):
         raise BadBody() from None
+    return no_lone_surrogates(doc)
 
 
 def error(err: RulesError, status: int = 400):
@@ -131,10 +136,8 @@ def call_rules(game: str, function: str):
     except rules.UnknownFunction as exc:
         return jsonify(error=str(exc), field="$"), 404
     try:
-        doc = body()
+        return jsonify(fn.run(body()))
     except BadBody:
         return bad_body()
-    try:
-        return jsonify(fn.run(doc))
     except RulesError as err:
         return error(err)
