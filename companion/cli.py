@@ -77,6 +77,12 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--sync", choices=SYNC_MODES, default=None,
                        help="normal (default, or $COMPANION_SYNC): an acknowledged event survives any crash of the server"
                             " and is flushed to disk within 50 ms; full: fsync before every acknowledgement (power cuts)")
+    serve.add_argument("--allow-host", action="append", default=[], metavar="NAME",
+                       help="also answer to this host name (repeatable); the machine's own addresses, localhost and its"
+                            " host name are always answered, any other name gets 400 (against DNS rebinding)")
+    serve.add_argument("--create-limit", default=None, metavar="N[/MINUTES]",
+                       help="tables, and box profiles, one device may create per MINUTES (default 60/1: 60 a minute);"
+                            " 'off' lifts it, for benchmarks and scripts; counted per process with --workers")
 
     rl = sub.add_parser("rules", help="run one rules function on a JSON document (see --list)")
     rl.add_argument("--list", action="store_true", help="list every GAME FUNCTION pair with a one-line description")
@@ -302,37 +308,38 @@ def serve(args) -> int:
 
     With more than one worker (companion/workers.py) the parent only migrates the database,
     binds the port and watches the workers; each worker builds its own app after the fork.
+    A mistake in the options (a taken port, a name that is not a host) is one line, exit 2.
     """
-    import waitress
-
-    from . import create_app, qr, workers
+    from . import create_app, qr, serving, workers
     from .network import lan_address
     from .web import database_settings
 
-    config = {}
-    if args.data:
-        config["DATA_DIR"] = args.data
-    if args.sync:
-        config["SYNC"] = args.sync
+    config, problem = serve_config(args)
+    if problem:
+        return fail(*problem)
     count = args.workers
     if count < 1 or (count > 1 and not workers.can_share_port()):
-        print("error: --workers: must be 1 or more (more than 1 only on Linux)", file=sys.stderr)
-        return 2
+        return fail("--workers", "must be 1 or more (more than 1 only on Linux)")
     options = waitress_options(threads=args.threads)
     path, sync = database_settings(config)
     if count == 1:
         app = create_app(config)
+        try:
+            made = serving.server(app, host=args.host, port=args.port, ident="companion", **options)
+        except (OSError, ValueError) as exc:  # waitress says ValueError for a host name it cannot resolve
+            return fail(*cannot_listen(args, exc))
+        port = app.config["LISTEN_PORT"] = serving.listening(made)[1]
     else:
         from . import db
 
         db.migrate(path)  # once, before any worker opens the file
         try:
-            sockets = [workers.listening_socket(args.host, args.port) for _ in range(count)]
+            sockets = workers.listening_sockets(args.host, args.port, count)
         except OSError as exc:
-            print(f"error: --port: cannot listen on {args.host}:{args.port}: {exc.strerror}", file=sys.stderr)
-            return 2
+            return fail(*cannot_listen(args, exc))
+        port = config["LISTEN_PORT"] = sockets[0].getsockname()[1]
     host = lan_address() if args.host in ("0.0.0.0", "::", "") else args.host
-    url = f"http://{host or '127.0.0.1'}:{args.port}/"
+    url = f"http://{host or '127.0.0.1'}:{port}/"
     print(f"Table Companion is running. Open {url} on any phone on this network.", flush=True)
     print(f"Data: {path} (sync {sync}; {count} process{'es' if count > 1 else ''})", flush=True)
     if not args.quiet:
@@ -342,16 +349,59 @@ def serve(args) -> int:
     if count == 1 and workers.hall_workers() > 1:
         print(f"For a hall of more than about 150 tables: companion serve --workers {workers.hall_workers()}", flush=True)
     if count == 1:
-        waitress.serve(app, host=args.host, port=args.port, ident="companion", _quiet=True, **options)
+        made.run()
         return 0
 
     def serve_on(sock):
         app = create_app(dict(config, WAL_FLUSHER=False))
-        waitress.serve(app, sockets=[sock], ident="companion", _quiet=True, **options)
+        serving.serve(app, sockets=[sock], ident="companion", **options)
 
     if sync == "normal":  # one flusher for the file, in the parent, started after the fork
         return workers.run(serve_on, sockets, on_started=lambda: db.WalFlusher.start(path))
     return workers.run(serve_on, sockets)
+
+
+def serve_config(args) -> tuple[dict, tuple[str, str] | None]:
+    """Return create_app's settings from serve's options, or the option and what is wrong with it."""
+    from .web.guard import is_host_name, parse_limit, split_host
+
+    config: dict = {"LISTEN_HOST": args.host}
+    if args.data:
+        config["DATA_DIR"] = args.data
+    if args.sync:
+        config["SYNC"] = args.sync
+    if not 0 <= args.port <= 65535:
+        return config, ("--port", f"must be a number from 0 to 65535, not {args.port}")
+    if args.threads < 1:
+        return config, ("--threads", "must be 1 or more")
+    allowed = []
+    for name in args.allow_host:
+        found = split_host(name.strip())
+        if found is None or found[1] or not (is_host_name(found[0]) or ":" in found[0]):
+            return config, ("--allow-host", f"{name!r} is not a host name or address (give the name alone, without a port)")
+        allowed.append(found[0])
+    config["ALLOWED_HOSTS"] = allowed
+    if args.create_limit is not None:
+        try:
+            parse_limit(args.create_limit)
+        except ValueError as exc:
+            return config, ("--create-limit", str(exc))
+        config["CREATE_LIMIT"] = args.create_limit
+    return config, None
+
+
+def cannot_listen(args, exc: Exception) -> tuple[str, str]:
+    """Return the option to blame for a socket that cannot listen, and why, in one line."""
+    import errno
+    import socket
+
+    if not isinstance(exc, OSError):
+        return "--host", f"cannot listen on {args.host}:{args.port}: not a name or address of this machine"
+    field = "--host" if isinstance(exc, socket.gaierror) or exc.errno == errno.EADDRNOTAVAIL else "--port"
+    reason = exc.strerror or str(exc)
+    if exc.errno == errno.EADDRINUSE:
+        reason += " (another program, or another companion serve, uses this port: pick another with --port)"
+    return field, f"cannot listen on {args.host}:{args.port}: {reason}"
 
 
 if __name__ == "__main__":  # pragma: no cover

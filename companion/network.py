@@ -81,6 +81,58 @@ def is_local(host: str) -> bool:
         return host.endswith(".localhost")
 
 
+#: how long an answer of is_own_address is reused: a laptop that joins another network has
+#: its new address answered within seconds, without a system call per request
+OWN_ADDRESS_TTL_S = 10.0
+#: the most addresses remembered: a client sending many made-up ones cannot grow the memory
+OWN_ADDRESS_CACHE = 256
+_own: dict[str, tuple[float, bool]] = {}
+
+
+def is_own_address(text: str) -> bool:
+    """True if `text` is an IP address of this machine: loopback, or one a socket can bind to.
+
+    Binding asks the kernel itself, so every interface's addresses count (secondary IPv4
+    addresses and IPv6 ones too, which the interface list above misses), and an address
+    the machine no longer has stops counting. Answers are kept OWN_ADDRESS_TTL_S seconds.
+    """
+    try:
+        ip = ipaddress.ip_address(text)
+    except ValueError:
+        return False
+    if ip.is_loopback:
+        return True
+    if ip.is_unspecified or ip.is_multicast:
+        return False
+    key = ip.compressed
+    now = time.monotonic()
+    when, mine = _own.get(key, (float("-inf"), False))
+    if now - when <= OWN_ADDRESS_TTL_S:
+        return mine
+    mine = _can_bind(ip)
+    if len(_own) >= OWN_ADDRESS_CACHE:
+        _own.clear()
+    _own[key] = (now, mine)
+    return mine
+
+
+def _can_bind(ip) -> bool:
+    family = socket.AF_INET6 if ip.version == 6 else socket.AF_INET
+    try:
+        with socket.socket(family, socket.SOCK_DGRAM) as sock:
+            sock.bind((ip.compressed, 0))
+        return True
+    except OSError:
+        return False
+
+
+def own_names() -> set[str]:
+    """Return this machine's names, lower case: its host name, the name before the first dot, and their .local forms (mDNS)."""
+    name = socket.gethostname().lower().rstrip(".")
+    names = {name, name.split(".")[0]} - {""}
+    return names | {f"{n}.local" for n in names}
+
+
 def public_base(host_header: str, scheme: str = "http", default_port: int = 8000) -> str:
     """Return scheme://HOST:PORT that another device can open, from the request's Host header."""
     host, port = _split_host(host_header, default_port)

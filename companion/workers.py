@@ -56,6 +56,30 @@ def listening_socket(host: str, port: int) -> socket.socket:
     return sock
 
 
+def listening_sockets(host: str, port: int, count: int) -> list[socket.socket]:
+    """Return count sockets listening on one host:port (port 0: one free port, the same for all).
+
+    Raises OSError if the port is taken, even by another `companion serve --workers`: sockets
+    with SO_REUSEPORT would share it with that server without a word, so a plain socket, which
+    cannot share it, is bound first to find out.
+    """
+    if port:
+        family, type_, proto, _, address = socket.getaddrinfo(host or None, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)[0]
+        with socket.socket(family, type_, proto) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            probe.bind(address)
+            probe.listen(1)
+    sockets = [listening_socket(host, port)]
+    try:
+        port = sockets[0].getsockname()[1]
+        sockets += [listening_socket(host, port) for _ in range(count - 1)]
+    except OSError:
+        for sock in sockets:
+            sock.close()
+        raise
+    return sockets
+
+
 def _die_with_parent(parent: int) -> None:
     """Ask the kernel to kill this process when its parent dies; exit now if it already has."""
     import ctypes

@@ -149,6 +149,8 @@ class Server:
     companion: tuple[str, ...] = (sys.executable, "-m", "companion")
     cwd: Path = ROOT
     env: dict | None = None  # default: this process's
+    #: more `companion serve` options, e.g. ("--allow-host", "box.lan") or ("--create-limit", "off")
+    args: tuple[str, ...] = ()
 
     def start(self) -> "Server":
         env = dict(os.environ if self.env is None else self.env, PYTHONUNBUFFERED="1")
@@ -157,7 +159,7 @@ class Server:
         with open(self.log, "ab") as log:
             self.process = subprocess.Popen(
                 [*self.companion, "serve", "--port", str(self.port), "--data", str(self.data), "--quiet",
-                 "--workers", str(self.workers)],
+                 "--workers", str(self.workers), *self.args],
                 cwd=self.cwd, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
                 preexec_fn=self._limit_files if self.open_files else None,
             )

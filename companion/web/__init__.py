@@ -10,8 +10,8 @@ from urllib.parse import urlsplit
 from flask import Flask, jsonify, request
 from werkzeug.exceptions import HTTPException
 
-from .. import db as database, storage, wording
-from . import steppers
+from .. import db as database, logs, storage, wording
+from . import guard, steppers
 from .connection import close_db, thread_db
 from .live import LiveCache
 from .polls import QuickPolls
@@ -51,6 +51,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     )
     if test_config:
         app.config.update(test_config)
+    logs.redact_secrets()
     path, app.config["SYNC"] = database_settings(app.config)  # SYNC: test_config's, else $COMPANION_SYNC, else normal
     app.config["DATABASE"] = str(path)
     database.migrate(app.config["DATABASE"])
@@ -67,6 +68,11 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.jinja_env.filters["ordinal"] = wording.ordinal
     app.teardown_appcontext(close_db)
     app.before_request(refuse_cross_site)
+    # after the CSRF check: another site's refused post does not count against the device
+    limit = creation_limit(app.config)
+    if limit is not None:
+        app.extensions["companion.create_limit"] = limit
+        app.before_request(guard.limit_creation)
     app.after_request(security_headers)
     app.register_error_handler(HTTPException, http_error)
     app.register_error_handler(Exception, unexpected_error)
@@ -88,7 +94,25 @@ def create_app(test_config: dict | None = None) -> Flask:
 
         app.wsgi_app = app.extensions["companion.quick_taps"] = QuickTaps(
             app.wsgi_app, app, lambda: thread_db(app), lambda: SECURITY_HEADERS)
+    # outermost, in front of the fast paths too: nothing runs for a name that is not this machine's
+    allowed = guard.AllowedHosts([*app.config.get("ALLOWED_HOSTS", ()), app.config.get("LISTEN_HOST") or "localhost"])
+    app.wsgi_app = app.extensions["companion.host_check"] = guard.HostCheck(app.wsgi_app, allowed, lambda: SECURITY_HEADERS)
     return app
+
+
+def creation_limit(config) -> guard.CreateLimit | None:
+    """Return the limit on creating tables and profiles per client address, from CREATE_LIMIT.
+
+    CREATE_LIMIT is `N/MINUTES` or None (no limit); unset, it is guard.DEFAULT_CREATE_LIMIT,
+    except under TESTING, where tests that create hundreds of tables through one test client
+    set it when they mean to test it.
+    """
+    text = config.get("CREATE_LIMIT", None if config.get("TESTING") else guard.DEFAULT_CREATE_LIMIT)
+    try:
+        parsed = guard.parse_limit(text)
+    except ValueError as exc:
+        raise SystemExit(f"error: --create-limit: {exc}") from None
+    return guard.CreateLimit(*parsed) if parsed else None
 
 
 _TABLE_URLS: dict[tuple[str, str, str], str] = {}
@@ -165,8 +189,20 @@ def security_headers(response):
     wanted = list(SECURITY_HEADERS)
     if request.path.startswith(("/t/", "/join/", "/api/")):
         wanted.append(("Cache-Control", "no-store" if request.path.startswith("/join/") else "no-cache"))
+    if response.status_code == 405 and "allow" not in present:
+        response.headers.extend(allow_header())
     response.headers.extend([(name, value) for name, value in wanted if name.lower() not in present])
     return response
+
+
+def allow_header() -> list[tuple[str, str]]:
+    """Return the Allow header a 405 must carry (RFC 9110, 15.5.6): the methods the route takes."""
+    from werkzeug.exceptions import MethodNotAllowed
+
+    exc = request.routing_exception
+    if isinstance(exc, MethodNotAllowed) and exc.valid_methods:
+        return [("Allow", ", ".join(sorted(exc.valid_methods)))]
+    return []
 
 
 def http_error(exc: HTTPException):

@@ -1,0 +1,197 @@
+"""The server's edge: which Host names it answers to, and how fast one device may create things.
+
+**The Host check.** A web page can make a phone's browser talk to the laptop under the page's
+own name: its DNS answer switches to the laptop's address (DNS rebinding), and the browser
+then takes the app for the page's own site, same-origin, and sends `Host: attacker.example`.
+So `HostCheck` sits outermost, in front of the fast paths too, and answers 400 to any Host
+that is not one of this machine's own: its addresses (loopback included, with or without a
+port), `localhost` and `*.localhost`, its host name and that name's `.local` (mDNS) form, and
+each `companion serve --allow-host NAME` (ALLOWED_HOSTS). A malformed Host gets the same 400.
+A request with no Host at all is served in HTTP/1.0, which had none, and refused in HTTP/1.1,
+which requires it (RFC 9112, 3.2); a browser, the only client such a page can drive, always
+sends one.
+
+**The creation limit.** Creating tables (the start page's form and the API) and box profiles
+(the form and the import) is limited per client address (REMOTE_ADDR): past the limit, 429
+with Retry-After. The limit counts attempts, in a moving window, with the `limits` library
+(the core of Flask-Limiter, without its Flask layer: our answers must be the contract's JSON
+on the API and our own short page elsewhere, and the routes stay as they are). Its memory is
+each process's own: with `--workers N` a device may create up to N times the limit.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import math
+import re
+import time
+from typing import Callable, Iterable
+
+from .. import network
+
+# --- the Host check ----------------------------------------------------------------------------
+
+#: a host name's label (RFC 1123), with the underscore some machines' names carry
+LABEL = re.compile(r"[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?")
+PORT = re.compile(r"[0-9]{1,5}")
+#: what the 400 says: nothing from the request is echoed back
+REFUSED = (b"this server does not answer to that name: open it at its own address "
+           b"(its host can allow another name with companion serve --allow-host NAME)\n")
+MISSING = b"the request has no Host header\n"
+
+
+def split_host(value: str) -> tuple[str, str] | None:
+    """Return a Host header's (host, port), the host in lower case and IPv6 without brackets; None if malformed."""
+    if value.startswith("["):
+        host, bracket, rest = value[1:].partition("]")
+        if not bracket or (rest and not rest.startswith(":")):
+            return None
+        port = rest[1:]
+        try:
+            if ipaddress.ip_address(host).version != 6:
+                return None
+        except ValueError:
+            return None
+    else:
+        host, _, port = value.partition(":")
+    if port and not (PORT.fullmatch(port) and int(port) <= 65535):
+        return None
+    host = host.lower()
+    if not value.startswith("[") and not is_host_name(host):
+        return None
+    return host, port
+
+
+def is_host_name(name: str) -> bool:
+    """True for a well-formed host name or IPv4 address: ASCII labels of 1-63 characters, 253 in all."""
+    name = name[:-1] if name.endswith(".") else name
+    return 0 < len(name) <= 253 and all(LABEL.fullmatch(label) for label in name.split("."))
+
+
+class AllowedHosts:
+    """Decides whether a Host names this machine (see the module)."""
+
+    def __init__(self, extra: Iterable[str] = ()):
+        self.extra = {name.lower().rstrip(".") for name in extra}
+        self._names: tuple[float, set[str]] = (float("-inf"), set())
+
+    def names(self) -> set[str]:
+        """Return the machine's names, looked up again at most every network.OWN_ADDRESS_TTL_S seconds."""
+        when, names = self._names
+        now = time.monotonic()
+        if now - when > network.OWN_ADDRESS_TTL_S:
+            names = network.own_names() | self.extra
+            self._names = (now, names)
+        return names
+
+    def __call__(self, host: str) -> bool:
+        host = host.rstrip(".")
+        if host == "localhost" or host.endswith(".localhost") or host in self.names():
+            return True
+        return network.is_own_address(host)
+
+
+class HostCheck:
+    """WSGI middleware, outermost: 400 to a request whose Host is not one of the machine's own."""
+
+    def __init__(self, wsgi_app, allowed: Callable[[str], bool], headers: Callable[[], Iterable[tuple[str, str]]]):
+        self.wsgi_app = wsgi_app
+        self.allowed = allowed
+        self.headers = headers  # () -> the security headers every answer carries
+        self.refused = 0  # requests refused here (tests)
+
+    def __call__(self, environ, start_response):
+        value = environ.get("HTTP_HOST")
+        if value is None and environ.get("SERVER_PROTOCOL") == "HTTP/1.0":
+            return self.wsgi_app(environ, start_response)
+        if not value:
+            return self.refuse(start_response, MISSING)
+        found = split_host(value)
+        if found is None or not self.allowed(found[0]):
+            return self.refuse(start_response, REFUSED)
+        return self.wsgi_app(environ, start_response)
+
+    def refuse(self, start_response, body: bytes):
+        self.refused += 1
+        start_response("400 Bad Request", [("Content-Type", "text/plain; charset=utf-8"),
+                                           ("Content-Length", str(len(body))), *self.headers()])
+        return [body]
+
+
+# --- the creation limit ------------------------------------------------------------------------
+
+#: the default: 60 creations a minute per client address, for tables and for box profiles each.
+#: A group starts one table per game and a host typing a hall's tables in makes a few a minute
+#: (each form needs its names), so no person meets it; a flooding script did 600 a second
+DEFAULT_CREATE_LIMIT = "60/1"
+#: the routes that create, as Flask endpoints, and what each creates (the limit counts each kind apart)
+CREATING = {"home.create": "tables", "api.create_table": "tables", "profiles.save": "profiles",
+            "profiles.import_file": "profiles"}
+WORDS = {"tables": "new tables", "profiles": "new box profiles"}
+
+
+def parse_limit(text: str | None) -> tuple[int, int] | None:
+    """Parse `N` (a minute) or `N/MINUTES`; `off` (or None) is no limit. Raise ValueError otherwise."""
+    if text is None:
+        return None
+    text = str(text).strip().lower()
+    if text in ("off", "none", "0"):
+        return None
+    count, _, minutes = text.partition("/")
+    if not count.isdigit() or (minutes and not minutes.isdigit()):
+        raise ValueError(f"must be N (a minute), N/MINUTES or off, not {text!r}")
+    count, minutes = int(count), int(minutes or 1)
+    if count < 1 or minutes < 1 or count > 10**9 or minutes > 60 * 24 * 365:
+        raise ValueError(f"must be N (a minute), N/MINUTES or off with N and MINUTES 1 or more, not {text!r}")
+    return count, minutes
+
+
+class CreateLimit:
+    """Counts each client address's creations in a moving window; says how long to wait past the limit."""
+
+    def __init__(self, count: int, minutes: int):
+        from limits import RateLimitItemPerMinute
+        from limits.storage import MemoryStorage
+        from limits.strategies import MovingWindowRateLimiter
+
+        self.count, self.minutes = count, minutes
+        self.item = RateLimitItemPerMinute(count, minutes)
+        self.limiter = MovingWindowRateLimiter(MemoryStorage())
+        self.refused = 0  # requests refused (tests, benchmarks)
+
+    def wait(self, kind: str, address: str) -> int | None:
+        """Count one creation; return None if it may go ahead, else the seconds to wait."""
+        if self.limiter.hit(self.item, kind, address):
+            return None
+        self.refused += 1
+        reset = self.limiter.get_window_stats(self.item, kind, address).reset_time
+        return max(1, math.ceil(reset - time.time()))
+
+
+def creation_kind(endpoint: str | None, view_args: dict | None) -> str | None:
+    """Return what a POST to this endpoint creates ("tables", "profiles"), or None; saving an existing profile creates nothing."""
+    kind = CREATING.get(endpoint or "")
+    if endpoint == "profiles.save" and (view_args or {}).get("profile_id") is not None:
+        return None
+    return kind
+
+
+def limit_creation():
+    """Flask before_request: answer 429 with Retry-After when this address has created too much, too fast."""
+    from flask import current_app, jsonify, render_template, request
+
+    limit: CreateLimit | None = current_app.extensions.get("companion.create_limit")
+    if limit is None or request.method != "POST":
+        return None
+    kind = creation_kind(request.endpoint, request.view_args)
+    if kind is None:
+        return None
+    seconds = limit.wait(kind, request.remote_addr or "")
+    if seconds is None:
+        return None
+    message = (f"too many {WORDS[kind]} from this device: at most {limit.count} every "
+               f"{'minute' if limit.minutes == 1 else f'{limit.minutes} minutes'}; try again in {seconds} s")
+    headers = {"Retry-After": str(seconds)}
+    if request.path.startswith("/api/"):
+        return jsonify(error=message, field="$"), 429, headers
+    return render_template("errors/error.html", code=429, message=message), 429, headers
