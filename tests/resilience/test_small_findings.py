@@ -1,0 +1,112 @@
+"""The smaller findings of issue 13 (finding 9): each bounded, each with its test.
+
+- `GET /` with 10,000 tc_ cookies looked each one up (225 ms);
+- any `?screen=` value was rendered and cached, so 2,500 values took 150 MB;
+- 405 answers carried no Allow header;
+- every 304 poll closed its connection.
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+
+import pytest
+
+from companion.web.connection import thread_db
+from tests.conftest import Server, free_port
+
+from .test_hosts import send
+
+
+def test_many_table_cookies_cost_a_bounded_number_of_queries(app, api):
+    mine = api.create("gutenberg", ["Anna", "Tom"])
+    client = app.test_client(use_cookies=False)  # the Cookie header as given, not the client's jar
+    cookies = [f"tc_{i:05d}=x" for i in range(10_000)] + [f"tc_{mine['table']}={mine['token']}"]
+    statements = []
+    with app.app_context():
+        thread_db(app).conn.set_trace_callback(statements.append)
+    try:
+        # the device's own cookie last, as a browser that sent the most would
+        response = client.get("/", headers={"Cookie": "; ".join(cookies[-150:])})
+        assert response.status_code == 200
+        assert f"/t/{mine['table']}" in response.get_data(as_text=True)  # a real table among them is still listed
+        statements.clear()
+        response = client.get("/", headers={"Cookie": "; ".join(cookies)})
+        assert response.status_code == 200
+    finally:
+        thread_db(app).conn.set_trace_callback(None)
+    lookups = [s for s in statements if "FROM tables" in s]
+    assert len(lookups) <= 3, f"{len(lookups)} queries for 10,000 cookies"
+
+
+def poll(client, table: dict, screen: str):
+    client.set_cookie(f"tc_{table['table']}", table["token"])
+    return client.get(f"/t/{table['table']}/live?screen={screen}", headers={"If-None-Match": '"other"'})
+
+
+def test_made_up_screens_do_not_grow_the_live_cache_without_bound(app, api):
+    table = api.create("codex", ["Anna", "Tom"])
+    other = api.create("gutenberg", ["Kate", "Ben"])
+    cache = app.extensions["companion.live"]
+    client = app.test_client()
+    for screen in ("end", "book-0", "grid-0-1"):
+        assert poll(client, table, screen).status_code == 200
+    assert poll(client, other, "end").status_code == 200
+    for i in range(300):
+        assert poll(client, table, f"made-up-{i}").status_code == 200
+    entries = [key for key in cache._entries if key[0] == table["table"]]
+    assert len(entries) <= 8, f"{len(entries)} renders kept for one table"  # LiveCache.SCREENS_PER_TABLE
+    # the other table's render is still kept, and the newest screens of this one are
+    assert (other["table"], "end") in cache._entries
+    assert (table["table"], "made-up-299") in cache._entries
+
+
+@pytest.fixture
+def served(tmp_path):
+    port = free_port()
+    server = Server(url=f"http://127.0.0.1:{port}", port=port, data=tmp_path / "data").start()
+    yield server
+    server.stop()
+
+
+@pytest.mark.slow
+def test_405_names_the_allowed_methods(served):
+    for method, path, allowed in (("DELETE", "/api/v1/tables", {"POST"}), ("PUT", "/", {"GET", "HEAD"}),
+                                  ("POST", "/plays", {"GET", "HEAD"})):
+        status, headers, text = send(served.port, method, path, f"127.0.0.1:{served.port}")
+        assert status == 405, (method, path, status)
+        assert "Allow" in headers, headers
+        assert allowed <= {m.strip() for m in headers["Allow"].split(",")}, headers
+        assert "Content-Security-Policy" in headers
+
+
+@pytest.mark.slow
+def test_304_polls_keep_their_connection(served):
+    port = served.port
+    _, _, text = send(port, "POST", "/api/v1/tables", f"127.0.0.1:{port}", {"Content-Type": "application/json"},
+                      json.dumps({"game": "gutenberg", "players": ["Anna", "Tom"]}).encode())
+    table = json.loads(text)
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    try:
+        conn.connect()
+        sock = conn.sock
+        headers = {"Cookie": f"tc_{table['table']}={table['token']}", "If-None-Match": f'"{table["table"]}-0"'}
+        for path in (f"/t/{table['table']}/live", f"/t/{table['table']}/live", f"/t/{table['table']}/live?screen=end"):
+            conn.request("GET", path, headers=headers)
+            response = conn.getresponse()
+            response.read()
+            assert response.status == 304
+            assert response.getheader("Connection") != "close" and not response.will_close, response.getheaders()
+            assert conn.sock is sock, "the server closed the connection after a 304"
+        # and a page on the same connection afterwards
+        conn.request("GET", "/")
+        response = conn.getresponse()
+        assert response.status == 200 and response.read() and conn.sock is sock
+        # a client that asks to close is still closed on
+        conn.request("GET", f"/t/{table['table']}/live", headers={**headers, "Connection": "close"})
+        response = conn.getresponse()
+        response.read()
+        assert response.status == 304 and response.will_close
+    finally:
+        conn.close()
