@@ -64,14 +64,25 @@
     return isNaN(v) ? null : v;
   }
 
+  // The newest version this phone knows of: the page's, or a later one a write sent by
+  // sendKept (below) was answered with before the next poll brought it to the page.
+  var answeredVersion = null;
+  function latestVersion() {
+    var known = knownVersion();
+    if (answeredVersion === null) return known;
+    return known === null ? answeredVersion : Math.max(known, answeredVersion);
+  }
+
   // Every form posts the newest version this page saw, not the one it was drawn with: after a
   // stepper's tap the rest of the region waits for the next poll, and a second tap meanwhile is
   // still based on what this phone has seen. Another phone's change still gets a 409.
+  // A table write also gets its write_id here, made at the moment of the tap (see "kept writes").
   document.addEventListener("htmx:configRequest", function (evt) {
     var params = evt.detail.parameters;
-    var known = knownVersion();
-    if (known === null || !params || params["expected_version:int"] === undefined) return;
-    params["expected_version:int"] = String(known);
+    if (!params) return;
+    var known = latestVersion();
+    if (known !== null && params["expected_version:int"] !== undefined) params["expected_version:int"] = String(known);
+    if (isWrite(evt.detail.verb, evt.detail.path) && !params.write_id) params.write_id = newWriteId();
   });
 
   document.addEventListener("htmx:beforeSwap", function (evt) {
@@ -84,7 +95,7 @@
     // A poll sent before a tap can come back after the tap's answer: never swap in an older table.
     if (isPoll && evt.detail.xhr) {
       var found = /data-version="(\d+)"/.exec(evt.detail.xhr.responseText || "");
-      var known = knownVersion();
+      var known = latestVersion();
       if (found && known !== null && parseInt(found[1], 10) < known) {
         evt.detail.shouldSwap = false;
         return;
@@ -156,13 +167,302 @@
     say("Selected: copy it with your phone's menu.");
   });
 
-  // Keep the screen awake while a table is open (Wake Lock API where the browser has it).
-  var lock = null;
-  function wake() {
-    if (!document.body || !document.body.classList.contains("table-page")) return;
-    if (!("wakeLock" in navigator) || document.visibilityState !== "visible") return;
-    navigator.wakeLock.request("screen").then(function (l) { lock = l; }).catch(function () {});
+  // --- Kept writes: a tap is never lost in silence (issue 13) ---------------------------------
+  // Every write to a table (an event form, a stepper, undo) carries a write_id made at the tap,
+  // and is kept in localStorage (its address, its fields, that id) from the moment it is sent
+  // until an answer comes. With no answer (no network, a time-out, the server down) or a 5xx
+  // (507: the server's disk is full), the control that was tapped says "not saved", a banner says
+  // why, and the write is sent again: when the phone comes back online, when a poll gets
+  // through, and on a backoff timer; also after a reload, which finds it still kept. The server
+  // remembers write ids, so a write whose answer was lost is applied once however often it comes.
+  // A 4xx answer (refused, 409) is final: shown as ever, never sent again.
+  // Writes leave one at a time: a tap made while another write of this table is on its way or
+  // kept waits its turn (htmx would drop it, or send it with a version about to be stale).
+  var KEPT = "tc-kept-writes";
+  var WRITE_PATH = /\/t\/([A-Za-z0-9_-]{1,64})\/(events|undo)$/;
+  var RETRY_FIRST_MS = 1000, RETRY_MAX_MS = 30000, WRITE_TIMEOUT_MS = 6000;
+  var memoryKept = [];  // where localStorage is not to be had (a private window that refuses it)
+  var inFlight = {};  // write_id -> true while this page waits for its answer
+  var sending = false, retryTimer = null, retryDelay = RETRY_FIRST_MS, offline = false, trouble = null;
+
+  function tableOf(path) {
+    try { var found = WRITE_PATH.exec(new URL(path, location.href).pathname); return found ? found[1] : null; }
+    catch (e) { return null; }
   }
+  function isWrite(verb, path) { return (verb || "").toLowerCase() === "post" && tableOf(path) !== null; }
+  function thisTable() { return document.body ? document.body.getAttribute("data-table") : null; }
+
+  function newWriteId() {
+    var bytes = new Uint8Array(12);
+    if (window.crypto && window.crypto.getRandomValues) window.crypto.getRandomValues(bytes);  // also over plain http
+    else for (var i = 0; i < bytes.length; i++) bytes[i] = Math.floor(Math.random() * 256);
+    return Array.prototype.map.call(bytes, function (b) { return ("0" + b.toString(16)).slice(-2); }).join("");
+  }
+
+  function keptWrites() {
+    try { return JSON.parse(localStorage.getItem(KEPT) || "[]") || []; } catch (e) { return memoryKept.slice(); }
+  }
+  function storeKept(list) {
+    memoryKept = list.slice();
+    try { if (list.length) localStorage.setItem(KEPT, JSON.stringify(list)); else localStorage.removeItem(KEPT); } catch (e) { /* memory only */ }
+  }
+  function keep(entry) { var list = keptWrites(); list.push(entry); storeKept(list); }
+  function forget(id) { storeKept(keptWrites().filter(function (w) { return w.id !== id; })); }
+  function markFailed(id) {
+    storeKept(keptWrites().map(function (w) { if (w.id === id) w.failed = true; return w; }));
+  }
+  function keptHere() { var table = thisTable(); return keptWrites().filter(function (w) { return w.table === table; }); }
+  function busy() { return Object.keys(inFlight).length > 0 || keptHere().length > 0; }
+
+  // Which control a write came from, found again after the region was drawn anew (or the page
+  // reloaded): the form's id (a stepper's), else its address, event type and place among the
+  // forms like it; and the button tapped in it.
+  function formKey(form) {
+    if (form.id) return "#" + form.id;
+    var action = form.getAttribute("action") || "";
+    var type = (form.querySelector("[name=type]") || {}).value || "";
+    var like = Array.prototype.filter.call(document.querySelectorAll("form"), function (f) {
+      return (f.getAttribute("action") || "") === action && ((f.querySelector("[name=type]") || {}).value || "") === type;
+    });
+    return action + "|" + type + "|" + like.indexOf(form);
+  }
+  function controlOf(form, button) {
+    if (!form) return null;
+    return { form: formKey(form), button: button && button.name ? [button.name, button.value] : null };
+  }
+  function findControl(control) {
+    if (!control) return null;
+    var form = null;
+    if (control.form.charAt(0) === "#") form = document.getElementById(control.form.slice(1));
+    else form = Array.prototype.filter.call(document.querySelectorAll("form"), function (f) { return formKey(f) === control.form; })[0];
+    if (!form) return null;
+    var button = control.button && Array.prototype.filter.call(form.querySelectorAll("button"), function (b) {
+      return b.name === control.button[0] && b.value === control.button[1];
+    })[0];
+    return { form: form, button: button || null };
+  }
+
+  // "not saved" on each control whose write failed and is kept: words, not only a colour.
+  function paintMarks() {
+    document.querySelectorAll(".unsaved-mark").forEach(function (m) { m.remove(); });
+    document.querySelectorAll("form.unsaved").forEach(function (f) { f.classList.remove("unsaved"); });
+    document.querySelectorAll("[data-unsaved]").forEach(function (b) { b.removeAttribute("data-unsaved"); });
+    var counts = {}, controls = {};
+    keptHere().forEach(function (w) {
+      if (!w.failed || !w.control) return;
+      var key = JSON.stringify(w.control);
+      counts[key] = (counts[key] || 0) + 1;
+      controls[key] = w.control;
+    });
+    Object.keys(counts).forEach(function (key) {
+      var found = findControl(controls[key]);
+      if (!found) return;
+      found.form.classList.add("unsaved");
+      if (found.button) found.button.setAttribute("data-unsaved", "");
+      var mark = found.form.querySelector(".unsaved-mark") || document.createElement("strong");
+      mark.className = "unsaved-mark";
+      mark.textContent = counts[key] > 1 ? counts[key] + " taps not saved" : "not saved";
+      found.form.appendChild(mark);
+    });
+  }
+
+  // The banner: why writes are not saved, and that they are kept and sent again.
+  function say(kind, text) {
+    var banner = document.getElementById("connection-banner");
+    if (!banner) return;
+    trouble = kind;
+    if (!kind) { banner.hidden = true; banner.textContent = ""; return; }
+    var kept = keptHere().length ? " Taps marked \u201cnot saved\u201d are kept on this phone and sent again by themselves." : "";
+    banner.textContent = text + kept;
+    banner.hidden = false;
+  }
+  function serverWords(status, body) {
+    var text = "";
+    if (body) {
+      try {
+        var doc = new DOMParser().parseFromString(body, "text/html");
+        var main = doc.querySelector("main p") || doc.body;
+        text = (main ? main.textContent : body).replace(/\s+/g, " ").trim();
+      } catch (e) { text = body.trim(); }
+    }
+    if (status === 507) text = text && text.length < 200 ? text : "the server's disk is full: nothing was saved";
+    else text = "The server could not save that (error " + status + ").";
+    return text.charAt(0).toUpperCase() + text.slice(1).replace(/\.?$/, ".");
+  }
+  function failed(id, status, body) {
+    markFailed(id);
+    if (status === 0) { offline = true; say("offline", "Can\u2019t reach the server."); }
+    else say("server", serverWords(status, body));
+    paintMarks();
+    scheduleRetry();
+  }
+  function reachable() {
+    if (offline) { offline = false; if (trouble === "offline") say(null); sendKept(); }
+  }
+
+  function scheduleRetry() {
+    clearTimeout(retryTimer);
+    retryTimer = setTimeout(function () { retryTimer = null; sendKept(); }, retryDelay);
+    retryDelay = Math.min(retryDelay * 2, RETRY_MAX_MS);
+  }
+
+  // Send the oldest kept write of this table, then the next, one at a time. Its version is the
+  // newest this phone knows (as for every form); its write_id is the one made at the tap.
+  function sendKept() {
+    if (sending || Object.keys(inFlight).length) return;
+    var next = keptHere()[0];
+    if (!next) { retryDelay = RETRY_FIRST_MS; return; }
+    sending = true;
+    inFlight[next.id] = true;
+    var body = new URLSearchParams();
+    var latest = latestVersion();
+    next.fields.forEach(function (pair) {
+      var value = pair[0] === "expected_version:int" && latest !== null ? String(latest) : pair[1];
+      body.append(pair[0], value);
+    });
+    var controller = window.AbortController ? new AbortController() : null;
+    var timer = setTimeout(function () { if (controller) controller.abort(); }, WRITE_TIMEOUT_MS);
+    fetch(next.url, { method: "POST", body: body, credentials: "same-origin", headers: { "HX-Request": "true" },
+                      signal: controller ? controller.signal : undefined })
+      .then(function (r) { return r.text().then(function (text) { return { status: r.status, text: text }; }); })
+      .catch(function () { return { status: 0, text: "" }; })
+      .then(function (answer) {
+        clearTimeout(timer);
+        sending = false;
+        delete inFlight[next.id];
+        if (answer.status === 0 || answer.status >= 500) { failed(next.id, answer.status, answer.text); return; }
+        forget(next.id);
+        retryDelay = RETRY_FIRST_MS;
+        if (answer.status < 400) {
+          var versions = (answer.text.match(/data-version="\d+"/g) || []).map(function (v) { return parseInt(v.slice(14), 10); });
+          if (versions.length) answeredVersion = Math.max.apply(null, versions.concat(answeredVersion === null ? [] : [answeredVersion]));
+          if (trouble) say(null);
+        } else {
+          showRefusal(answer.text);  // refused or met another phone's change: as a tap's answer shows it
+        }
+        offline = false;
+        paintMarks();
+        sendKept();
+      });
+  }
+  function showRefusal(html) {
+    var live = document.getElementById("table-live");
+    if (!live || !window.htmx || html.indexOf('id="table-live"') < 0) return;
+    htmx.swap(live, html, { swapStyle: "outerHTML", swapDelay: 0, settleDelay: 0 });
+    applySeat(document.getElementById("table-live"));
+  }
+
+  // A tap while another write of this table is on its way or kept: keep it, and send it in turn.
+  document.addEventListener("submit", function (evt) {
+    var form = evt.target;
+    var action = form && form.getAttribute ? form.getAttribute("hx-post") : null;
+    if (!action || !tableOf(action) || !busy()) return;
+    evt.preventDefault();
+    evt.stopPropagation();
+    var submitter = evt.submitter || null;
+    var data = new FormData(form);
+    if (submitter && submitter.name) data.append(submitter.name, submitter.value);
+    var fields = [];
+    data.forEach(function (value, name) { if (typeof value === "string") fields.push([name, value]); });
+    var id = newWriteId();
+    fields.push(["write_id", id]);
+    keep({ id: id, table: tableOf(action), url: new URL(action, location.href).pathname, fields: fields,
+           control: controlOf(form, submitter), at: Date.now(), failed: false });
+    if (offline || trouble) markFailed(id);
+    paintMarks();
+    sendKept();
+  }, true);
+
+  // htmx sends the others: kept from the moment they leave, forgotten once answered.
+  document.addEventListener("htmx:beforeRequest", function (evt) {
+    var cfg = evt.detail.requestConfig || {};
+    if (!isWrite(cfg.verb, cfg.path) || !cfg.formData) return;
+    var id = cfg.formData.get("write_id");
+    if (!id) return;
+    var fields = [];
+    cfg.formData.forEach(function (value, name) { if (typeof value === "string") fields.push([name, value]); });
+    var trigger = cfg.triggeringEvent;
+    keep({ id: id, table: tableOf(cfg.path), url: new URL(cfg.path, location.href).pathname, fields: fields,
+           control: controlOf(cfg.elt && cfg.elt.closest ? cfg.elt.closest("form") : null, trigger && trigger.submitter),
+           at: Date.now(), failed: false });
+    inFlight[id] = true;
+  });
+  document.addEventListener("htmx:afterRequest", function (evt) {
+    var cfg = evt.detail.requestConfig || {};
+    var xhr = evt.detail.xhr;
+    var status = xhr ? xhr.status : 0;
+    if ((cfg.verb || "").toLowerCase() === "get") {  // a poll: it says whether the server is there
+      if (status === 0) { offline = true; say("offline", "Can\u2019t reach the server: the table shown may be out of date."); }
+      else if (status < 500) reachable();
+      return;
+    }
+    var id = isWrite(cfg.verb, cfg.path) && cfg.formData ? cfg.formData.get("write_id") : null;
+    if (!id || !inFlight[id]) return;
+    delete inFlight[id];
+    if (status === 0 || status >= 500) { failed(id, status, xhr ? xhr.responseText : ""); return; }
+    forget(id);
+    if (trouble && status < 400) say(null);
+    offline = false;
+    paintMarks();
+    sendKept();
+  });
+
+  document.addEventListener("htmx:afterSettle", paintMarks);
+  window.addEventListener("online", function () { retryDelay = RETRY_FIRST_MS; sendKept(); });
+  window.addEventListener("offline", function () { offline = true; say("offline", "Can\u2019t reach the server: this phone is offline."); });
+  // After a reload, whatever is still kept never got an answer: mark it and send it again.
+  document.addEventListener("DOMContentLoaded", function () {
+    if (!thisTable() || !keptHere().length) return;
+    storeKept(keptWrites().map(function (w) { if (w.table === thisTable()) w.failed = true; return w; }));
+    paintMarks();
+    sendKept();
+  });
+
+  // --- Keep the screen awake while a table is open -------------------------------------------
+  // The Wake Lock API where the browser offers it. Over plain http on the LAN the page is not a
+  // secure context and has none, so a muted, looping, inline video plays on a table page
+  // (static/wake/, whose README says how they are made): the way established wake-lock
+  // libraries keep a screen on. Chromium counts a muted video only when it is on screen and
+  // covers over a fifth of the view, so it fills the view behind the page, all but transparent;
+  // Firefox only when it has an audio track, so the files carry a silent one. Safari grants
+  // nothing to a muted or looping video: an iPhone over plain http keeps its own auto-lock.
+  var lock = null, video = null;
+  var here = document.currentScript && document.currentScript.src;
+  function tablePage() { return document.body && document.body.classList.contains("table-page"); }
+  function playVideo() {
+    if (!here) return;
+    if (!video) {
+      video = document.createElement("video");
+      video.className = "keep-awake";
+      video.muted = true;
+      ["muted", "playsinline", "webkit-playsinline", "loop", "disablepictureinpicture"].forEach(function (a) { video.setAttribute(a, ""); });
+      video.setAttribute("aria-hidden", "true");
+      video.setAttribute("tabindex", "-1");
+      [["wake/wake.webm", "video/webm"], ["wake/wake.mp4", "video/mp4"]].forEach(function (file) {
+        var source = document.createElement("source");
+        source.src = new URL(file[0], here).href;
+        source.type = file[1];
+        video.appendChild(source);
+      });
+      document.body.appendChild(video);
+    }
+    if (video.paused) {
+      var playing = video.play();
+      if (playing && playing.catch) playing.catch(function () {});
+    }
+  }
+  function wake() {
+    if (!tablePage() || document.visibilityState !== "visible") return;
+    if ("wakeLock" in navigator) {
+      if (lock && !lock.released) return;
+      navigator.wakeLock.request("screen").then(function (l) { lock = l; }).catch(playVideo);
+      return;
+    }
+    playVideo();
+  }
+  // Started as the page opens where the browser lets a muted video play by itself (Chrome,
+  // Safari), else on the first tap; and again whenever the page is shown after being hidden.
   document.addEventListener("visibilitychange", wake);
   document.addEventListener("DOMContentLoaded", wake);
+  document.addEventListener("click", function () { if (!lock || lock.released) wake(); }, true);
 })();
