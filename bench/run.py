@@ -129,7 +129,9 @@ def start(argv: list[str], port: int, path: str = "/") -> Served:
 
 def start_companion(data: Path, threads: int | None = None, workers: int | None = None) -> Served:
     port = free_port()
-    argv = [sys.executable, "-m", "companion", "serve", "--host", HOST, "--port", str(port), "--data", str(data), "--quiet"]
+    # the convention load creates hundreds of tables from this one address within seconds: no limit
+    argv = [sys.executable, "-m", "companion", "serve", "--host", HOST, "--port", str(port), "--data", str(data), "--quiet",
+            "--create-limit", "off"]
     if threads:
         argv += ["--threads", str(threads)]
     if workers:

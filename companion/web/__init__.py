@@ -95,7 +95,8 @@ def create_app(test_config: dict | None = None) -> Flask:
         app.wsgi_app = app.extensions["companion.quick_taps"] = QuickTaps(
             app.wsgi_app, app, lambda: thread_db(app), lambda: SECURITY_HEADERS)
     # outermost, in front of the fast paths too: nothing runs for a name that is not this machine's
-    allowed = guard.AllowedHosts([*app.config.get("ALLOWED_HOSTS", ()), app.config.get("LISTEN_HOST") or "localhost"])
+    listen = app.config.get("LISTEN_HOST")  # a name given to --host is one of the machine's own
+    allowed = guard.AllowedHosts([*app.config.get("ALLOWED_HOSTS", ()), *([listen] if listen not in (None, "", "0.0.0.0", "::") else [])])
     app.wsgi_app = app.extensions["companion.host_check"] = guard.HostCheck(app.wsgi_app, allowed, lambda: SECURITY_HEADERS)
     return app
 
