@@ -8,6 +8,7 @@ says which, in every worker alike (each worker's socket used to get a port of it
 
 from __future__ import annotations
 
+import json
 import re
 import signal
 import socket
@@ -90,6 +91,13 @@ def test_port_0_listens_on_one_free_port_and_says_which(tmp_path, count):
             except OSError:
                 time.sleep(0.05)
         assert answered == 20, log.read_text()
+        # every worker knows the port it listens on (LISTEN_PORT): the join address carries it
+        for _ in range(6):
+            request = urllib.request.Request(f"http://127.0.0.1:{port}/api/v1/tables", method="POST",
+                                             data=json.dumps({"game": "gutenberg", "players": ["Anna", "Tom"]}).encode(),
+                                             headers={"Content-Type": "application/json"})
+            with urllib.request.urlopen(request, timeout=5) as response:
+                assert f":{port}/join/" in json.loads(response.read())["join_url"]
     finally:
         import os
 
