@@ -5,11 +5,13 @@ connections made the server exit (2,200 both workers of `--workers 2`), and unde
 open-file limit it spun on EMFILE. The server now polls with poll() and holds fewer
 connections than it may open files. How fast it answers beside thousands of idle
 connections is printed, not asserted (waitress re-registers every socket on each turn of
-its loop, so it slows as they grow).
+its loop, so it slows as they grow, most while a burst of them is being taken in);
+bench/idle.py measures it.
 """
 
 from __future__ import annotations
 
+import os
 import resource
 import socket
 import time
@@ -21,8 +23,8 @@ from tests.conftest import Server, free_port
 
 pytestmark = pytest.mark.slow
 
-#: past select()'s 1024 and past the 2,000 connections the server used to allow
-IDLE = 2200
+#: the issue's figure: past select()'s 1024 and the 2,000 connections the server used to allow
+IDLE = 5000
 
 
 def idle_connections(port: int, count: int) -> list[socket.socket]:
@@ -57,8 +59,15 @@ def test_thousands_of_idle_connections_leave_the_server_answering(tmp_path, enou
     sockets = []
     try:
         sockets = idle_connections(port, IDLE)
-        seconds = answer_time(server.url)
-        print(f"\n{workers} process(es): {IDLE} idle connections held; a page answered in {seconds * 1000:.0f} ms")
+        first = answer_time(server.url)  # while the server is still taking the burst in
+        deadline = time.monotonic() + 60
+        while sockets_held(server.process.pid) < IDLE and time.monotonic() < deadline:
+            time.sleep(0.1)
+        held = sockets_held(server.process.pid)
+        assert held >= IDLE, f"the server took in only {held} of {IDLE} connections"
+        settled = [answer_time(server.url) for _ in range(5)]
+        print(f"\n{workers} process(es): {IDLE} idle connections held; the first page answered in {first * 1000:.0f} ms,"
+              f" then {max(settled) * 1000:.0f} ms at most of 5 (bench/idle.py prints more)")
         assert server.process.poll() is None
         assert "Traceback" not in server.log.read_text()
     finally:
@@ -92,6 +101,28 @@ def test_a_1024_file_limit_queues_connections_instead_of_spinning(tmp_path, enou
         for sock in sockets:
             sock.close()
         server.stop()
+
+
+def sockets_held(pid: int) -> int:
+    """The sockets open in the server's processes, listening ones included (Linux /proc)."""
+    pids = [pid]
+    try:
+        with open(f"/proc/{pid}/task/{pid}/children") as children:
+            pids += [int(c) for c in children.read().split()]
+    except OSError:
+        pass
+    total = 0
+    for p in pids:
+        try:
+            fds = os.listdir(f"/proc/{p}/fd")
+        except OSError:
+            continue
+        for fd in fds:
+            try:
+                total += os.readlink(f"/proc/{p}/fd/{fd}").startswith("socket:")
+            except OSError:
+                continue
+    return total
 
 
 def _cpu_seconds(pid: int) -> float:
