@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import ipaddress
+from urllib.parse import urlsplit
+
 from flask import Blueprint, abort, current_app, make_response, redirect, request, url_for
 
-from .. import forms, qr, results, tables, wording
+from .. import forms, network, qr, results, tables, wording
 from ..games.validation import RulesError
 from ..network import is_local, lan_address
 from . import answers, steppers
@@ -44,14 +47,25 @@ def join_url(table_id: str, secret: str) -> str:
 
     Built from what the server knows of itself, never from the request's Host header, which
     any device (or a page DNS-rebound to this machine) sets as it likes: the address `serve`
-    listens on when it names one other devices can use, else this machine's LAN address; the
-    port `serve` listens on, else the one waitress took the connection on.
+    listens on when it names one other devices can use; else the address this page was opened
+    at, only if it is one of this machine's own (a laptop on two networks shows the one its
+    phones share); else this machine's LAN address. The port is the one `serve` listens on,
+    else the one waitress took the connection on.
     """
     listen = str(current_app.config.get("LISTEN_HOST") or "")
-    host = listen if listen and not is_local(listen) else (lan_address() or "127.0.0.1")
+    host = listen if listen and not is_local(listen) else (_own_address(request.host) or lan_address() or "127.0.0.1")
     port = current_app.config.get("LISTEN_PORT") or request.environ.get("SERVER_PORT") or 80
     shown = f"[{host}]" if ":" in host else host
     return f"{request.scheme}://{shown}:{port}" + url_for("tables.join", table_id=table_id, secret=secret)
+
+
+def _own_address(host_header: str) -> str | None:
+    """Return the Host header's address if it is one of this machine's own and not loopback, else None."""
+    try:
+        address = str(ipaddress.ip_address(urlsplit("//" + host_header).hostname or ""))
+    except ValueError:  # a name, or no address at all: never taken from the request
+        return None
+    return address if not is_local(address) and network.is_own_address(address) else None
 
 
 def table_context(table, screen: str | None = None, error=None, notice: str | None = None, posted=None) -> dict:
