@@ -12,6 +12,7 @@ import io
 import json
 import re
 import sqlite3
+import urllib.request
 from html.parser import HTMLParser
 
 import pytest
@@ -453,3 +454,37 @@ def test_the_end_screen_and_the_plays_archive_print_names_inside_bdi(client, api
 @pytest.mark.xfail(strict=True, reason="waits for PINNED's places to take their <bdi>")
 def test_no_place_is_left_pinned():
     assert not PINNED["classes"] and not PINNED["ids"] and not PINNED["home"] and not PINNED["buttons"]
+
+
+#: where each name's letters are drawn on the line (a range over its text, wherever a <bdi> puts it)
+WHERE_DRAWN = """([selector, names]) => {
+  const line = document.querySelector(selector), out = {};
+  const walker = document.createTreeWalker(line, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    for (const name of names) {
+      const at = node.data.indexOf(name);
+      if (at < 0 || name in out) continue;
+      const range = document.createRange();
+      range.setStart(node, at);
+      range.setEnd(node, at + name.length);
+      const box = range.getBoundingClientRect();
+      out[name] = {left: box.left, top: box.top};
+    }
+  }
+  return out;
+}"""
+
+
+@pytest.mark.browser
+@pytest.mark.xfail(strict=True, reason="the Codex turn order line is one of PINNED's places")
+def test_the_turn_order_line_shows_right_to_left_names_in_seat_order(server, phone):
+    """Two right-to-left names side by side read as one right-to-left run: without <bdi>, the
+    line "Turn order: שרה → محمد → Tom" is drawn with محمد first, as if she played before שרה."""
+    body = json.dumps({"game": "codex", "players": [HEBREW, ARABIC, "Tom"], "first_player": 0}).encode()
+    request = urllib.request.Request(server.url + "/api/v1/tables", data=body, headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=10) as response:
+        t = json.load(response)
+    phone.goto(f"{server.url}/join/{t['table']}/{t['token']}")
+    drawn = phone.evaluate(WHERE_DRAWN, [".cx-order", [HEBREW, ARABIC, "Tom"]])
+    assert len({round(d["top"]) for d in drawn.values()}) == 1, drawn  # one line at 360 px
+    assert drawn[HEBREW]["left"] < drawn[ARABIC]["left"] < drawn["Tom"]["left"], drawn
