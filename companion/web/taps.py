@@ -92,6 +92,8 @@ class QuickTaps:
                 table = tables.append(self.connection(), table_id, doc, answers.seat_of(cookies, table_id), secret=secret)
             except (RulesError, tables.Conflict, tables.NotFound):
                 return None  # nothing written: Flask answers with its page and message
+            except Exception:  # the disk (full, read-only) or a bug: rolled back, and Flask's try of the
+                return None  # same post meets it again and answers it (507 for a full disk), never a bare 500
             try:
                 from .tables import live_region
 

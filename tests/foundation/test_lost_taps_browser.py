@@ -15,6 +15,7 @@ import pytest
 
 from tests.conftest import Server, fits_a_phone, free_port, take_seat
 from tests.foundation.test_lost_taps import api_post, call, create, logged
+from tests.resilience.test_storage import fill, small_disk  # noqa: F401 (a fixture: a disk that really fills)
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -213,3 +214,33 @@ def test_a_kept_write_that_meets_another_phones_change_gets_the_409_and_is_not_k
     assert "changed on another phone" in notice.text_content()
     phone.wait_for_timeout(1500)
     assert [e["data"]["name"] for e in logged(server, t)] == ["Ben"]
+
+
+def test_a_tap_on_a_really_full_disk_says_so_and_is_saved_once_there_is_room(small_disk, phone, shot):
+    """The real thing: the server's data on a 2 MB tmpfs filled to the last byte (tests/resilience/test_storage.py)."""
+    port = free_port()
+    server = Server(url=f"http://127.0.0.1:{port}", port=port, data=small_disk / "data").start()
+    try:
+        t = create(server)
+        open_table(phone, server, t, "Anna")
+        filler = fill(small_disk)
+        for _ in range(400):  # bounded: the WAL's free pages run out long before
+            status, _ = api_post(server, t, "events", {"type": "rename", "data": {"player": 1, "name": "Tom"},
+                                                       "expected_version": len(logged(server, t))})
+            if status == 507:
+                break
+        assert status == 507, "the disk never filled"
+        before = len(logged(server, t))
+        plus(phone, 0).click()  # a stepper's tap: the quick path in front of Flask (web/taps.py)
+        assert_marked(phone, 0)
+        banner = phone.locator("#connection-banner")
+        banner.wait_for(state="visible")
+        assert banner.text_content().startswith("The server's disk is full: nothing was saved.")
+        shot(phone, "tap-not-saved-disk-full")
+        assert len(logged(server, t)) == before
+        filler.unlink()
+        wait_saved(phone, timeout=40_000)  # the backoff timer's next try
+        assert fame(server, t) == [1, 0] and len(logged(server, t)) == before + 1
+        assert "Traceback" not in server.log.read_text()
+    finally:
+        server.stop()
