@@ -38,7 +38,10 @@ class QuickPolls:
         if environ.get("REQUEST_METHOD") == "GET" and "HTTP_IF_NONE_MATCH" in environ:
             found = LIVE_PATH.fullmatch(environ.get("PATH_INFO", ""))
             if found:
-                answer = self.answer(found.group(1), environ)
+                try:
+                    answer = self.answer(found.group(1), environ)
+                except Exception:  # a damaged file, a failing disk, a bug: Flask answers it with its words
+                    answer = None
                 if answer is not None:
                     status, headers, body = answer
                     self.answered += 1

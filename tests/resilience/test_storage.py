@@ -104,6 +104,24 @@ def damage_page(path: Path, page: int, size: int) -> None:
         os.fsync(f.fileno())
 
 
+def stepper_tap(base: str, table: str, token: str, version: int) -> tuple[int, str]:
+    """Tap Gutenberg's +1 fame for player 0 as the page's stepper does (htmx, from its own origin)."""
+    from urllib.parse import urlencode
+
+    from companion.web.steppers import settings, stepper_id
+
+    form = {"type": "fame", "expected_version:int": str(version), "data.delta:json": "1", "data.player:json": "0",
+            "stepper": settings("delta", "Fame", 1)}
+    req = urllib.request.Request(f"{base}/t/{table}/events", method="POST", data=urlencode(form).encode(), headers={
+        "Content-Type": "application/x-www-form-urlencoded", "HX-Request": "true", "Sec-Fetch-Site": "same-origin",
+        "HX-Target": stepper_id("fame", {"player": 0}), "Cookie": f"tc_{table}={token}"})
+    try:
+        with urllib.request.urlopen(req, timeout=10) as response:
+            return response.status, response.read().decode()
+    except urllib.error.HTTPError as err:
+        return err.code, err.read().decode()
+
+
 # --- at start-up: one line -------------------------------------------------------------------
 
 
@@ -217,6 +235,9 @@ def test_a_full_disk_answers_507_and_saves_nothing(small_disk):
         except urllib.error.HTTPError as err:
             assert err.code == 507
             assert "disk is full: nothing was saved" in err.read().decode()
+        # a stepper's tap, which is answered before Flask when all goes well, gets them too
+        status, text = stepper_tap(server.url, table, token, version)
+        assert status == 507 and "disk is full: nothing was saved" in text, (status, text)
         filler.unlink()
         status, after, _ = call(f"{server.url}/api/v1/tables/{table}", token=token)
         assert status == 200
@@ -249,6 +270,11 @@ def test_a_page_damaged_while_serving_answers_503_to_every_secret_never_500(tmp_
             "API, right secret": call(f"{server.url}/api/v1/tables/{table}", token=token),
             "API, wrong secret": call(f"{server.url}/api/v1/tables/{table}", token="x" * 22),
             "page, wrong secret": call(f"{server.url}/t/{table}", headers={"Cookie": f"tc_{table}={'y' * 22}"}),
+            "poll, right secret": call(f"{server.url}/t/{table}/live", headers={
+                "Cookie": f"tc_{table}={token}", "If-None-Match": '"v0"', "HX-Request": "true"}),
+            "poll, wrong secret": call(f"{server.url}/t/{table}/live", headers={
+                "Cookie": f"tc_{table}={'y' * 22}", "If-None-Match": '"v0"', "HX-Request": "true"}),
+            "stepper tap": (*stepper_tap(server.url, table, token, 0)[:1], {}, stepper_tap(server.url, table, token, 0)[1]),
             "write": call(f"{server.url}/api/v1/tables/{table}/events", "POST",
                           {"type": "rename", "data": {"player": 0, "name": "Zed"}, "expected_version": 0}, token),
         }
