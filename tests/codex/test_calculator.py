@@ -70,9 +70,9 @@ def test_the_table_finishes_once_every_row_is_in_with_the_score_functions_result
     page = client.get(f"/t/{t['table']}").get_data(as_text=True)
     assert "Cleo wins the tie on 29 with the most points from objectives (11)" in page
     for p in result["players"]:
-        assert re.search(rf'data-name="{p["name"]}">\s*<td>{p["name"]}</td><td>{p["breakdown"]["placement"]}</td>'
+        assert re.search(rf'data-name="{p["name"]}">\s*<td><bdi>{p["name"]}</bdi></td><td>{p["breakdown"]["placement"]}</td>'
                          rf'<td>{p["breakdown"]["objectives"]}</td>\s*<td><strong>{p["total"]}</strong></td>', page)
-    board = re.findall(r'<span class="sb-name">(\w+)</span> <strong class="sb-score">(\d+)</strong>', page)
+    board = re.findall(r'<span class="sb-name"><bdi>(\w+)</bdi></span> <strong class="sb-score">(\d+)</strong>', page)
     assert dict(board) == {p["name"]: str(p["total"]) for p in result["players"]}
 
 
@@ -214,7 +214,7 @@ def test_the_calculator_page_asks_only_what_the_objectives_need(api, client):
     assert shown == ["Visible quills", "Pattern #88: times found", "Pattern #91: times found"]
     assert 'value="18"' in cleo and "Row saved; waiting for Anna, Ben, Dan" in cleo  # prefilled, said beside it
     assert "JSON" not in page and ":json" not in page.split('id="cx-common"')[1]
-    board = re.findall(r'<span class="sb-name">(\w+)</span>\s*<small class="sb-status">([\w ]+)</small>', page)
+    board = re.findall(r'<span class="sb-name"><bdi>(\w+)</bdi></span>\s*<small class="sb-status">([\w ]+)</small>', page)
     assert board == [("Anna", "waiting"), ("Ben", "waiting"), ("Cleo", "row in"), ("Dan", "waiting")]
     for seat in range(4):
         assert f'class="card seat-card cx-row" id="cx-sheet-{seat}" data-you="{seat}"' in page
@@ -234,7 +234,7 @@ def test_the_tracked_end_card_saves_secret_counts_and_patterns_at_once(api, clie
     join(client, t, "1")
     page = client.get(f"/t/{t['table']}?screen=end").get_data(as_text=True)
     anna = page.split('id="cx-counter-0"')[1].split('id="cx-counter-1"')[0]
-    assert anna.count('type="submit">Save') == 1  # one Save for the card
+    assert anna.count('type="submit"><span>Save') == 1  # one Save for the card
     assert re.search(r'name="data.visible.fungi:int"[^>]*value="7"', anna)
     assert re.search(r'name="data.patterns.91:int"[^>]*value="2"', anna)
     assert 'class="card cx-counter seat-card" id="cx-counter-1" data-you="1"' in page

@@ -86,7 +86,7 @@ def test_setup_form_offers_the_thirty_point_variant(client):
     r = client.post("/new/codex", data={"players[]": ["Anna", "Ben"], "options.target:int": "30", "options.first_player:int": "1"})
     assert r.status_code == 303
     table_page = client.get(r.headers["Location"]).get_data(as_text=True)
-    assert "target 30" in table_page and "Ben → Anna" in table_page
+    assert "target 30" in table_page and "<bdi>Ben</bdi> → <bdi>Anna</bdi>" in table_page
 
 
 def test_quick_button_form_moves_the_score_and_htmx_gets_the_fragment(client, api):
@@ -121,7 +121,7 @@ def test_end_screen_shows_places_and_winner(client, api):
     open_table(client, t)
     page = client.get(f"/t/{t['table']}?screen=end").get_data(as_text=True)
     # Anna 20 + 0; Ben 0 + 3 x 2 = 6
-    assert re.search(r'<tr class="winner"[^>]*>\s*<td>Anna</td><td>20</td><td>0</td>\s*<td><strong>20</strong></td><td>1</td>', page)
+    assert re.search(r'<tr class="winner"[^>]*>\s*<td><bdi>Anna</bdi></td><td>20</td><td>0</td>\s*<td><strong>20</strong></td><td>1</td>', page)
     assert "Anna wins" in page
 
 
@@ -312,9 +312,9 @@ def test_banner_asks_for_the_first_player_when_unknown(client, api):
     assert "Who plays first?" in page
     assert api.event(t, "points", {"player": 0, "delta": 20}).status_code == 200
     page = client.get(f"/t/{t['table']}").get_data(as_text=True)
-    assert "Anna reached 20: the end is triggered" in page and "Who played first?" in page
+    assert "<bdi>Anna</bdi> reached 20: the end is triggered" in page and "Who played first?" in page
     assert "Who plays first?" not in page
     assert api.event(t, "first_player", {"player": 1}).status_code == 200
     page = client.get(f"/t/{t['table']}").get_data(as_text=True)
     # Ben started, Anna (last) triggered: one more round, Ben then Anna
-    assert re.search(r'<ol class="cx-turns">\s*<li class="next">Ben</li><li class="">Anna</li>', page)
+    assert re.search(r'<ol class="cx-turns">\s*<li class="next"><bdi>Ben</bdi></li><li class=""><bdi>Anna</bdi></li>', page)

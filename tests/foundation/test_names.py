@@ -317,24 +317,10 @@ def name_nodes(html: str, name: str) -> list[tuple[str, list[str]]]:
 #: "Still needed: the rows of Anna and Tom"): a template cannot put a <bdi> inside such a sentence,
 #: so these are left to the Python that writes them (U+2068 and U+2069 around each name) and not
 #: held to this check; everything a template prints is
-SAID_IN_PYTHON = {"classes": {"gb-winners", "voy-winners", "verdict", "gal-tie", "gal-said", "cx-said", "gb-notice"},
-                  "ids": {"history", "cx-winner"}, "starts": ("Still needed: ",)}
-
-#: the places whose markup older tests pin ("Ben → Anna", '<span class="sb-name">Tom<', "Winner: Luna"):
-#: their <bdi> waits for those tests' assertions to change with it, in one step (see the report of
-#: issue 13's names work); each is named by the element around it
-PINNED = {"classes": {"sb-name", "cx-order", "cx-turns", "gb-seats", "gb-waiting", "gb-row-status", "play-players",
-                      "play-winner", "plays-count", "empty", "name", "gb-result", "winner", "gal-end", "stats-table"},
-          "ids": {"cx-banner", "gal-turn", "cx-results"}, "home": True, "buttons": ("Save ", "Yes: +3 fame for ")}
-
-
-def _pinned(text: str, parts: list) -> bool:
-    if any(classes & PINNED["classes"] or ident in PINNED["ids"] for _, classes, ident in parts):
-        return True
-    if PINNED["home"] and [p[0] for p in parts[-3:]] == ["ul", "li", "a"] and any("game-list" in c for _, c, _ in parts):
-        return True
-    return bool(parts) and parts[-1][0] == "button" and text.strip().startswith(PINNED["buttons"])
-
+SAID_IN_PYTHON = {"classes": {"gb-winners", "voy-winners", "verdict", "gal-tie", "gal-said", "cx-said", "cx-tie", "gb-notice"},
+                  "ids": {"history", "cx-winner"}, "starts": ("Still needed: ",),
+                  # (an ancestor's id, the element): Codex's "Anna wins with 20 points" in its results
+                  "within": {("cx-results", "p", "winner")}}
 
 def outside_bdi(html: str, name: str) -> list[tuple[str, list[str]]]:
     """The places a template prints a name outside a <bdi>. A <title>, <option> or <textarea> holds text
@@ -347,9 +333,9 @@ def outside_bdi(html: str, name: str) -> list[tuple[str, list[str]]]:
         if parts and parts[-1][0] == "text" and text.strip() == name:
             continue
         if (any(classes & SAID_IN_PYTHON["classes"] or ident in SAID_IN_PYTHON["ids"] for _, classes, ident in parts)
-                or text.strip().startswith(SAID_IN_PYTHON["starts"])):
-            continue
-        if _pinned(text, parts):
+                or text.strip().startswith(SAID_IN_PYTHON["starts"])
+                or any(any(i == ident for _, _, i in parts) and parts[-1][0] == tag and cls in parts[-1][1]
+                       for ident, tag, cls in SAID_IN_PYTHON["within"])):
             continue
         found.append((text, stack))
     return found
@@ -451,11 +437,6 @@ def test_the_end_screen_and_the_plays_archive_print_names_inside_bdi(client, api
             assert outside_bdi(page, name) == [], what
 
 
-@pytest.mark.xfail(strict=True, reason="waits for PINNED's places to take their <bdi>")
-def test_no_place_is_left_pinned():
-    assert not PINNED["classes"] and not PINNED["ids"] and not PINNED["home"] and not PINNED["buttons"]
-
-
 #: where each name's letters are drawn on the line (a range over its text, wherever a <bdi> puts it)
 WHERE_DRAWN = """([selector, names]) => {
   const line = document.querySelector(selector), out = {};
@@ -476,7 +457,6 @@ WHERE_DRAWN = """([selector, names]) => {
 
 
 @pytest.mark.browser
-@pytest.mark.xfail(strict=True, reason="the Codex turn order line is one of PINNED's places")
 def test_the_turn_order_line_shows_right_to_left_names_in_seat_order(server, phone):
     """Two right-to-left names side by side read as one right-to-left run: without <bdi>, the
     line "Turn order: שרה → محمد → Tom" is drawn with محمد first, as if she played before שרה."""

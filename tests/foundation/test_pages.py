@@ -97,7 +97,7 @@ def test_seat_is_remembered(client):
     page = client.get(f"/t/{table_id}").get_data(as_text=True)
     # the page says the seat (app.js marks "you" and app.css hides the chooser; the browser tests look)
     assert re.search(r'<body [^>]*data-seat="1" data-seat-chosen>', page)
-    assert re.search(r'class="player" data-you="1">\s*<span class="sb-name">Tom<', page)
+    assert re.search(r'class="player" data-you="1">\s*<span class="sb-name"><bdi>Tom<', page)
     assert client.post(f"/t/{table_id}/seat", data={"seat": "7"}).status_code == 400
     assert client.post(f"/t/{table_id}/seat", data={"seat": "watch"}).status_code == 303
     assert re.search(r'<body [^>]*data-seat="" data-seat-chosen>', client.get(f"/t/{table_id}").get_data(as_text=True))
@@ -142,7 +142,7 @@ def test_undo_form(client):
     assert client.post(f"/t/{table_id}/undo", data={"expected_version:int": "1"}).status_code == 303
     page = client.get(f"/t/{table_id}").get_data(as_text=True)
     assert "Undo: Player 1 is now called Anne" in page
-    assert re.search(r'class="player" data-you="0">\s*<span class="sb-name">Anna<', page)
+    assert re.search(r'class="player" data-you="0">\s*<span class="sb-name"><bdi>Anna<', page)
 
 
 def test_live_poll_answers_304_until_the_table_changes(client):
@@ -256,7 +256,7 @@ def test_table_started_with_profile_keeps_a_copy(client, app, api):
 def test_home_lists_the_tables_this_device_joined(client, app):
     table_id = start(client, ["Mia", "Noa"])
     page = client.get("/").get_data(as_text=True)
-    assert "Your tables on this device" in page and f"/t/{table_id}" in page and "Mia, Noa" in page
+    assert "Your tables on this device" in page and f"/t/{table_id}" in page and "<bdi>Mia</bdi>, <bdi>Noa</bdi>" in page
     stranger = app.test_client()
     assert "Your tables on this device" not in stranger.get("/").get_data(as_text=True)
     stranger.set_cookie(f"tc_{table_id}", "forged")

@@ -106,9 +106,9 @@ def test_the_list_shows_finished_tables_newest_first_with_totals_and_winners(app
     entries = page.split('class="card play-entry"')[1:]
     for doc, entry in zip(docs, entries):
         for p in doc["players"]:
-            assert f"{esc(p['name'])} <strong>{p['total']}</strong>" in entry
-        assert ", ".join(doc["winners"]) in entry
-        assert re.search(r'class="play-player won">([^<]+) <strong>', entry).group(1) in doc["winners"]
+            assert f"<bdi>{esc(p['name'])}</bdi> <strong>{p['total']}</strong>" in entry
+        assert ", ".join(f"<bdi>{esc(w)}</bdi>" for w in doc["winners"]) in entry
+        assert re.search(r'class="play-player won"><bdi>([^<]+)</bdi> <strong>', entry).group(1) in doc["winners"]
     assert page.count("Gutenberg</strong>") == 2 and page.count("Codex Naturalis</strong>") == 1
 
 
@@ -156,7 +156,7 @@ def test_empty_states_say_what_to_do(client, other, api):
     assert "Finish a game and its stats appear here" in text(client.get("/plays/stats"))
     gutenberg_play(api, ["Anna", "Ben"], [40, 50])
     page = text(client.get("/plays?player=Zed"))
-    assert "No plays with Zed here" in page and listed(page) == []
+    assert "No plays with <bdi>Zed</bdi> here" in page and listed(page) == []
     assert "Finish a game and it appears here" in text(other.get("/plays"))  # another device, nothing joined
     assert "host-key link" in text(other.get("/plays"))
 
@@ -167,7 +167,7 @@ def test_the_record_shows_places_totals_breakdown_and_the_verdict(app, client, p
     doc = all_results(app)[0]
     page = text(client.get(f"/plays/{doc['table']}"))
     assert esc(doc["verdict"]) in page
-    places = re.findall(r'<li data-name="([^"]+)"><span class="place">(\d+)\w+</span> <span class="name">[^<]+</span>\s*'
+    places = re.findall(r'<li data-name="([^"]+)"><span class="place">(\d+)\w+</span> <span class="name"><bdi>[^<]+</bdi></span>\s*'
                         r'<strong class="total">(-?\d+)</strong>', page)
     ranked = sorted(doc["players"], key=lambda p: p["place"])
     assert places == [(p["name"], str(p["place"]), str(p["total"])) for p in ranked]
@@ -199,7 +199,7 @@ def test_the_record_charts_each_players_running_score_from_the_event_log(app, cl
                 elif row[a] == row[b]:
                     assert drawn[a][i][1] == drawn[b][i][1]
     # a legend with names and each one's last running score, not colour alone
-    legend = re.findall(r'<span class="name">([^<]+)</span> <strong>(-?\d+)</strong></li>', page)
+    legend = re.findall(r'<span class="name"><bdi>([^<]+)</bdi></span> <strong>(-?\d+)</strong></li>', page)
     assert legend == [(name, str(score)) for name, score in zip(table.names, scores[-1])]
     assert 'role="img" aria-label="Codex Naturalis: each player&#x27;s points on the score track over the game"' in page
     assert "<script" not in page.split("<main>")[1]
@@ -255,7 +255,7 @@ def test_stats_per_game_count_plays_wins_best_average_and_latest(app, client, ap
     for key, game in expected.items():
         section = page.split(f'data-game="{key}"')[1].split("</section>")[0]
         assert f"{game['plays']} play" in section
-        rows = re.findall(r'<tr data-name="([^"]+)"><td>[^<]+</td><td>(\d+)</td><td>(\d+)</td><td>(-?\d+)</td>'
+        rows = re.findall(r'<tr data-name="([^"]+)"><td><bdi>[^<]+</bdi></td><td>(\d+)</td><td>(\d+)</td><td>(-?\d+)</td>'
                           r'<td>(-?[\d.]+)</td><td>(-?\d+)</td></tr>', section)
         assert len(rows) == len(game["players"])
         for name, n, wins, best, average, latest in rows:

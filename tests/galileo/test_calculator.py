@@ -61,13 +61,13 @@ def test_every_row_in_finishes_the_table_with_the_score_functions_result(client,
     page = client.get(f"/t/{t['table']}").data.decode()
     for p in want["players"]:
         assert f'data-total="{p["name"]}">{p["total"]}<' in page
-    assert f"Winner: {', '.join(want['winners'])}" in page
+    assert "Winner: " + ", ".join(f"<bdi>{w}</bdi>" for w in want["winners"]) in page
     # the Stake costs 2 per point of suspicion: Cy's breakdown shows -8
     cy = next(p for p in want["players"] if p["name"] == "Cy")
     assert cy["breakdown"]["stake"] == -8 and cy["breakdown"]["penance"] == 0
     # the compact scoreboard shows every total
     for p in want["players"]:
-        assert re.search(rf'<span class="sb-name">{p["name"]}</span> <strong class="sb-score">{p["total"]}</strong>', page)
+        assert re.search(rf'<span class="sb-name"><bdi>{p["name"]}</bdi></span> <strong class="sb-score">{p["total"]}</strong>', page)
 
 
 def test_a_row_saved_again_corrects_the_result_and_undo_reopens(client, api):
@@ -81,7 +81,7 @@ def test_a_row_saved_again_corrects_the_result_and_undo_reopens(client, api):
     page = client.get(f"/t/{t['table']}").data.decode()
     want = expected(ROWS[:3] + [fixed])
     assert f'data-total="Dee">{next(p["total"] for p in want["players"] if p["name"] == "Dee")}<' in page
-    assert f"Winner: {', '.join(want['winners'])}" in page
+    assert "Winner: " + ", ".join(f"<bdi>{w}</bdi>" for w in want["winners"]) in page
     # undo the correction: finished still, with the first row; undo once more: reopened
     assert api.undo(t).status_code == 200
     assert api.get(t)["state"]["players"][3]["sheet"]["vp"] == 55
@@ -98,7 +98,7 @@ def test_the_tie_break_is_named_when_it_decides(client, api):
     assert state["finished"] is True
     join(client, t)
     page = client.get(f"/t/{t['table']}").data.decode()
-    assert "Winner: Ben" in page
+    assert "Winner: <bdi>Ben</bdi>" in page
     assert "Tie-break: Ben and Ann tie on 55: Ben wins as the earliest in turn order" in html.unescape(page)
 
 
@@ -372,7 +372,7 @@ def test_a_tie_below_the_winner_is_named_too(client, api):
     ok(api.event(t, "sheet", {"player": 2, "principle": "copernican", "status": "free", "vp": 40, "turn_order": 2}))
     join(client, t)
     page = html.unescape(client.get(f"/t/{t['table']}").data.decode())
-    assert "Winner: Ann" in page
+    assert "Winner: <bdi>Ann</bdi>" in page
     assert "Tie-break: Cy and Ben tie on 55: Cy places ahead as the earliest in turn order" in page
 
 
@@ -384,8 +384,8 @@ def test_a_tracked_table_has_a_compact_scoreboard_with_whose_turn(client, api):
     join(client, t)
     page = client.get(f"/t/{t['table']}").data.decode()
     board = page.split('aria-label="Scoreboard"')[1].split("</ol>")[0]
-    assert re.search(r'class="player turn" data-you="0">\s*<span class="sb-name">Meg</span> <strong class="sb-score">7</strong>', board)
-    assert re.search(r'<span class="sb-name">Luna</span> <strong class="sb-score">0</strong> <small class="sb-status">in Prison</small>', board)
+    assert re.search(r'class="player turn" data-you="0">\s*<span class="sb-name"><bdi>Meg</bdi></span> <strong class="sb-score">7</strong>', board)
+    assert re.search(r'<span class="sb-name"><bdi>Luna</bdi></span> <strong class="sb-score">0</strong> <small class="sb-status">in Prison</small>', board)
     assert 'seat-card" data-you="1"' in page
 
 

@@ -132,10 +132,10 @@ def test_table_page_shows_the_turn_and_posts_events_by_form(client, api):
     response = post_form(client, t, "board", fields)
     assert response.status_code == 200
     fragment = response.data.decode()
-    assert "<!doctype" not in fragment.lower() and "Meg's turn" in fragment
+    assert "<!doctype" not in fragment.lower() and "<bdi>Meg</bdi>'s turn" in fragment
     # a Main Action by its button: data values are JSON
     response = post_form(client, t, "action", [("data.player:json", "0"), ("data.action:json", '"treatise"')])
-    assert response.status_code == 200 and "Luna's turn" in response.data.decode()
+    assert response.status_code == 200 and "<bdi>Luna</bdi>'s turn" in response.data.decode()
     # a bad amount shows beside the field and changes nothing
     version = current_version(client, t)
     response = post_form(client, t, "suspicion", [("data.player:int", "1"), ("data.delta:int", "x")])
@@ -186,11 +186,11 @@ def test_end_screen_shows_the_scores_and_the_tie_break(client, api):
     page = client.get(end_url).data.decode()
     # all equal: the earliest in turn order wins; everyone passed in one round each cycle, so
     # the literal reading reverses the order every cycle: Luna is first after Cycle 5
-    assert "Winner: Luna" in page
+    assert "Winner: <bdi>Luna</bdi>" in page
     # both free Copernicans: 0 VP + 15 status + 0 rank (equal status gives no rank)
     assert 'data-total="Luna">15<' in page and 'data-total="Meg">15<' in page
-    assert "Current turn order track after the End of Cycle 5: Luna, Meg" in page
-    assert "During Cycle 5 the order was Meg, Luna: by that order the winner would be Meg" in page
+    assert "Current turn order track after the End of Cycle 5: <bdi>Luna</bdi>, <bdi>Meg</bdi>" in page
+    assert "During Cycle 5 the order was <bdi>Meg</bdi>, <bdi>Luna</bdi>: by that order the winner would be <bdi>Meg</bdi>" in page
 
 
 def test_new_table_form_takes_the_readings(client, api):

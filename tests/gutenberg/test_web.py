@@ -206,7 +206,7 @@ def test_setup_form_starts_a_table_with_the_automa(client, api):
     response = client.post("/new/gutenberg", data=form)
     assert response.status_code == 303, response.get_data(as_text=True)
     page = client.get(response.headers["Location"]).get_data(as_text=True)
-    assert re.search(r"★</span> Automa <span class=\"muted\">\(7\)", page)
+    assert re.search(r"★</span> <bdi>Automa</bdi> <span class=\"muted\">\(7\)", page)
 
 
 def test_setup_form_error_beside_the_option(client):
@@ -267,7 +267,7 @@ def test_character_powers_appear_on_the_panel(client, api):
         ok(api.event(t, "character", {"player": player, "character": character}))
     ok(api.event(t, "markers", {"player": 1, "markers": {"take_orders": 3, "take_inks": 5}}))
     page = client.get(page_url).get_data(as_text=True)
-    assert "Yes: +3 fame for Geo" in page
+    assert "<span>Yes: +3 fame for <bdi>Geo</bdi></span>" in page
     assert "Gutenberg shifts 1 marker" in page
     assert "Swap levels" in page
     assert "Helena&#39;s setup (+1 ink)" in page or "Helena's setup (+1 ink)" in page

@@ -287,7 +287,7 @@ def test_a_solo_game_scores_voynich_as_a_player(app, api):
     # the archive's record charts both GK markers, each line named: Voynich's is not "Seat 2"
     page = app.test_client().get(f"/plays/{g.t['table']}").get_data(as_text=True)
     svg_names = re.findall(r'<g data-series="\d+" data-name="([^"]+)">', page)
-    legend = re.findall(r'<span class="name">([^<]+)</span> <strong>(-?\d+)</strong></li>', page)
+    legend = re.findall(r'<span class="name"><bdi>([^<]+)</bdi></span> <strong>(-?\d+)</strong></li>', page)
     assert svg_names == ["Ana", "Voynich"]
     assert legend == [("Ana", str(g.markers[0]["gk"])), ("Voynich", str(g.markers[1]["gk"]))]
 
