@@ -20,7 +20,7 @@ from __future__ import annotations
 import json
 from typing import Any, Iterable
 
-from .games.validation import RulesError
+from .games.validation import RulesError, no_lone_surrogates
 
 #: form fields that belong to the page machinery, not to the document
 RESERVED = {"csrf", "screen", "next", "stepper"}  # stepper: web/steppers.py
@@ -71,11 +71,13 @@ def _convert(value: str, kind: str, name: str) -> Any:
         if value == "":
             return _ABSENT
         try:
-            return json.loads(value)
+            decoded = json.loads(value)
         except ValueError:
             raise RulesError(name, "must be valid JSON") from None
         except RecursionError:  # [[[[...]]]] nested past what Python's parser can follow
             raise RulesError(name, "is nested too deeply") from None
+        # outside the try: its RulesError is a ValueError, not "must be valid JSON"
+        return no_lone_surrogates(decoded, name)
     raise RulesError(name, f"unknown field kind {kind!r}")
 
 

@@ -20,7 +20,7 @@ import sqlite_utils
 
 from . import games
 from .games.base import SHEET, Context, Game
-from .games.validation import RulesError, at, names as check_names, obj, text, whole
+from .games.validation import RulesError, at, name_key, names as check_names, obj, text, whole
 from .history import describe, event_of as _event, history, recent_history  # noqa: F401 (callers read them here)
 
 #: event types every game accepts, handled here rather than by the game
@@ -251,7 +251,7 @@ def apply_one(game: Game, names: list[str], state: dict, type_: str, data: Any, 
         obj(data, "data", required=("player", "name"))
         index = whole(data["player"], "data.player", 0, len(names) - 1)
         new = text(data["name"], "data.name")
-        if any(n.casefold() == new.casefold() for i, n in enumerate(names) if i != index):
+        if any(name_key(n) == name_key(new) for i, n in enumerate(names) if i != index):
             raise RulesError("data.name", f"{new!r} is already a player at this table; names must be unique")
         names = list(names)
         names[index] = new

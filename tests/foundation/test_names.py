@@ -198,7 +198,6 @@ def test_rename_stores_the_new_name_in_nfc(api):
     assert api.get(t)["players"][1] == {"name": "Zo\u00eb"}
 
 
-@pytest.mark.xfail(strict=True, reason="companion/tables.py apply_one compares casefold(); it needs validation.name_key")
 def test_rename_refuses_a_look_alike_of_another_player(api):
     t = api.create(GAME, ["Anna", "Tom"])
     response = api.event(t, "rename", {"player": 1, "name": "Ａｎｎａ"}, 0)
