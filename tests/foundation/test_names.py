@@ -467,3 +467,31 @@ def test_the_turn_order_line_shows_right_to_left_names_in_seat_order(server, pho
     drawn = phone.evaluate(WHERE_DRAWN, [".cx-order", [HEBREW, ARABIC, "Tom"]])
     assert len({round(d["top"]) for d in drawn.values()}) == 1, drawn  # one line at 360 px
     assert drawn[HEBREW]["left"] < drawn[ARABIC]["left"] < drawn["Tom"]["left"], drawn
+
+
+# --- the automa's name beside a player's -----------------------------------------------------------
+
+VOYNICH_SPACES = {"5": 1, "10": 3, "15": 6, "20": 10, "25": 15}
+
+
+def voynich_row(player, gk, **extra):
+    pages = {s: [0, 0] for s in ("botany", "astrology", "baths", "writings", "recipes")}
+    return {"player": player, "gk": gk, "markers": {"botany": 10, "astrology": 10, "baths": 10, "writings": 10},
+            "pages": pages, **extra}
+
+
+@pytest.mark.parametrize("name", ["Voynich", "voynich", "Ｖｏｙｎｉｃｈ", "ＶＯＹＮＩＣＨ", "VOYNICH"])
+def test_a_solo_player_named_like_voynich_plays_against_voynich_the_automa(client, api, name):
+    """Voynich sits beside a lone player; a player whose name compares as his (validation.name_key:
+    case and width folded) makes him "Voynich (automa)", as "Voynich" did. "Ｖｏｙｎｉｃｈ" made two
+    names that look alike, which the score function refuses: the result and the page answered 500."""
+    t = api.create("voynich", [name], calculator=True, solo_tie="strict")
+    client.get(f"/join/{t['table']}/{t['token']}")
+    assert api.event(t, "track", {"scoring_spaces": VOYNICH_SPACES}).status_code == 200
+    assert api.event(t, "sheet", voynich_row(0, 30)).status_code == 200
+    assert api.event(t, "sheet", voynich_row(1, 25, difficulty="hard", tokens_on_board=2)).status_code == 200
+    assert api.get(t)["state"]["finished"]
+    response = api.result(t)
+    assert response.status_code == 200, response.get_json()
+    assert [p["name"] for p in response.get_json()["players"]] == [name, "Voynich (automa)"]
+    assert client.get(f"/t/{t['table']}").status_code == 200

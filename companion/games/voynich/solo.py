@@ -9,7 +9,7 @@ stays with the table's marker moves.
 from __future__ import annotations
 
 from ..base import Context
-from ..validation import RulesError, choice, obj, whole
+from ..validation import RulesError, choice, name_key, obj, whole
 from . import functions, rules
 from .rules import SECTIONS, SIDES
 
@@ -17,10 +17,15 @@ AUTOMA = "Voynich"
 
 
 def seat_names(names: list[str] | tuple[str, ...]) -> list[str]:
-    """Return the names of everyone on the score track: Voynich after a lone human."""
+    """Return the names of everyone on the score track: Voynich after a lone human.
+
+    A player whose name compares as his (validation.name_key: "voynich", "Ｖｏｙｎｉｃｈ") plays
+    "Voynich (automa)": two names that look alike are one name twice, which `score` refuses.
+    """
     names = list(names)
     if len(names) == 1:
-        return names + [AUTOMA if names[0].casefold() != AUTOMA.casefold() else f"{AUTOMA} (automa)"]
+        clash = name_key(names[0]) == name_key(AUTOMA)
+        return names + [f"{AUTOMA} (automa)" if clash else AUTOMA]
     return names
 
 
