@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hmac
+import re
 
 from flask import Blueprint, abort, jsonify, redirect, render_template, request, url_for
 
@@ -130,23 +131,52 @@ def new(game_key: str):
     return _new_form(game, {"options": {"calculator": True}} if request.args.get("calculator") == "1" else None)
 
 
+def _in_form_rows(err: RulesError, rows: list[int]) -> RulesError:
+    """Say a refused name at the form's row it was typed in: blank rows are dropped before the
+    names are checked, so the table's `players[0]` may be the form's third row ("Player 3")."""
+    found = re.match(r"players\[(\d+)\]", err.field)
+    if found and int(found.group(1)) < len(rows):
+        return RulesError(f"players[{rows[int(found.group(1))]}]" + err.field[found.end():], err.message)
+    return err
+
+
+#: setup options whose value is a form row ("First player: Player 3")
+ROW_OPTIONS = ("first_player",)
+
+
+def _options_by_name(options: dict, rows: list[int], form_rows: int) -> dict:
+    """The options with a form row turned into the place of its name among those typed in
+    (a number past the form's rows is left for the table to refuse)."""
+    options = dict(options)
+    for key in ROW_OPTIONS:
+        row = options.get(key)
+        if isinstance(row, int) and not isinstance(row, bool) and 0 <= row < form_rows:
+            if row not in rows:
+                raise RulesError(key, f"Player {row + 1} has no name: type one there, or choose another")
+            options[key] = rows.index(row)
+    return options
+
+
 @bp.post("/new/<game_key>")
 def create(game_key: str):
     """Start the table, remember its secret on this device, and open it."""
     game = _game_or_404(game_key)
     doc: dict = {}
+    rows: list[int] = []
     try:
         doc = forms.decode(request.form.items(multi=True))
         if not isinstance(doc.get("players", []), list):
             raise RulesError("players", "send the names as players[] fields")
         if not isinstance(doc.get("options", {}), dict):
             raise RulesError("$", "send the setup options as options.NAME fields")
-        names = [n for n in doc.get("players", []) if isinstance(n, str) and n.strip()]
-        create_doc = {"game": game.key, "players": names, **doc.get("options", {})}
+        rows = [i for i, n in enumerate(doc.get("players", [])) if isinstance(n, str) and n.strip()]
+        names = [doc["players"][i] for i in rows]
+        create_doc = {"game": game.key, "players": names, **_options_by_name(doc.get("options", {}), rows, len(doc.get("players", [])))}
         if doc.get("profile") is not None:
             create_doc["profile"] = doc["profile"]
         table, secret = tables.create(get_db(), create_doc, profiles.snapshot_for_table(get_db()))
     except RulesError as err:
+        err = _in_form_rows(err, rows)
         if err.field not in ("players", "profile") and not err.field.startswith("players["):
             err = RulesError(f"options.{err.field}" if err.field != "$" else "options", err.message)
         return _new_form(game, doc, wording.said(err, [], game.labels), 400)

@@ -229,6 +229,55 @@ def test_start_form_refuses_a_look_alike_duplicate(client, app):
     assert count(app, "tables") == 0
 
 
+def _beside(page: str, row: int) -> str:
+    """The start form's text from the row "Player ROW" up to the next row's label."""
+    start = page.index(f'<label class="field">Player {row}')
+    end = page.find(f'<label class="field">Player {row + 1}', start)
+    return page[start:end if end != -1 else None]
+
+
+def test_start_form_names_the_row_typed_in_when_a_row_above_is_blank(client, app):
+    """Blank rows are dropped before the names are checked: the refused name is the table's 1st,
+    but the player typed it in the form's 2nd row, which its message must name and sit beside."""
+    form = MultiDict([("players[]", ""), ("players[]", "\u202eevil"), ("players[]", "Tom"), ("players[]", "")])
+    response = client.post(f"/new/{GAME}", data=form)
+    assert response.status_code == 400
+    page = response.get_data(as_text=True)
+    assert 'data-field="players[1]"' in _beside(page, 2), _beside(page, 2)
+    assert "The 2nd name: must not contain direction controls" in page and "The 1st name" not in page
+    assert "data-field" not in _beside(page, 1)
+    assert count(app, "tables") == 0
+
+
+def test_start_form_puts_a_duplicate_beside_its_own_row(client, app):
+    form = MultiDict([("players[]", "Anna"), ("players[]", ""), ("players[]", "ＡＮＮＡ"), ("players[]", "")])
+    response = client.post(f"/new/{GAME}", data=form)
+    assert response.status_code == 400
+    page = response.get_data(as_text=True)
+    assert 'data-field="players[2]"' in _beside(page, 3) and "The 3rd name:" in page
+    assert count(app, "tables") == 0
+
+
+def test_start_form_first_player_is_the_row_chosen_when_a_row_above_is_blank(client, api):
+    """"First player: Player 3" means the name typed in the form's third row, whatever rows above are blank."""
+    form = MultiDict([("players[]", ""), ("players[]", "Anna"), ("players[]", "Tom"), ("players[]", "Zed"),
+                      ("options.first_player:int", "2"), ("options.target:int", "20")])
+    response = client.post("/new/codex", data=form)
+    assert response.status_code == 303
+    table = api.stored({"table": response.headers["Location"].rsplit("/", 1)[-1]})
+    assert table.names[table.state["first"]] == "Tom"
+
+
+def test_start_form_refuses_a_blank_row_as_first_player(client, app):
+    form = MultiDict([("players[]", "Anna"), ("players[]", ""), ("players[]", "Tom"), ("players[]", ""),
+                      ("options.first_player:int", "1"), ("options.target:int", "20")])
+    response = client.post("/new/codex", data=form)
+    assert response.status_code == 400
+    page = response.get_data(as_text=True)
+    assert 'data-field="options.first_player"' in page and "Player 2 has no name" in page
+    assert count(app, "tables") == 0
+
+
 def test_calculator_table_names_are_checked_alike(client, app):
     response = client.post("/api/v1/tables", json={"game": "voynich", "players": ["Ana", "\u2067Ben"], "calculator": True})
     assert response.status_code == 400 and response.get_json()["field"] == "players[1]"
