@@ -2,12 +2,16 @@
 
 Plain Python, like companion/tables.py, which re-exports these for its callers. Split from it
 by role: tables.py writes and folds the log, this module reads it back as lines for people.
+Each line is a games/sentence.py Sentence: the game writes it from the names marked, so a page
+prints each name in <bdi> and a right-to-left one cannot turn "محمد: +5 points" around.
 """
 
 from __future__ import annotations
 
 import json
 from typing import Any
+
+from .games import sentence
 
 
 def event_of(row: tuple) -> dict:
@@ -42,21 +46,28 @@ def history(table: Any, log: list[dict]) -> list[dict]:
     """Return the log newest first, each event in plain words, marking those taken back."""
     undone = {e["data"]["seq"] for e in log if e["type"] == "undo"}
     by_seq = {e["seq"]: e for e in log}
+    names = sentence.names(table.names)
     lines = []
     for e in reversed(log):
-        lines.append({"seq": e["seq"], "at": e["at"], "text": describe(table, e, by_seq), "undone": e["seq"] in undone})
+        text = sentence.Sentence(_marked(table, names, e, by_seq))
+        lines.append({"seq": e["seq"], "at": e["at"], "text": text, "undone": e["seq"] in undone})
     return lines
 
 
-def describe(table: Any, event: dict, by_seq: dict[int, dict]) -> str:
-    """Say what one event did, in plain words."""
+def describe(table: Any, event: dict, by_seq: dict[int, dict]) -> sentence.Sentence:
+    """Say what one event did, in plain words (its str; a page shows each name in <bdi>)."""
+    return sentence.Sentence(_marked(table, sentence.names(table.names), event, by_seq))
+
+
+def _marked(table: Any, names: list[str], event: dict, by_seq: dict[int, dict]) -> str:
+    """The line with each name marked (sentence.name): the game's describe is handed the names marked."""
     data = event["data"]
     if event["type"] == "undo":
         taken = by_seq.get(data.get("seq"))
-        return "Undo: " + (describe(table, taken, by_seq) if taken else f"event {data.get('seq')}")
+        return "Undo: " + (_marked(table, names, taken, by_seq) if taken else f"event {data.get('seq')}")
     if event["type"] == "rename":
-        return f"Player {data['player'] + 1} is now called {data['name']}"
+        return f"Player {data['player'] + 1} is now called {sentence.name(data['name'])}"
     try:
-        return table.rules.describe(event["type"], data, table.names)
+        return table.rules.describe(event["type"], data, names)
     except Exception:  # describing must never break the page
         return event["type"].replace("_", " ")

@@ -18,6 +18,7 @@ from urllib.parse import quote
 import sqlite_utils
 
 from . import tables
+from .games import sentence
 from .games.base import Context, is_calculator
 
 #: BG Stats remembers its matches of games and players per source: never change this name
@@ -74,7 +75,8 @@ def result(table: tables.Table) -> dict:
     }
     doc["play"] = play(table, doc)
     doc["bgstats_url"] = bgstats_url(doc["play"])
-    doc["verdict"] = game.verdict(scored)
+    # a Sentence: its str (the JSON's, the export's) is the contract's plain line; a page puts its names in <bdi>
+    doc["verdict"] = sentence.said(game.verdict(scored))
     return doc
 
 
@@ -115,10 +117,15 @@ def bgstats_url(play_doc: dict) -> str:
 
 
 def share_text(table: tables.Table, doc: dict) -> str:
-    """The result as one line of plain text: "Gutenberg, 3 Dec: Tom 111, Anna 111, Tom wins on fewer types"."""
+    """The result as one line of plain text: "Gutenberg, 3 Dec: Tom 111, Anna 111, Tom wins on fewer types".
+
+    It leaves the app for a chat, where no <bdi> exists: each name is between U+2068 and U+2069
+    (sentence.name), the plain-text <bdi>, so "محمد 111" keeps its number after the name.
+    """
     when = _parse(doc["finished_at"])
-    scores = ", ".join(f"{p['name']} {p['total']}" for p in sorted(doc["players"], key=lambda p: p["place"]))
-    return f"{table.rules.title}, {when.day} {when:%b}: {scores}, {doc['verdict']}"
+    scores = ", ".join(f"{sentence.name(p['name'])} {p['total']}" for p in sorted(doc["players"], key=lambda p: p["place"]))
+    verdict = sentence.naming(doc["verdict"], [p["name"] for p in doc["players"]])  # the JSON's verdict is plain
+    return f"{table.rules.title}, {when.day} {when:%b}: {scores}, {verdict.isolated}"
 
 
 def finished(db: sqlite_utils.Database, game: str | None = None, ids: set[str] | None = None,

@@ -13,6 +13,9 @@ CONTRACT.md "Errors"). A page must not: it names the field as the player sees it
   the player at the path's last index, for a list with one entry per player.
 - without a label, the path's words are said plainly ("Ben's inventions vp"), never its syntax.
 
+A label and a whole line are games/sentence.py Sentences: plain as a str, each player's name in
+<bdi> on a page, so "محمد's VP: must be ..." keeps its words in order.
+
 Plain Python: the pages use it, and nothing here knows Flask.
 """
 
@@ -22,6 +25,8 @@ import re
 from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
+from .games import sentence
+from .games.sentence import Sentence
 from .games.validation import RulesError
 from .games.words import ordinal, plural  # noqa: F401  (the templates' filters, web/__init__.py)
 
@@ -50,13 +55,20 @@ class Said:
     label: str
     #: the seat the refused event was about (its data.player), so its player's card shows it
     player: int | None = None
+    #: the table's names, which the message ("it is Tom's turn") may hold: marked for the page's <bdi>
+    names: tuple[str, ...] = ()
 
     @property
-    def text(self) -> str:
-        """The whole line a page shows: "Ben's VP: must be a whole number from 0 to 999"."""
-        if not self.label:
-            return self.message[:1].upper() + self.message[1:]
-        return f"{self.label[:1].upper()}{self.label[1:]}: {self.message}"
+    def text(self) -> Sentence:
+        """The whole line a page shows: "Ben's VP: must be a whole number from 0 to 999".
+
+        A label or message that opens with a name keeps the name as typed (no capital forced on it).
+        """
+        message = sentence.naming(self.message, self.names).isolated
+        label = sentence.said(self.label).isolated
+        if not label:
+            return Sentence(message[:1].upper() + message[1:])
+        return Sentence(f"{label[:1].upper()}{label[1:]}: {message}")
 
     def __str__(self) -> str:
         return self.text
@@ -69,8 +81,13 @@ def _name(names: Sequence[str], index: Any) -> str | None:
 
 
 def label_of(field: str, names: Sequence[str], labels: Mapping[str, str] = {},
-             type_: str | None = None, data: Any = None) -> str:
+             type_: str | None = None, data: Any = None) -> Sentence:
     """Return the words for `field` as a player sees it, or "" for the whole document."""
+    return Sentence(_label(field, sentence.names(names), labels, type_, data))
+
+
+def _label(field: str, names: Sequence[str], labels: Mapping[str, str], type_: str | None, data: Any) -> str:
+    """label_of's words, from the names marked (sentence.name)."""
     path = field
     for prefix in ("data.", "options."):
         if path.startswith(prefix):
@@ -128,4 +145,4 @@ def said(error: RulesError, names: Sequence[str], labels: Mapping[str, str] = {}
     """Return a refused value as a page shows it: its label in the players' words, and the message."""
     player = data.get("player") if isinstance(data, dict) else None
     player = player if isinstance(player, int) and not isinstance(player, bool) else None
-    return Said(error.field, error.message, label_of(error.field, names, labels, type_, data), player)
+    return Said(error.field, error.message, label_of(error.field, names, labels, type_, data), player, tuple(names))

@@ -141,7 +141,7 @@ def test_undo_form(client):
     client.post(f"/t/{table_id}/events", data=rename_form(0, 0, "Anne"))
     assert client.post(f"/t/{table_id}/undo", data={"expected_version:int": "1"}).status_code == 303
     page = client.get(f"/t/{table_id}").get_data(as_text=True)
-    assert "Undo: Player 1 is now called Anne" in page
+    assert "Undo: Player 1 is now called <bdi>Anne</bdi>" in page
     assert re.search(r'class="player" data-you="0">\s*<span class="sb-name"><bdi>Anna<', page)
 
 
@@ -167,7 +167,7 @@ def test_page_and_fragment_come_from_one_template(client):
 def test_history_in_plain_words(client):
     table_id = start(client)
     client.post(f"/t/{table_id}/events", data=rename_form(0, 1, "Kate"))
-    assert "Player 2 is now called Kate" in client.get(f"/t/{table_id}").get_data(as_text=True)
+    assert "Player 2 is now called <bdi>Kate</bdi>" in client.get(f"/t/{table_id}").get_data(as_text=True)
 
 
 def test_security_headers(client):

@@ -168,7 +168,9 @@ def test_the_share_text_names_the_game_the_day_the_scores_and_the_tie_break(api,
         table = tables.load(get_db(), t["table"])
     day = datetime.strptime(doc["finished_at"], "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=timezone.utc)
     total = score()["players"][0]["total"]
-    assert results.share_text(table, doc) == f"Gutenberg, {day.day} {day:%b}: Tom {total}, Anna {total}, Tom wins on fewer types"
+    # each name between U+2068 and U+2069, the plain-text <bdi> (a chat has no HTML)
+    assert results.share_text(table, doc) == (f"Gutenberg, {day.day} {day:%b}: \u2068Tom\u2069 {total}, \u2068Anna\u2069 {total}, "
+                                               "\u2068Tom\u2069 wins on fewer types")
 
 
 def test_tables_finished_before_the_archive_existed_take_their_last_change_as_finished_at(tmp_path):
@@ -200,7 +202,7 @@ def test_the_end_screen_offers_bgstats_and_the_text_once_the_game_is_over(client
     doc = get_result(api, t).get_json()
     assert "Log in BG Stats" in page
     assert f'href="{doc["bgstats_url"]}"' in page  # percent-encoded throughout: nothing for HTML to escape
-    assert "Tom wins on fewer types" in page and "Share result" in page
+    assert "<bdi>Tom</bdi> wins on fewer types" in page and "Share result" in page
 
 
 @pytest.mark.parametrize("bad", ["x" * 5000, "%00", "%F0%9F%8E%B2"])

@@ -99,7 +99,7 @@ def test_the_tie_break_is_named_when_it_decides(client, api):
     join(client, t)
     page = client.get(f"/t/{t['table']}").data.decode()
     assert "Winner: <bdi>Ben</bdi>" in page
-    assert "Tie-break: Ben and Ann tie on 55: Ben wins as the earliest in turn order" in html.unescape(page)
+    assert "Tie-break: <bdi>Ben</bdi> and <bdi>Ann</bdi> tie on 55: <bdi>Ben</bdi> wins as the earliest in turn order" in html.unescape(page)
 
 
 def test_two_rows_claiming_one_turn_order_place_keep_the_table_open(client, api):
@@ -108,7 +108,7 @@ def test_two_rows_claiming_one_turn_order_place_keep_the_table_open(client, api)
     state = ok(api.event(t, "sheet", {"player": 1, "principle": "copernican", "status": "free", "vp": 41, "turn_order": 1}))
     assert state["finished"] is False
     join(client, t)
-    assert "Ann and Ben both say 1" in client.get(f"/t/{t['table']}").data.decode()
+    assert "<bdi>Ann</bdi> and <bdi>Ben</bdi> both say 1" in client.get(f"/t/{t['table']}").data.decode()
     assert ok(api.event(t, "sheet", {"player": 1, "principle": "copernican", "status": "free", "vp": 41, "turn_order": 2}))["finished"]
 
 
@@ -239,7 +239,7 @@ def test_a_row_typed_on_the_page_is_saved_with_every_field(client, api):
     page = response.data.decode()
     # said on Cy's card, where the Save was tapped
     cy = page.split('id="gal-row-2"')[1]
-    assert 'aria-live="polite">Cy&#39;s row is in.' in cy
+    assert 'aria-live="polite"><bdi>Cy</bdi>&#39;s row is in.' in cy
     # the saved row comes back prefilled; every number is a number-pad field
     assert 'name="data.vp:int" value="80"' in cy and 'name="data.suspicion:int" value="4"' in cy
     assert 'inputmode="numeric"' in cy and 'type="number" name="data.vp' not in page
@@ -290,7 +290,7 @@ def test_what_a_move_triggers_is_said_on_the_card_that_was_tapped(client, api):
     join(client, t)
     page = post_form(client, t, "suspicion", [("data.player:int", "1"), ("data.delta:int", "11")]).data.decode()
     luna = page.split('id="gal-player-1"')[1].split('id="gal-player-2"')[0]
-    assert re.search(r'class="gal-notices" role="status" aria-live="polite"><li>Luna: suspicion \+11, now 12', luna)
+    assert re.search(r'class="gal-notices" role="status" aria-live="polite"><li><bdi>Luna</bdi>: suspicion \+11, now 12', luna)
     assert "arrested" in luna and "take Penance card III" in html.unescape(luna)
     assert "arrested" not in page.split('id="gal-player-1"')[0]
     # a Main Action tapped in the turn card is said there
@@ -373,7 +373,7 @@ def test_a_tie_below_the_winner_is_named_too(client, api):
     join(client, t)
     page = html.unescape(client.get(f"/t/{t['table']}").data.decode())
     assert "Winner: <bdi>Ann</bdi>" in page
-    assert "Tie-break: Cy and Ben tie on 55: Cy places ahead as the earliest in turn order" in page
+    assert "Tie-break: <bdi>Cy</bdi> and <bdi>Ben</bdi> tie on 55: <bdi>Cy</bdi> places ahead as the earliest in turn order" in page
 
 
 def test_a_tracked_table_has_a_compact_scoreboard_with_whose_turn(client, api):

@@ -287,4 +287,5 @@ def test_the_end_screen_says_the_tie_break_in_the_verdicts_words(client, api):
     assert said == f"Ben and Ann tie on {result['players'][1]['total']}: Ben wins as the earliest in turn order"
     join(client, p.t)
     page = html.unescape(client.get(f"/t/{p.t['table']}").data.decode())
-    assert f"Tie-break: {said}." in page
+    total = result['players'][1]['total']
+    assert f"Tie-break: <bdi>Ben</bdi> and <bdi>Ann</bdi> tie on {total}: <bdi>Ben</bdi> wins as the earliest in turn order." in page

@@ -174,7 +174,7 @@ def test_the_page_saves_rows_and_shows_breakdown_and_winner(client, api):
         assert response.status_code in (200, 303), response.get_data(as_text=True)
     page = client.get(url).get_data(as_text=True)
     result = expected(ROWS)
-    assert "Cleo wins on fewer types" in page
+    assert "<bdi>Cleo</bdi> wins on fewer types" in page
     for p in result["players"]:
         assert re.search(rf"<bdi>{p['name']}</bdi> <span class=\"gb-total\">{p['total']}</span>", page)
     assert 'data.character:json' in page and "hieronymus_vietor" in page

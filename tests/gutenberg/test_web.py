@@ -183,7 +183,7 @@ def test_end_screen_shows_breakdown_places_and_tie_break(client, api):
     for _ in range(6):
         ok(api.event(t, "end_round"))
     page = client.get(page_url).get_data(as_text=True)
-    assert "Final scores" in page and "Ann wins on fewer types" in page
+    assert "Final scores" in page and "<bdi>Ann</bdi> wins on fewer types" in page
     assert "decided by fewer types (3 types, 0 inks)" in page
     assert re.search(r"Guilders</th><td>3</td>", page)
     assert "Professional title" not in page

@@ -67,7 +67,7 @@ def test_finished_once_every_row_is_in_and_the_result_is_the_score_functions(cli
         assert f'<td class="b-total"><strong>{p["total"]}</strong>' in cells
         assert f'<td class="b-pages">{p["breakdown"]["pages"]}</td>' in cells
         assert f'<td class="b-research">{p["breakdown"]["research"]}</td>' in cells
-    assert f"{want['winners'][0]} wins." in html
+    assert f"<bdi>{want['winners'][0]}</bdi> wins." in html
     board = re.search(r'aria-label="Scoreboard">(.*?)</ol>', html, re.S).group(1)
     assert str(want["players"][0]["total"]) in board
 
@@ -81,13 +81,13 @@ def test_a_row_saved_again_corrects_it_and_undo_reopens(client, api, calc):
     assert state["finished"] and state["sheets"][2]["gk"] == 200
     want = expected([ROWS[0], ROWS[1], fixed], ["Ana", "Ben", "Cy"])
     assert want["winners"] == ["Cy"]
-    assert "Cy wins." in client.get(f"/t/{calc['table']}").get_data(as_text=True)
+    assert "<bdi>Cy</bdi> wins." in client.get(f"/t/{calc['table']}").get_data(as_text=True)
     assert api.undo(calc).status_code == 200
     assert api.get(calc)["state"]["sheets"][2]["gk"] == 40
     assert api.undo(calc).status_code == 200
     state = api.get(calc)["state"]
     assert state["finished"] is False and state["sheets"][2] is None
-    assert "Cy wins." not in client.get(f"/t/{calc['table']}").get_data(as_text=True)
+    assert "<bdi>Cy</bdi> wins." not in client.get(f"/t/{calc['table']}").get_data(as_text=True)
 
 
 def test_the_scoring_spaces_are_needed_to_finish(client, api):
@@ -106,7 +106,7 @@ def test_a_tie_names_the_tie_break(client, api, calc):
     want = expected(tie, ["Ana", "Ben", "Cy"])
     assert want["players"][0]["total"] == want["players"][1]["total"] and want["winners"] == ["Ana"]
     html = client.get(f"/t/{calc['table']}").get_data(as_text=True)
-    assert "Tie on 20 GK" in html and "The tie-break (the furthest knowledge marker) favours Ana" in html
+    assert "Tie on 20 GK" in html and "The tie-break (the furthest knowledge marker) favours <bdi>Ana</bdi>" in html
 
 
 def test_solo_calculator_against_voynich(client, api):
@@ -160,11 +160,11 @@ SHEET_FORM = [("data.player:int", "1"), ("data.gk:int", "28"), ("data.markers.bo
     (f"data.pages.{s}[]:int", "0") for s in SECTIONS for _ in range(2)]
 
 FORM_BAD = [
-    ("data.gk:int", "1000", "Ben's GK"),
-    ("data.markers.baths:int", "1000", "Ben's Baths marker"),
-    ("data.research[]:int", "150", "Ben's 1st research token"),
-    ("data.pages.botany[]:int", "3", "Ben's Botany left ×"),
-    ("data.choices.left[]:json", '"baths"', "Ben's Recipes left types"),
+    ("data.gk:int", "1000", "<bdi>Ben</bdi>'s GK"),
+    ("data.markers.baths:int", "1000", "<bdi>Ben</bdi>'s Baths marker"),
+    ("data.research[]:int", "150", "<bdi>Ben</bdi>'s 1st research token"),
+    ("data.pages.botany[]:int", "3", "<bdi>Ben</bdi>'s Botany left ×"),
+    ("data.choices.left[]:json", '"baths"', "<bdi>Ben</bdi>'s Recipes left types"),
 ]
 
 

@@ -117,7 +117,7 @@ def test_a_typed_gk_sets_the_marker_in_one_save_and_triggers_the_end(client, api
     fields[1] = ("data.gk:int", "5000")
     response = post(client, t, "positions", fields)
     shown = re.findall(r'<p class="error"[^>]*>(.*?)</p>', response.get_data(as_text=True), re.S)
-    assert any("Ben&#39;s GK" in s for s in shown) and api.get(t)["version"] == version
+    assert any("<bdi>Ben</bdi>&#39;s GK" in s for s in shown) and api.get(t)["version"] == version
     response = api.event(t, "positions", {"player": 0, "markers": {"baths": -2}})
     assert response.status_code == 400 and response.get_json()["field"] == "data.markers.baths"
 

@@ -136,7 +136,7 @@ def test_end_screen_scores_and_names_the_winner(client, api):
     assert response.status_code == 200
     assert api.get(t)["state"]["players"][0]["research"] == [7, 5]
     page = client.get(f"/t/{t['table']}?screen=end").get_data(as_text=True)
-    assert "Final scoring" in page and "Ana wins" in page
+    assert "Final scoring" in page and "<bdi>Ana</bdi> wins" in page
     assert re.search(r"<td class=\"b-total\"><strong>36</strong></td>", page)  # 30 GK + (7 + 5) // 2
 
 

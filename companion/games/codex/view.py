@@ -7,7 +7,9 @@
 
 from __future__ import annotations
 
+from .. import sentence
 from ..base import is_calculator
+from ..sentence import Sentence
 from ..words import standing
 from . import calculator, functions, rules
 from . import cards as catalogue
@@ -215,7 +217,7 @@ def counter_view(state: dict, seat: int) -> dict:
             "secret": state["secret"][seat]}
 
 
-def tie_notes(result: dict) -> list[str]:
+def tie_notes(result: dict) -> list[Sentence]:
     """Say how equal totals were settled [CN56]: by objective points, or a shared place."""
     notes = []
     by_total: dict[int, list[dict]] = {}
@@ -224,11 +226,11 @@ def tie_notes(result: dict) -> list[str]:
     for total, group in sorted(by_total.items(), reverse=True):
         if len(group) < 2:
             continue
-        names = " and ".join(r["name"] for r in group)
+        names = " and ".join(sentence.name(r["name"]) for r in group)
         if len({result["places"][r["name"]] for r in group}) == 1:
-            notes.append(f"{names} tie on {total} with the same objective points: they share the place.")
+            notes.append(Sentence(f"{names} tie on {total} with the same objective points: they share the place."))
         else:
-            notes.append(f"{names} tie on {total}: most objective points ranks first.")
+            notes.append(Sentence(f"{names} tie on {total}: most objective points ranks first."))
     return notes
 
 
@@ -336,10 +338,11 @@ def sheet_fields(common: list[int]) -> dict:
     return {"symbols": symbols, "patterns": patterns}
 
 
-def verdict(result: dict) -> str:
+def verdict(result: dict) -> Sentence:
     """Name the winner and, when equal totals were split, the tie-break that decided [CN56].
 
-    From the `score` result alone: the end screen's line (result_parts) and Game.verdict.
+    From the `score` result alone: the end screen's line (result_parts) and Game.verdict. A
+    Sentence: plain as a str, each name in <bdi> on a page (games/sentence.py).
     """
     winners = result["winners"]
     by_name = {r["name"]: r for r in result["players"]}
@@ -347,12 +350,13 @@ def verdict(result: dict) -> str:
     tied = [r for r in result["players"] if r["total"] == top["total"]]
     if len(winners) > 1:
         # [CN56] "if still tied, the victory is shared"
-        return f"Shared victory: {' and '.join(winners)}, {top['total']} points and {top['breakdown']['objectives']} from objectives each"
+        names = " and ".join(sentence.names(winners))
+        return Sentence(f"Shared victory: {names}, {top['total']} points and {top['breakdown']['objectives']} from objectives each")
     if len(tied) > 1:
         # [CN56] "If tied, the player who scored the most points from objectives"
-        return (f"{top['name']} wins the tie on {top['total']} with the most points from objectives "
-                f"({top['breakdown']['objectives']})")
-    return f"{top['name']} wins with {top['total']} points"
+        return Sentence(f"{sentence.name(top['name'])} wins the tie on {top['total']} with the most points from objectives "
+                        f"({top['breakdown']['objectives']})")
+    return Sentence(f"{sentence.name(top['name'])} wins with {top['total']} points")
 
 
 def view(state: dict, names: list[str], options: dict, profile: dict, seat: int | None, screen: str | None) -> dict:
@@ -394,9 +398,16 @@ def view(state: dict, names: list[str], options: dict, profile: dict, seat: int 
         out["counter"] = [counter_view(state, s) for s in range(n)]
         out["sheets"] = sheet_cards(state, names, False)
         out["fields"] = sheet_fields(state["common"])
-    out["notice"] = state.get("notice")
+    out["notice"] = notice(state, names)
     out["scoreboard"] = scoreboard(state, names, result if state["finished"] else None, False, banner)
     return out
+
+
+def notice(state: dict, names: list[str]) -> dict | None:
+    """What the last event said beside its player ("Row saved; waiting for Tom"): the state keeps
+    it as plain text, so its names are marked here (sentence.naming) for the page's <bdi>."""
+    said = state.get("notice")
+    return dict(said, text=sentence.naming(said["text"], names)) if said else None
 
 
 def result_parts(result: dict) -> dict:
@@ -408,7 +419,7 @@ def result_parts(result: dict) -> dict:
 def calculator_view(state: dict, names: list[str]) -> dict:
     """What a calculator table shows: the common objectives, one row per player, the result."""
     out = {"kind": "calculator", "calculator": True, "common": state["common"], "objective_cards": objective_cards(),
-           "notice": state.get("notice"), "sheets": sheet_cards(state, names, True),
+           "notice": notice(state, names), "sheets": sheet_cards(state, names, True),
            "fields": sheet_fields(state["common"]), "symbol_words": SYMBOL_WORDS,
            "waiting": [names[s] for s, r in enumerate(state["rows"]) if calculator.missing(r, state["common"])]}
     out["objective_by_id"] = {o["id"]: o for o in out["objective_cards"]}

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from .. import sentence
 from ..base import is_calculator
+from ..sentence import Sentence
 from ..words import standing
 from . import calculator, rules
 from .functions import run_score
@@ -61,30 +63,46 @@ def start_player(state: dict, options: dict) -> int | None:
 
 
 def _ties(result: dict) -> dict[int, str]:
-    """Total -> the line naming how a tie on it was broken: the earliest in turn order first [GT769]."""
+    """Total -> the line naming how a tie on it was broken: the earliest in turn order first [GT769].
+    Each name is marked (sentence.name): the callers say the lines as Sentences."""
     said = {}
     for total in sorted({p["total"] for p in result["players"]}, reverse=True):
         tied = sorted((p["name"] for p in result["players"] if p["total"] == total), key=lambda n: result["places"][n])
         if len(tied) > 1:
             first = tied[0]
             verb = "wins" if first in result["winners"] else "places ahead"
-            said[total] = f"{' and '.join(tied)} tie on {total}: {first} {verb} as the earliest in turn order"
+            said[total] = (f"{' and '.join(sentence.names(tied))} tie on {total}: {sentence.name(first)} {verb} "
+                           "as the earliest in turn order")
     return said
 
 
-def tie_break(result: dict) -> str | None:
+def tie_break(result: dict) -> Sentence | None:
     """Name the tie-break wherever it decided a place (the end screen's "Tie-break:" line)."""
-    return "; ".join(_ties(result).values()) or None
+    lines = "; ".join(_ties(result).values())
+    return Sentence(lines) if lines else None
 
 
-def verdict(result: dict) -> str:
-    """Who won, in one line; where a tie on the top total was broken, the end screen's own words for it."""
+def verdict(result: dict) -> Sentence:
+    """Who won, in one line; where a tie on the top total was broken, the end screen's own words for it.
+    A Sentence: plain as a str, each name in <bdi> on a page (games/sentence.py)."""
     winners = result["winners"]
     top = next(p["total"] for p in result["players"] if p["name"] == winners[0])
     decided = _ties(result).get(top) if len(winners) == 1 else None
     if decided:
-        return decided
-    return f"{' and '.join(winners)} {'wins' if len(winners) == 1 else 'win'}"
+        return Sentence(decided)
+    return Sentence(f"{' and '.join(sentence.names(winners))} {'wins' if len(winners) == 1 else 'win'}")
+
+
+def missing_final(state: dict, names: list[str]) -> list[Sentence]:
+    """What final scoring still needs ("Still needed: the rows of Anna and Tom"), each a Sentence:
+    calculator.missing writes it from the names marked."""
+    return [Sentence(line) for line in calculator.missing(state, sentence.names(names))]
+
+
+def notices(state: dict, names: list[str]) -> list[Sentence]:
+    """What the last event did ("Anna: suspicion +3, now 4."): the state keeps plain text, so its
+    names are marked here (sentence.naming) for the page's <bdi>."""
+    return [sentence.naming(line, names) for line in state.get("notices", [])]
 
 
 STATUS_WORDS = {"free": None, "prison": "in Prison", "stake": "at the Stake"}
@@ -121,7 +139,8 @@ def calculator_view(state: dict, names: list[str]) -> dict:
         "calculator": True,
         "rows": rows,
         "needs_board": [key for key in ("cathedral", "penance_cards") if key not in board],
-        "missing_final": calculator.missing(state, names),
+        "missing_final": missing_final(state, names),
+        "notices": notices(state, names),
         "result": result,
         "ranked": sorted(result["players"], key=lambda p: result["places"][p["name"]]) if result else [],
         "tie_break": tie_break(result) if result else None,
@@ -217,7 +236,8 @@ def build(state: dict, names: list[str], options: dict) -> dict:
         "actions": ACTION_TEXT,
         "result": result,
         "ranked": sorted(result["players"], key=lambda p: result["places"][p["name"]]) if result else [],
-        "missing_final": calculator.missing(state, names) if state["phase"] == "final" and result is None else [],
+        "missing_final": missing_final(state, names) if state["phase"] == "final" and result is None else [],
+        "notices": notices(state, names),
         "tie_break": tie_break(result) if result else None,
         "scoreboard": scoreboard(state, names, result, now),
         "notice_player": state.get("notice_player"),

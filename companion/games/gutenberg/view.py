@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from .. import sentence
 from ..base import is_calculator
+from ..sentence import Sentence
 from ..words import standing
 from . import calculator, rules, solo, table
 from .facts import ACTION_LABELS, ACTIONS, CHARACTERS, MAX_PER_ACTION, PLANNING_CARDS, ROUNDS, SPECIALTIES, SPECIALTY_LABELS
@@ -157,6 +159,8 @@ def view(state: dict, names: list[str], options: dict, profile: dict, seat: int 
         "players": players,
         "acting": order_rows,
         "missing_markers": missing,
+        # the last event's words ("row saved; waiting for Tom"): plain text in the state, its names marked here
+        "notice": dict(state["notice"], text=sentence.naming(state["notice"]["text"], names)) if state.get("notice") else None,
         "automa": automa_view(state, profile) if the else None,
         "screen": screen if screen in SCREENS else ("end" if state["finished"] else "table"),
     }
@@ -318,20 +322,22 @@ def start_player(state: dict, options: dict) -> int | None:
     return first if isinstance(first, int) and 0 <= first < len(state["players"]) else None
 
 
-def verdict(result: dict) -> str:
+def verdict(result: dict) -> Sentence:
     """Say who won from a `score` result, naming the tie-break that decided it [GB307]: "Tom wins on fewer types".
 
     The end screen's line (`final`) is this one. A solo game has no winner to name: the automa
     has no score (RULES.md D2 step 6), so the line gives the professional title [GB369].
+    A Sentence: plain as a str, each name in <bdi> on a page (games/sentence.py).
     """
     winners = result["winners"]
     players = {p["name"]: p for p in result["players"]}
+    first = sentence.name(winners[0])
     if len(players) == 1 and "title" in players[winners[0]]:
-        return f"{winners[0]} earns the title {players[winners[0]]['title']}"
+        return Sentence(f"{first} earns the title {players[winners[0]]['title']}")
     if len(winners) > 1:
-        names = ", ".join(winners[:-1]) + " and " + winners[-1]
-        return f"Shared victory: {names} (the tie stands after types and inks)"
+        names = ", ".join(sentence.names(winners[:-1])) + " and " + sentence.name(winners[-1])
+        return Sentence(f"Shared victory: {names} (the tie stands after types and inks)")
     decided = players[winners[0]]["tie_break"]
     if decided:
-        return f"{winners[0]} wins on {decided}"
-    return f"{winners[0]} wins"
+        return Sentence(f"{first} wins on {decided}")
+    return Sentence(f"{first} wins")

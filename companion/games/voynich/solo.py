@@ -9,6 +9,7 @@ stays with the table's marker moves.
 from __future__ import annotations
 
 from ..base import Context
+from ..sentence import unmarked
 from ..validation import RulesError, choice, name_key, obj, whole
 from . import functions, rules
 from .rules import SECTIONS, SIDES
@@ -21,10 +22,11 @@ def seat_names(names: list[str] | tuple[str, ...]) -> list[str]:
 
     A player whose name compares as his (validation.name_key: "voynich", "Ｖｏｙｎｉｃｈ") plays
     "Voynich (automa)": two names that look alike are one name twice, which `score` refuses.
+    A name marked for a sentence (the history's, sentence.name) compares as the name.
     """
     names = list(names)
     if len(names) == 1:
-        clash = name_key(names[0]) == name_key(AUTOMA)
+        clash = name_key(unmarked(names[0])) == name_key(AUTOMA)
         return names + [f"{AUTOMA} (automa)" if clash else AUTOMA]
     return names
 

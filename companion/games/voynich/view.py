@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from .. import sentence
+from ..sentence import Sentence
 from ..words import ordinal, standing
 from . import calculator, rules
 from .calculator import resolve_page
@@ -250,7 +252,8 @@ def score_table(state: dict, players: list[dict], everyone: list[str], options: 
             dict({"section": "recipes", "points": 0} if page["section"] == "recipes" and not page["choices"] else next(scored),
                  name=page["name"], multiplier=page["multiplier"], phase=page["phase"])
             for page in p["pages"]]
-    out["missing"], out["complete"] = missing, not missing
+    # "Anna: the multiplier of ...": the names marked for the page's <bdi> (sentence.naming)
+    out["missing"], out["complete"] = [sentence.naming(m, everyone) for m in missing], not missing
     out["words"] = end_words(out)
     return out
 
@@ -283,7 +286,8 @@ def _tie(result: dict) -> tuple[int, list[str], list[str]]:
 
 
 def _phrases(result: dict, you: bool) -> dict:
-    """Say who won, the solo condition when Voynich won, and what the tie-break says, from a `score` result."""
+    """Say who won, the solo condition when Voynich won, and what the tie-break says, from a `score` result.
+    Each name is marked (sentence.name): the callers say the phrases as Sentences."""
     winners = result["winners"]
     _, tied, favoured = _tie(result)
     sides = _solo_sides(result)
@@ -291,46 +295,49 @@ def _phrases(result: dict, you: bool) -> dict:
     if len(tied) > 1:
         # [V367] still equal: a shared victory, but never against Voynich, who wins a tie [V497]
         shared = STILL_EQUAL if sides else f"{STILL_EQUAL}: the victory is shared"
-        tie = shared if len(favoured) > 1 else f"{TIE_BREAK} favours {favoured[0]}"
+        tie = shared if len(favoured) > 1 else f"{TIE_BREAK} favours {sentence.name(favoured[0])}"
     condition = None
     if sides:
         player, automa = sides
-        they = "You win" if you else f"{player['name']} wins"
+        they = "You win" if you else f"{sentence.name(player['name'])} wins"
         if player["outcome"] == "win":
-            winner = f"{they} against {automa['name']}"
+            winner = f"{they} against {sentence.name(automa['name'])}"
         else:
-            winner = f"{automa['name']} wins"
+            winner = f"{sentence.name(automa['name'])} wins"
             condition = f"{they} {STRICTLY}" + (" (or a tie won on the markers)" if result.get("tie_rule") == "tie_break" else "")
     elif len(winners) > 1:
-        winner = "Shared victory: " + ", ".join(winners)
+        winner = "Shared victory: " + ", ".join(sentence.names(winners))
     else:
-        winner = f"{winners[0]} wins"
+        winner = f"{sentence.name(winners[0])} wins"
     return {"winner": winner, "condition": condition, "tie": tie}
 
 
 def end_words(result: dict) -> dict:
-    """Return the end screen's sentences (templates/voynich/_result.html), addressing the solo player as "You"."""
-    return {k: (v[0].upper() + v[1:] + ".") if v else None for k, v in _phrases(result, you=True).items()}
+    """Return the end screen's sentences (templates/voynich/_result.html), addressing the solo player as "You".
+    A name is never capitalised: it is shown as its player typed it."""
+    return {k: Sentence(v[0].upper() + v[1:] + ".") if v else None for k, v in _phrases(result, you=True).items()}
 
 
-def verdict(result: dict) -> str:
-    """Say who won in one line from the `score` result alone, naming the tie-break where it decided."""
+def verdict(result: dict) -> Sentence:
+    """Say who won in one line from the `score` result alone, naming the tie-break where it decided.
+    A Sentence: plain as a str, each name in <bdi> on a page (games/sentence.py)."""
     said = _phrases(result, you=False)
     top, tied, favoured = _tie(result)
     if len(tied) < 2:
-        return said["winner"]
+        return Sentence(said["winner"])
     on = f"the tie on {top} GK"
     sides = _solo_sides(result)
     if sides:
         player, automa = sides
+        you, him = sentence.name(player["name"]), sentence.name(automa["name"])
         if player["outcome"] == "win":  # only the tie rule "tie_break" lets a tie win [V497] (VOY-C11)
-            return f"{player['name']} wins {on} against {automa['name']} by {TIE_BREAK}"
+            return Sentence(f"{you} wins {on} against {him} by {TIE_BREAK}")
         if result.get("tie_rule") == "tie_break" and favoured == [automa["name"]]:
-            return f"{automa['name']} wins {on} by {TIE_BREAK}"
-        return f"{automa['name']} wins {on}: {said['condition']}"
+            return Sentence(f"{him} wins {on} by {TIE_BREAK}")
+        return Sentence(f"{him} wins {on}: {said['condition']}")
     if len(result["winners"]) > 1:
-        return f"{said['winner']} (tie on {top} GK, {STILL_EQUAL} knowledge markers)"
-    return f"{result['winners'][0]} wins {on} by {TIE_BREAK}"
+        return Sentence(f"{said['winner']} (tie on {top} GK, {STILL_EQUAL} knowledge markers)")
+    return Sentence(f"{sentence.name(result['winners'][0])} wins {on} by {TIE_BREAK}")
 
 
 # --- the results hooks (companion/results.py; games/base.py Game) -----------------------------------
