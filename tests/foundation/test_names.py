@@ -666,3 +666,34 @@ def test_a_history_line_draws_the_number_after_a_right_to_left_name(server, phon
         assert drawn[ARABIC]["left"] < drawn["+5"]["left"], drawn
         line.scroll_into_view_if_needed()
         shot(page, f"names-history-rtl-{theme}")
+
+
+def test_a_sentence_is_plain_as_text_isolated_for_a_chat_and_in_bdi_on_a_page():
+    from markupsafe import escape
+
+    from companion.games.sentence import Sentence, name, naming
+
+    said = Sentence(f"{name(ARABIC)} wins on {name('Tom')}'s <turn> & more")
+    assert said == f"{ARABIC} wins on Tom's <turn> & more" and json.dumps(said) == json.dumps(str(said))
+    assert said.isolated == f"\u2068{ARABIC}\u2069 wins on \u2068Tom\u2069's <turn> & more"
+    assert str(escape(said)) == f"<bdi>{ARABIC}</bdi> wins on <bdi>Tom</bdi>&#39;s &lt;turn&gt; &amp; more"
+    # a name is text, never markup
+    assert str(escape(Sentence(name("<img src=x onerror=alert(1)>") + " wins"))) == (
+        "<bdi>&lt;img src=x onerror=alert(1)&gt;</bdi> wins")
+    # marks inside a name cannot unbalance the sentence
+    assert Sentence(name("a\u2069b\u2068c")).isolated == "\u2068abc\u2069"
+    # text written before it could mark: the longest name first, every occurrence
+    assert naming("Anna B and Anna: Anna B wins", ["Anna", "Anna B"]).isolated == (
+        "\u2068Anna B\u2069 and \u2068Anna\u2069: \u2068Anna B\u2069 wins")
+    assert naming("nobody here", []) == "nobody here"
+    import pickle
+    assert pickle.loads(pickle.dumps(said)).isolated == said.isolated
+
+
+def test_a_name_that_looks_like_markup_stays_text_in_every_sentence(client, api):
+    evil = "<b onclick=x>Eve</b>"
+    t = finished_gutenberg(api, [evil, ARABIC])
+    page = joined_page(client, t)
+    assert "<b onclick" not in page and "<bdi>&lt;b onclick=x&gt;Eve&lt;/b&gt;</bdi> wins" in page
+    record = client.get(f"/plays/{t['table']}").get_data(as_text=True)
+    assert "<b onclick" not in record and "<bdi>&lt;b onclick=x&gt;Eve&lt;/b&gt;</bdi>: final" in record
