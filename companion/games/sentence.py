@@ -13,7 +13,7 @@ it and U+2069 POP DIRECTIONAL ISOLATE after, the plain-text <bdi>, which no name
 - on a page (Jinja calls `__html__`) each name is in <bdi>;
 - `isolated` keeps the marks, for plain text that leaves the app (the result shared to a chat).
 
-Plain Python: no Flask, no markupsafe (the page's escaping is `_escape`, markupsafe's own table).
+Plain Python: no Flask, no markupsafe (the page's escaping is `_HTML`, markupsafe's own characters).
 """
 
 from __future__ import annotations
@@ -23,12 +23,11 @@ from typing import Iterable
 
 FSI, PDI = "\u2068", "\u2069"
 _MARKED = re.compile(f"{FSI}([^{FSI}{PDI}]*){PDI}")
-#: what Jinja's autoescape writes for each special character, so a Sentence's HTML reads as any other text's
-_HTML = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&#34;", "'": "&#39;"})
-
-
-def _escape(text: str) -> str:
-    return text.translate(_HTML)
+#: a marked text whose marks pair up, none inside another: what name() and its callers write
+_WELL_FORMED = re.compile(f"[^{FSI}{PDI}]*(?:{FSI}[^{FSI}{PDI}]*{PDI}[^{FSI}{PDI}]*)*")
+#: what Jinja's autoescape writes for each special character, so a Sentence's HTML reads as any
+#: other text's ("&" first); then each mark as the <bdi> it stands for
+_HTML = (("&", "&amp;"), ("<", "&lt;"), (">", "&gt;"), ('"', "&#34;"), ("'", "&#39;"), (FSI, "<bdi>"), (PDI, "</bdi>"))
 
 
 def name(text: str) -> str:
@@ -46,31 +45,34 @@ def unmarked(text: str) -> str:
     return str(getattr(text, "isolated", text)).replace(FSI, "").replace(PDI, "")
 
 
+def _paired(marked: str) -> str:
+    """The marked text with its marks paired: a stray one is dropped (a name never holds one)."""
+    if _WELL_FORMED.fullmatch(marked):
+        return marked
+    out, at = [], 0
+    for m in _MARKED.finditer(marked):
+        out += [unmarked(marked[at:m.start()]), name(m.group(1))]
+        at = m.end()
+    return "".join(out) + unmarked(marked[at:])
+
+
 class Sentence(str):
     """A sentence whose names are marked: its str is the plain sentence, its HTML puts each name in <bdi>."""
 
     isolated: str
 
     def __new__(cls, marked: str) -> "Sentence":
-        marked = str(getattr(marked, "isolated", marked))
-        self = super().__new__(cls, unmarked(marked))
+        marked = _paired(str(getattr(marked, "isolated", marked)))
+        self = super().__new__(cls, marked.replace(FSI, "").replace(PDI, ""))
         self.isolated = marked
         return self
 
-    def parts(self) -> list[tuple[str, bool]]:
-        """The sentence as (text, is a name) pieces, in order."""
-        out, at = [], 0
-        for m in _MARKED.finditer(self.isolated):
-            if m.start() > at:
-                out.append((unmarked(self.isolated[at:m.start()]), False))
-            out.append((m.group(1), True))
-            at = m.end()
-        if at < len(self.isolated):
-            out.append((unmarked(self.isolated[at:]), False))
-        return out
-
     def __html__(self) -> str:
-        return "".join(f"<bdi>{_escape(t)}</bdi>" if is_name else _escape(t) for t, is_name in self.parts())
+        # the marks pair up (_paired), so each FSI opens a <bdi> and its PDI closes it
+        html = self.isolated
+        for char, written in _HTML:
+            html = html.replace(char, written)
+        return html
 
     def __reduce__(self):
         return Sentence, (self.isolated,)

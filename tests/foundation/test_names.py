@@ -697,3 +697,14 @@ def test_a_name_that_looks_like_markup_stays_text_in_every_sentence(client, api)
     assert "<b onclick" not in page and "<bdi>&lt;b onclick=x&gt;Eve&lt;/b&gt;</bdi> wins" in page
     record = client.get(f"/plays/{t['table']}").get_data(as_text=True)
     assert "<b onclick" not in record and "<bdi>&lt;b onclick=x&gt;Eve&lt;/b&gt;</bdi>: final" in record
+
+
+def test_a_stray_mark_cannot_open_a_bdi_it_does_not_close():
+    from markupsafe import escape
+
+    from companion.games.sentence import Sentence
+
+    for marked in ("a\u2068b", "a\u2069b", "\u2068a\u2068b\u2069c\u2069", "\u2069\u2068"):
+        html = str(escape(Sentence(marked)))
+        assert html.count("<bdi>") == html.count("</bdi>"), html
+        assert "\u2068" not in Sentence(marked) and "\u2069" not in Sentence(marked)
