@@ -36,8 +36,8 @@ _TOKEN = re.compile(r"\[(\d+)\]|\[\"[^\"]*\"\]|[^.\[]+")
 WHOLE = {"", "$", "data", "type", "options", "expected_version"}
 #: the start page's and every table's own fields
 COMMON_LABELS = {
-    "players[]": "the {nth} name",
-    "players": "the players' names",
+    "players[]": "Player {number}'s name",  # the start form's rows are "Player 1", "Player 2"...
+    "players": "the players",
     "name": "{who}'s new name",
     "rename.name": "{who}'s new name",
     "profile": "the box profile",
@@ -102,6 +102,7 @@ def _label(field: str, names: Sequence[str], labels: Mapping[str, str], type_: s
         "who": who or "the player",
         "name": _name(names, int(player.group(1))) if player else None,
         "nth": ordinal(indices[-1] + 1) if indices else "",
+        "number": indices[-1] + 1 if indices else "",
         # for a list with one entry per player (Galileo's prohibition counts): the last index's player
         "nth_name": (_name(names, indices[-1]) if indices else None) or "the player",
     }

@@ -287,7 +287,10 @@ def distinct(value: Any, field: str, check: Callable[[Any, str], Any], lo: int =
 
 def names(value: Any, field: str, lo: int = 1, hi: int = 4) -> list[str]:
     """Check a list of player names: lo..hi names, each a `text`, no two alike (`name_key`)."""
-    items = listof(value, field, lo, hi)
+    items = listof(value, field)
+    if not lo <= len(items) <= hi:
+        raise RulesError(field, f"must be {lo} name" if lo == hi == 1 else
+                         f"must be {lo} names" if lo == hi else f"must be {lo} to {hi} names")
     clean: list[str] = []
     for i, item in enumerate(items):
         clean.append(text(item, at(field, i)))

@@ -9,6 +9,7 @@ from flask import Blueprint, abort, jsonify, redirect, render_template, request,
 
 from .. import forms, games, profiles, tables, wording
 from ..games.base import is_calculator
+from ..games import validation
 from ..games.validation import RulesError
 from .connection import get_db
 from .tables import set_table_cookies
@@ -140,6 +141,16 @@ def _in_form_rows(err: RulesError, rows: list[int]) -> RulesError:
     return err
 
 
+def _typed_at(doc: dict, field: str) -> str | None:
+    """The name typed in the form's row that `field` (players[k]) names, or None."""
+    found = re.fullmatch(r"players\[(\d+)\]", field)
+    players = doc.get("players")
+    if not found or not isinstance(players, list) or int(found.group(1)) >= len(players):
+        return None
+    typed = players[int(found.group(1))]
+    return typed if isinstance(typed, str) else None
+
+
 #: setup options whose value is a form row ("First player: Player 3")
 ROW_OPTIONS = ("first_player",)
 
@@ -177,6 +188,11 @@ def create(game_key: str):
         table, secret = tables.create(get_db(), create_doc, profiles.snapshot_for_table(get_db()))
     except RulesError as err:
         err = _in_form_rows(err, rows)
+        typed = _typed_at(doc, err.field)
+        if typed is not None and validation.hidden(typed):
+            # its field would look right and be refused again: it comes back empty, and says so
+            doc["players"][int(err.field[8:-1])] = ""
+            err = RulesError(err.field, f"{err.message}; the field is cleared: type the name again")
         if err.field not in ("players", "profile") and not err.field.startswith("players["):
             err = RulesError(f"options.{err.field}" if err.field != "$" else "options", err.message)
         return _new_form(game, doc, wording.said(err, [], game.labels), 400)

@@ -209,16 +209,16 @@ def test_start_form_refuses_a_turned_name_beside_its_field(client, app):
     response = client.post(f"/new/{GAME}", data=form)
     assert response.status_code == 400
     page = response.get_data(as_text=True)
-    # the page's words for the field ("the 1st name"), beside the field, never the path's syntax
+    # the page's words for the field ("Player 1's name"), beside the field, never the path's syntax
     assert 'data-field="players[0]"' in page
-    assert "The 1st name: must not contain direction controls (U+202E RIGHT-TO-LEFT OVERRIDE)" in page
+    assert "Player 1&#39;s name: must not contain direction controls (U+202E RIGHT-TO-LEFT OVERRIDE)" in page
     assert count(app, "tables") == 0
 
 
 def test_start_form_refuses_an_invisible_only_name(client, app):
     form = MultiDict([("players[]", "Anna"), ("players[]", "\u200b\u200b"), ("players[]", ""), ("players[]", "")])
     response = client.post(f"/new/{GAME}", data=form)
-    assert response.status_code == 400 and "The 2nd name: must not contain invisible characters" in response.get_data(as_text=True)
+    assert response.status_code == 400 and "Player 2&#39;s name: must not contain invisible characters" in response.get_data(as_text=True)
     assert count(app, "tables") == 0
 
 
@@ -244,7 +244,7 @@ def test_start_form_names_the_row_typed_in_when_a_row_above_is_blank(client, app
     assert response.status_code == 400
     page = response.get_data(as_text=True)
     assert 'data-field="players[1]"' in _beside(page, 2), _beside(page, 2)
-    assert "The 2nd name: must not contain direction controls" in page and "The 1st name" not in page
+    assert "Player 2&#39;s name: must not contain direction controls" in page and "Player 1&#39;s name" not in page
     assert "data-field" not in _beside(page, 1)
     assert count(app, "tables") == 0
 
@@ -254,7 +254,7 @@ def test_start_form_puts_a_duplicate_beside_its_own_row(client, app):
     response = client.post(f"/new/{GAME}", data=form)
     assert response.status_code == 400
     page = response.get_data(as_text=True)
-    assert 'data-field="players[2]"' in _beside(page, 3) and "The 3rd name:" in page
+    assert 'data-field="players[2]"' in _beside(page, 3) and "Player 3&#39;s name:" in page
     assert count(app, "tables") == 0
 
 
@@ -708,3 +708,23 @@ def test_a_stray_mark_cannot_open_a_bdi_it_does_not_close():
         html = str(escape(Sentence(marked)))
         assert html.count("<bdi>") == html.count("</bdi>"), html
         assert "\u2068" not in Sentence(marked) and "\u2069" not in Sentence(marked)
+
+
+def test_start_form_clears_a_name_refused_for_what_it_hides_and_says_so(client, app):
+    """A player review found the refused field given back with its zero-width space: it looked
+    empty, the player typed "Ann" after it, and the same refusal came back every time."""
+    form = MultiDict([("players[]", "\u200b"), ("players[]", "Bob"), ("players[]", ""), ("players[]", "")])
+    page = client.post(f"/new/{GAME}", data=form).get_data(as_text=True)
+    assert "Player 1&#39;s name: must not contain invisible characters (U+200B ZERO WIDTH SPACE); the field is cleared: type the name again" in page
+    values = re.findall(r'name="players\[\]"[^>]*value="([^"]*)"', page)
+    assert values[:2] == ["", "Bob"], values
+    form = MultiDict([("players[]", "Ann"), ("players[]", "Bob\u202e"), ("players[]", ""), ("players[]", "")])
+    page = client.post(f"/new/{GAME}", data=form).get_data(as_text=True)
+    assert re.findall(r'name="players\[\]"[^>]*value="([^"]*)"', page)[:2] == ["Ann", ""]
+    assert count(app, "tables") == 0
+
+
+def test_start_form_says_how_many_names_a_game_takes_in_words(client):
+    page = client.post("/new/galileo", data=MultiDict([("players[]", "Ann")] + [("players[]", " ")] * 3))  # 2 to 4
+    assert page.status_code == 400
+    assert "The players: must be" in page.get_data(as_text=True) and "items" not in page.get_data(as_text=True)

@@ -12,7 +12,7 @@ NAMES = ["Anna", "Ben", "Cleo"]
 
 
 @pytest.mark.parametrize("field, type_, data, expected", [
-    ("players[1]", None, None, "the 2nd name"),
+    ("players[1]", None, None, "Player 2's name"),
     ("data.delta", "vp", {"player": 1}, "Ben's VP change"),
     ("data.delta", "points", {"player": 2}, "Cleo's points"),
     ("players[1].vp", None, None, "Ben's vp"),
@@ -54,7 +54,7 @@ def test_a_refused_name_on_the_start_page_says_which_name(client):
     page = client.post("/new/codex", data={"players[]": ["Anna", "anna"]})
     assert page.status_code == 400
     text = page.get_data(as_text=True)
-    assert "The 2nd name" in text or "the 2nd name" in text
+    assert "Player 2&#39;s name" in text
     assert "players[1]" not in re.sub(r'data-field="[^"]*"', "", text)
 
 
@@ -82,7 +82,7 @@ def test_final_score_link_opens_the_form_with_calculator_chosen(client):
 def test_a_list_with_one_entry_per_player_names_the_player_and_the_line_starts_with_a_capital():
     labels = games.get("galileo").labels
     assert label_of("data.counts[1]", NAMES, labels, "prohibition", {}) == "Ben's elements"
-    assert said(RulesError("players[2]", "is empty"), NAMES).text == "The 3rd name: is empty"
+    assert said(RulesError("players[2]", "is empty"), NAMES).text == "Player 3's name: is empty"
 
 
 def test_a_label_for_one_item_goes_before_the_pattern_for_all():
