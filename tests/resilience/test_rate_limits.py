@@ -87,7 +87,7 @@ def test_the_default_limit_refuses_a_flood_of_tables_and_profiles_with_429(tmp_p
         assert doc["field"] == "$" and "too many new tables" in doc["error"] and "try again in" in doc["error"]
         status, headers, text = table_form(server)
         assert_refused_page((status, headers, text))
-        assert headers["Content-Type"].startswith("text/html") and "too many new tables" in text
+        assert headers["Content-Type"].startswith("text/html") and "Too many new tables" in text
         assert counts(server) == (allowed, 0)
 
         # profiles are counted apart: the tables' limit left them free
@@ -95,7 +95,7 @@ def test_the_default_limit_refuses_a_flood_of_tables_and_profiles_with_429(tmp_p
         assert statuses == [303] * allowed
         for answer in (import_profile(server), profile_form(server)):
             assert_refused_page(answer)
-            assert "too many new box profiles" in answer[2]
+            assert "Too many new box profiles" in answer[2]
         assert counts(server) == (allowed, allowed)
         # saving a profile that exists creates nothing, and the rest of the app is not limited
         assert profile_form(server, "/profiles/1")[0] == 303
