@@ -128,6 +128,17 @@ def api(client):
     return Api(client)
 
 
+def count_rows(app, table: str) -> int:
+    """The rows of one SQLite table in the app's database file, read as a second connection would."""
+    import sqlite3
+
+    conn = sqlite3.connect(app.config["DATABASE"])
+    try:
+        return conn.execute(f"SELECT count(*) FROM {table}").fetchone()[0]
+    finally:
+        conn.close()
+
+
 def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))

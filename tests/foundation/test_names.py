@@ -11,7 +11,6 @@ from __future__ import annotations
 import io
 import json
 import re
-import sqlite3
 import urllib.request
 from html.parser import HTMLParser
 
@@ -19,16 +18,11 @@ import pytest
 from werkzeug.datastructures import MultiDict
 
 from companion.games import validation
+from tests.conftest import count_rows
 
 GAME = "gutenberg"
 
 
-def count(app, table: str) -> int:
-    conn = sqlite3.connect(app.config["DATABASE"])
-    try:
-        return conn.execute(f"SELECT count(*) FROM {table}").fetchone()[0]
-    finally:
-        conn.close()
 
 
 #: one of each kind of character that hides or turns text, as a paste from a chat brings it
@@ -102,7 +96,7 @@ def test_api_refuses_a_name_that_hides_or_turns_text_and_stores_nothing(client, 
     doc = response.get_json()
     assert doc["field"] == "players[1]"
     assert doc["error"].startswith("must not") and "U+" in doc["error"]
-    assert count(app, "tables") == 0
+    assert count_rows(app, "tables") == 0
 
 
 def test_the_message_names_the_character_found(client):
@@ -117,7 +111,7 @@ def test_the_message_names_the_character_found(client):
 def test_a_name_of_nothing_visible_is_refused(client, app, name):
     response = create(client, ["Tom", name])
     assert response.status_code == 400 and response.get_json()["field"] == "players[1]", response.get_json()
-    assert count(app, "tables") == 0
+    assert count_rows(app, "tables") == 0
 
 
 @pytest.mark.parametrize("name", ACCEPTED.values(), ids=ACCEPTED.keys())
@@ -157,7 +151,7 @@ def test_names_that_look_alike_are_duplicates(client, app, pair):
     assert response.status_code == 400, response.get_json()
     doc = response.get_json()
     assert doc["field"] == "players[1]" and "names must be unique" in doc["error"]
-    assert count(app, "tables") == 0
+    assert count_rows(app, "tables") == 0
 
 
 def test_distinct_names_that_share_letters_are_not_duplicates(api):
@@ -212,21 +206,21 @@ def test_start_form_refuses_a_turned_name_beside_its_field(client, app):
     # the page's words for the field ("Player 1's name"), beside the field, never the path's syntax
     assert 'data-field="players[0]"' in page
     assert "Player 1&#39;s name: must not contain direction controls (U+202E RIGHT-TO-LEFT OVERRIDE)" in page
-    assert count(app, "tables") == 0
+    assert count_rows(app, "tables") == 0
 
 
 def test_start_form_refuses_an_invisible_only_name(client, app):
     form = MultiDict([("players[]", "Anna"), ("players[]", "\u200b\u200b"), ("players[]", ""), ("players[]", "")])
     response = client.post(f"/new/{GAME}", data=form)
     assert response.status_code == 400 and "Player 2&#39;s name: must not contain invisible characters" in response.get_data(as_text=True)
-    assert count(app, "tables") == 0
+    assert count_rows(app, "tables") == 0
 
 
 def test_start_form_refuses_a_look_alike_duplicate(client, app):
     form = MultiDict([("players[]", "Anna"), ("players[]", "ＡＮＮＡ"), ("players[]", ""), ("players[]", "")])
     response = client.post(f"/new/{GAME}", data=form)
     assert response.status_code == 400 and 'data-field="players[1]"' in response.get_data(as_text=True)
-    assert count(app, "tables") == 0
+    assert count_rows(app, "tables") == 0
 
 
 def _beside(page: str, row: int) -> str:
@@ -246,7 +240,7 @@ def test_start_form_names_the_row_typed_in_when_a_row_above_is_blank(client, app
     assert 'data-field="players[1]"' in _beside(page, 2), _beside(page, 2)
     assert "Player 2&#39;s name: must not contain direction controls" in page and "Player 1&#39;s name" not in page
     assert "data-field" not in _beside(page, 1)
-    assert count(app, "tables") == 0
+    assert count_rows(app, "tables") == 0
 
 
 def test_start_form_puts_a_duplicate_beside_its_own_row(client, app):
@@ -255,7 +249,7 @@ def test_start_form_puts_a_duplicate_beside_its_own_row(client, app):
     assert response.status_code == 400
     page = response.get_data(as_text=True)
     assert 'data-field="players[2]"' in _beside(page, 3) and "Player 3&#39;s name:" in page
-    assert count(app, "tables") == 0
+    assert count_rows(app, "tables") == 0
 
 
 def test_start_form_first_player_is_the_row_chosen_when_a_row_above_is_blank(client, api):
@@ -275,13 +269,13 @@ def test_start_form_refuses_a_blank_row_as_first_player(client, app):
     assert response.status_code == 400
     page = response.get_data(as_text=True)
     assert 'data-field="options.first_player"' in page and "Player 2 has no name" in page
-    assert count(app, "tables") == 0
+    assert count_rows(app, "tables") == 0
 
 
 def test_calculator_table_names_are_checked_alike(client, app):
     response = client.post("/api/v1/tables", json={"game": "voynich", "players": ["Ana", "\u2067Ben"], "calculator": True})
     assert response.status_code == 400 and response.get_json()["field"] == "players[1]"
-    assert count(app, "tables") == 0
+    assert count_rows(app, "tables") == 0
 
 
 # --- box profiles ---------------------------------------------------------------------------------
@@ -292,7 +286,7 @@ def test_profile_form_refuses_a_turned_name(client, app):
     assert response.status_code == 400
     page = response.get_data(as_text=True)
     assert 'data-field="profile_name"' in page and "The box&#39;s name: must not contain direction controls" in page
-    assert count(app, "profiles") == 0
+    assert count_rows(app, "profiles") == 0
 
 
 def test_profile_names_are_nfc_and_unique_beyond_ascii_case(client, app):
@@ -305,7 +299,7 @@ def test_profile_names_are_nfc_and_unique_beyond_ascii_case(client, app):
         response = client.post(f"/profiles/new/{GAME}", data={"profile_name": twin})
         assert response.status_code == 400, twin
         assert 'data-field="profile_name"' in response.get_data(as_text=True)
-    assert count(app, "profiles") == 1
+    assert count_rows(app, "profiles") == 1
 
 
 def test_profile_import_refuses_a_turned_name(client, app):
@@ -313,7 +307,7 @@ def test_profile_import_refuses_a_turned_name(client, app):
     response = client.post("/profiles/import", data={"file": (io.BytesIO(json.dumps(doc).encode()), "p.json")})
     assert response.status_code == 400
     assert "The file&#39;s name: must not contain direction controls" in response.get_data(as_text=True)
-    assert count(app, "profiles") == 0
+    assert count_rows(app, "profiles") == 0
 
 
 # --- <bdi> on every page that shows a name ---------------------------------------------------------
@@ -721,7 +715,7 @@ def test_start_form_clears_a_name_refused_for_what_it_hides_and_says_so(client, 
     form = MultiDict([("players[]", "Ann"), ("players[]", "Bob\u202e"), ("players[]", ""), ("players[]", "")])
     page = client.post(f"/new/{GAME}", data=form).get_data(as_text=True)
     assert re.findall(r'name="players\[\]"[^>]*value="([^"]*)"', page)[:2] == ["Ann", ""]
-    assert count(app, "tables") == 0
+    assert count_rows(app, "tables") == 0
 
 
 def test_start_form_says_how_many_names_a_game_takes_in_words(client):

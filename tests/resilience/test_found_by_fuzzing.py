@@ -6,19 +6,13 @@ not repeat.
 
 from __future__ import annotations
 
-import sqlite3
 
 import pytest
 from werkzeug.datastructures import MultiDict
 
 from companion import games
+from tests.conftest import count_rows
 
-def count(app, table: str) -> int:
-    conn = sqlite3.connect(app.config["DATABASE"])
-    try:
-        return conn.execute(f"SELECT count(*) FROM {table}").fetchone()[0]
-    finally:
-        conn.close()
 
 
 @pytest.mark.parametrize("game_key", list(games.registry()))
@@ -31,7 +25,7 @@ def count(app, table: str) -> int:
 def test_start_form_refuses_options_or_players_not_sent_as_their_fields(app, client, game_key, form):
     response = client.post(f"/new/{game_key}", data=MultiDict(form))
     assert response.status_code == 400
-    assert count(app, "tables") == 0
+    assert count_rows(app, "tables") == 0
 
 
 @pytest.mark.parametrize("game_key", list(games.registry()))  # gutenberg's was a 500: profile.html, reward_track
@@ -39,4 +33,4 @@ def test_start_form_refuses_options_or_players_not_sent_as_their_fields(app, cli
 def test_profile_form_with_a_stray_field_answers_400_beside_it(app, client, game_key, form):
     response = client.post(f"/profiles/new/{game_key}", data=form)
     assert response.status_code == 400
-    assert count(app, "profiles") == 0
+    assert count_rows(app, "profiles") == 0

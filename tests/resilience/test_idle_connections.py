@@ -11,7 +11,6 @@ bench/idle.py measures it.
 
 from __future__ import annotations
 
-import os
 import resource
 import socket
 import time
@@ -19,6 +18,7 @@ import urllib.request
 
 import pytest
 
+from bench.idle import sockets_held
 from tests.conftest import Server, free_port
 
 pytestmark = pytest.mark.slow
@@ -101,28 +101,6 @@ def test_a_1024_file_limit_queues_connections_instead_of_spinning(tmp_path, enou
         for sock in sockets:
             sock.close()
         server.stop()
-
-
-def sockets_held(pid: int) -> int:
-    """The sockets open in the server's processes, listening ones included (Linux /proc)."""
-    pids = [pid]
-    try:
-        with open(f"/proc/{pid}/task/{pid}/children") as children:
-            pids += [int(c) for c in children.read().split()]
-    except OSError:
-        pass
-    total = 0
-    for p in pids:
-        try:
-            fds = os.listdir(f"/proc/{p}/fd")
-        except OSError:
-            continue
-        for fd in fds:
-            try:
-                total += os.readlink(f"/proc/{p}/fd/{fd}").startswith("socket:")
-            except OSError:
-                continue
-    return total
 
 
 def _cpu_seconds(pid: int) -> float:

@@ -14,7 +14,6 @@ import json
 import pytest
 
 from companion.web.connection import thread_db
-from tests.conftest import Server, free_port
 
 from .test_hosts import send
 
@@ -62,19 +61,11 @@ def test_made_up_screens_do_not_grow_the_live_cache_without_bound(app, api):
     assert (table["table"], "made-up-299") in cache._entries
 
 
-@pytest.fixture
-def served(tmp_path):
-    port = free_port()
-    server = Server(url=f"http://127.0.0.1:{port}", port=port, data=tmp_path / "data").start()
-    yield server
-    server.stop()
-
-
 @pytest.mark.slow
-def test_405_names_the_allowed_methods(served):
+def test_405_names_the_allowed_methods(server):
     for method, path, allowed in (("DELETE", "/api/v1/tables", {"POST"}), ("PUT", "/", {"GET", "HEAD"}),
                                   ("POST", "/plays", {"GET", "HEAD"})):
-        status, headers, text = send(served.port, method, path, f"127.0.0.1:{served.port}")
+        status, headers, text = send(server.port, method, path, f"127.0.0.1:{server.port}")
         assert status == 405, (method, path, status)
         assert "Allow" in headers, headers
         assert allowed <= {m.strip() for m in headers["Allow"].split(",")}, headers
@@ -82,8 +73,8 @@ def test_405_names_the_allowed_methods(served):
 
 
 @pytest.mark.slow
-def test_304_polls_keep_their_connection(served):
-    port = served.port
+def test_304_polls_keep_their_connection(server):
+    port = server.port
     _, _, text = send(port, "POST", "/api/v1/tables", f"127.0.0.1:{port}", {"Content-Type": "application/json"},
                       json.dumps({"game": "gutenberg", "players": ["Anna", "Tom"]}).encode())
     table = json.loads(text)
