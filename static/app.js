@@ -170,20 +170,27 @@
   // --- Kept writes: a tap is never lost in silence (issue 13) ---------------------------------
   // Every write to a table (an event form, a stepper, undo) carries a write_id made at the tap,
   // and is kept in localStorage (its address, its fields, that id) from the moment it is sent
-  // until an answer comes. With no answer (no network, a time-out, the server down) or a 5xx
-  // (507: the server's disk is full), the control that was tapped says "not saved", a banner says
-  // why, and the write is sent again: when the phone comes back online, when a poll gets
-  // through, and on a backoff timer; also after a reload, which finds it still kept. The server
-  // remembers write ids, so a write whose answer was lost is applied once however often it comes.
-  // A 4xx answer (refused, 409) is final: shown as ever, never sent again.
+  // until an answer comes. A tap still unanswered after a second says "sending…" on its control.
+  // With no answer (no network, a time-out, the server down) or a 5xx (507: the server's disk is
+  // full), the control says "not saved", a banner says why, and the write is sent again: when
+  // the phone comes back online, when a poll gets through, and on a backoff timer; also after a
+  // reload, which finds it still kept. The server remembers write ids, so a write whose answer
+  // was lost is applied once however often it comes.
+  // A kept event met by 409 (another phone played while this one could not send) is sent again
+  // on the version the 409's answer carries, as every form is sent on the newest version this
+  // phone has seen; after MAX_REBASES such tries it is given up and its control says so. An
+  // undo is never sent again on a newer version: it would take back another phone's change.
+  // Any other 4xx (refused) is final: shown as ever, never sent again.
   // Writes leave one at a time: a tap made while another write of this table is on its way or
   // kept waits its turn (htmx would drop it, or send it with a version about to be stale).
   var KEPT = "tc-kept-writes";
   var WRITE_PATH = /\/t\/([A-Za-z0-9_-]{1,64})\/(events|undo)$/;
-  var RETRY_FIRST_MS = 1000, RETRY_MAX_MS = 30000, WRITE_TIMEOUT_MS = 6000;
+  var RETRY_FIRST_MS = 1000, RETRY_MAX_MS = 30000, WRITE_TIMEOUT_MS = 6000, PENDING_MS = 1000, MAX_REBASES = 3;
+  var CHANGED = "not saved: the table changed, tap again";
   var memoryKept = [];  // where localStorage is not to be had (a private window that refuses it)
   var inFlight = {};  // write_id -> true while this page waits for its answer
-  var sending = false, retryTimer = null, retryDelay = RETRY_FIRST_MS, offline = false, trouble = null;
+  var sending = false, retryTimer = null, retryDelay = RETRY_FIRST_MS, offline = false, trouble = null, troubleText = "";
+  var lastTapped = null, lastControl = null;  // the control of the latest tap: the banner keeps clear of it
 
   function tableOf(path) {
     try { var found = WRITE_PATH.exec(new URL(path, location.href).pathname); return found ? found[1] : null; }
@@ -208,11 +215,18 @@
   }
   function keep(entry) { var list = keptWrites(); list.push(entry); storeKept(list); }
   function forget(id) { storeKept(keptWrites().filter(function (w) { return w.id !== id; })); }
-  function markFailed(id) {
-    storeKept(keptWrites().map(function (w) { if (w.id === id) w.failed = true; return w; }));
-  }
+  function change(id, how) { storeKept(keptWrites().map(function (w) { if (w.id === id) how(w); return w; })); }
+  function markFailed(id) { change(id, function (w) { w.failed = true; }); }
+  // every write of this table the phone still holds: waiting to be sent, or given up (for its mark)
   function keptHere() { var table = thisTable(); return keptWrites().filter(function (w) { return w.table === table; }); }
-  function busy() { return Object.keys(inFlight).length > 0 || keptHere().length > 0; }
+  // the ones still to be sent
+  function waitingHere() { return keptHere().filter(function (w) { return !w.gaveUp; }); }
+  function busy() { return Object.keys(inFlight).length > 0 || waitingHere().length > 0; }
+  // A new tap is the player's answer to "tap again": the marks of writes given up go.
+  function dropGivenUp() {
+    var table = thisTable();
+    storeKept(keptWrites().filter(function (w) { return !(w.table === table && w.gaveUp); }));
+  }
 
   // Which control a write came from, found again after the region was drawn anew (or the page
   // reloaded): the form's id (a stepper's), else its address, event type and place among the
@@ -239,43 +253,110 @@
     var button = control.button && Array.prototype.filter.call(form.querySelectorAll("button"), function (b) {
       return b.name === control.button[0] && b.value === control.button[1];
     })[0];
-    return { form: form, button: button || null };
+    // a form's only submit button stands for it (a button with no name: Undo, Rename)
+    return { form: form, button: button || form.querySelector("button:not([type=button])") || null };
   }
 
-  // "not saved" on each control whose write failed and is kept: words, not only a colour.
+  // The mark on each control with a write this phone holds, in words, not only a colour:
+  // "sending…" a second after the tap, "not saved" once it failed, and why when given up.
+  // It takes no room: an outline on the button (outlines are drawn outside the layout) and a
+  // badge laid over the button's lower edge, so no button beside or below it moves.
   function paintMarks() {
     document.querySelectorAll(".unsaved-mark").forEach(function (m) { m.remove(); });
-    document.querySelectorAll("form.unsaved").forEach(function (f) { f.classList.remove("unsaved"); });
+    document.querySelectorAll("form.has-mark").forEach(function (f) { f.classList.remove("has-mark", "unsaved"); });
     document.querySelectorAll("[data-unsaved]").forEach(function (b) { b.removeAttribute("data-unsaved"); });
-    var counts = {}, controls = {};
+    var now = Date.now(), groups = {}, order = [];
     keptHere().forEach(function (w) {
-      if (!w.failed || !w.control) return;
+      if (!w.control) return;
       var key = JSON.stringify(w.control);
-      counts[key] = (counts[key] || 0) + 1;
-      controls[key] = w.control;
+      if (!groups[key]) { groups[key] = { control: w.control, failed: 0, sending: 0, gaveUp: 0 }; order.push(key); }
+      if (w.gaveUp) groups[key].gaveUp++;
+      else if (w.failed) groups[key].failed++;
+      else if (now - (w.at || now) >= PENDING_MS) groups[key].sending++;
     });
-    Object.keys(counts).forEach(function (key) {
-      var found = findControl(controls[key]);
+    order.forEach(function (key) {
+      var g = groups[key], state, words;
+      if (g.failed) { state = "failed"; words = g.failed > 1 ? g.failed + " taps not saved" : "not saved"; }
+      else if (g.sending) { state = "sending"; words = g.sending > 1 ? g.sending + " taps sending\u2026" : "sending\u2026"; }
+      else if (g.gaveUp) { state = "changed"; words = g.gaveUp > 1 ? g.gaveUp + " taps " + CHANGED : CHANGED; }
+      else return;
+      var found = findControl(g.control);
       if (!found) return;
-      found.form.classList.add("unsaved");
-      if (found.button) found.button.setAttribute("data-unsaved", "");
-      var mark = found.form.querySelector(".unsaved-mark") || document.createElement("strong");
-      mark.className = "unsaved-mark";
-      mark.textContent = counts[key] > 1 ? counts[key] + " taps not saved" : "not saved";
-      found.form.appendChild(mark);
+      var form = found.form, target = found.button || form;
+      form.classList.add("has-mark");
+      if (state !== "sending") form.classList.add("unsaved");
+      target.setAttribute("data-unsaved", state);
+      var mark = document.createElement("strong");
+      mark.className = "unsaved-mark unsaved-" + state;
+      mark.textContent = words;
+      form.appendChild(mark);
+      placeMark(mark, target, form);
     });
+  }
+  // Centred under the button, across its lower edge, and inside the screen.
+  function placeMark(mark, target, form) {
+    var box = form.getBoundingClientRect(), at = target.getBoundingClientRect();
+    var width = mark.offsetWidth, screen = document.documentElement.clientWidth || window.innerWidth;
+    var left = at.left + at.width / 2 - width / 2;
+    left = Math.max(4, Math.min(left, screen - 4 - width));
+    mark.style.left = (left - box.left) + "px";
+    mark.style.top = (at.bottom - box.top - 12) + "px";
+  }
+  // "sending…" once a tap has waited PENDING_MS, and again for the taps made meanwhile
+  var pendingTimer = null;
+  function paintPendingSoon() {
+    if (pendingTimer) return;
+    pendingTimer = setTimeout(function () {
+      pendingTimer = null;
+      paintMarks();
+      var now = Date.now();
+      if (keptHere().some(function (w) { return !w.failed && now - (w.at || now) < PENDING_MS; })) paintPendingSoon();
+    }, PENDING_MS + 20);
   }
 
-  // The banner: why writes are not saved, and that they are kept and sent again.
+  // The banner: why writes are not saved, and how many are kept to be sent again. A bar fixed
+  // at the bottom of the screen (at the top when the tapped control is down there), so it never
+  // moves the page and never covers the control just tapped; the page's end gets its height
+  // as room below while it shows, so nothing is ever beneath it for good.
+  function bannerWords() {
+    var n = waitingHere().length;
+    var taps = n === 1 ? "1 tap kept" : n + " taps kept";
+    if (trouble === "offline") {
+      var head = navigator.onLine === false ? "No connection" : "Can\u2019t reach the server";
+      return head + (n ? ": " + taps + ", sent when it is back." : ": the table shown may be out of date.");
+    }
+    return troubleText + (n ? " " + taps + ", sent again by itself." : "");
+  }
   function say(kind, text) {
     var banner = document.getElementById("connection-banner");
-    if (!banner) return;
     trouble = kind;
-    if (!kind) { banner.hidden = true; banner.textContent = ""; return; }
-    var kept = keptHere().length ? " Taps marked \u201cnot saved\u201d are kept on this phone and sent again by themselves." : "";
-    banner.textContent = text + kept;
+    troubleText = text || "";
+    if (!banner) return;
+    if (!kind) {
+      banner.hidden = true;
+      banner.textContent = "";
+      document.body.classList.remove("banner-shown");
+      return;
+    }
+    var appearing = banner.hidden;
+    banner.textContent = bannerWords();
     banner.hidden = false;
+    if (appearing) placeBanner(banner);
+    else document.body.style.setProperty("--banner-room", banner.offsetHeight + "px");
   }
+  // At the bottom, unless the control last tapped is where the bar would be: then at the top.
+  // It moves only as it appears and at a tap, never under a finger on its way to a button.
+  function placeBanner(banner) {
+    if (!banner || banner.hidden) return;
+    banner.classList.remove("at-top");
+    var height = banner.offsetHeight;
+    var tapped = lastTapped && lastTapped.isConnected ? lastTapped : (findControl(lastControl) || {}).button;
+    var at = tapped ? tapped.getBoundingClientRect() : null;
+    if (at && at.bottom > window.innerHeight - height - 8 && at.top < window.innerHeight) banner.classList.add("at-top");
+    document.body.style.setProperty("--banner-room", height + "px");
+    document.body.classList.add("banner-shown");
+  }
+  function refreshBanner() { if (trouble) say(trouble, troubleText); }
   function serverWords(status, body) {
     var text = "";
     if (body) {
@@ -291,13 +372,19 @@
   }
   function failed(id, status, body) {
     markFailed(id);
-    if (status === 0) { offline = true; say("offline", "Can\u2019t reach the server."); }
+    if (status === 0) { offline = true; say("offline"); }
     else say("server", serverWords(status, body));
     paintMarks();
     scheduleRetry();
   }
-  function reachable() {
-    if (offline) { offline = false; if (trouble === "offline") say(null); sendKept(); }
+  // The server answered (a poll, a write, even a refusal): once nothing is left to send, the
+  // banner has nothing more to say; else what is kept goes now.
+  // Coming back from unreachable, the kept writes go at once; after a 5xx the backoff times them.
+  function answered() {
+    var wasOffline = offline;
+    offline = false;
+    if (!waitingHere().length) { if (trouble) say(null); return; }
+    if (wasOffline) { retryDelay = RETRY_FIRST_MS; sendKept(); }
   }
 
   function scheduleRetry() {
@@ -306,11 +393,20 @@
     retryDelay = Math.min(retryDelay * 2, RETRY_MAX_MS);
   }
 
+  // The table's version an answer carries (the live region's data-version), or null.
+  function versionIn(html) {
+    var found = /id="table-live" data-version="(\d+)"/.exec(html || "");
+    return found ? parseInt(found[1], 10) : null;
+  }
+  function heard(version) {
+    if (version !== null) answeredVersion = answeredVersion === null ? version : Math.max(answeredVersion, version);
+  }
+
   // Send the oldest kept write of this table, then the next, one at a time. Its version is the
   // newest this phone knows (as for every form); its write_id is the one made at the tap.
   function sendKept() {
     if (sending || Object.keys(inFlight).length) return;
-    var next = keptHere()[0];
+    var next = waitingHere()[0];
     if (!next) { retryDelay = RETRY_FIRST_MS; return; }
     sending = true;
     inFlight[next.id] = true;
@@ -331,19 +427,41 @@
         sending = false;
         delete inFlight[next.id];
         if (answer.status === 0 || answer.status >= 500) { failed(next.id, answer.status, answer.text); return; }
-        forget(next.id);
         retryDelay = RETRY_FIRST_MS;
         if (answer.status < 400) {
+          forget(next.id);
           var versions = (answer.text.match(/data-version="\d+"/g) || []).map(function (v) { return parseInt(v.slice(14), 10); });
-          if (versions.length) answeredVersion = Math.max.apply(null, versions.concat(answeredVersion === null ? [] : [answeredVersion]));
-          if (trouble) say(null);
+          if (versions.length) heard(Math.max.apply(null, versions));
+        } else if (answer.status === 409 && rebase(next, answer.text)) {
+          // sent again below, on the version the answer carried
+        } else if (answer.status === 409) {
+          change(next.id, function (w) { w.gaveUp = true; w.failed = true; });
+          heard(versionIn(answer.text));
+          showRefusal(answer.text);  // "the table changed on another phone": here it is now
         } else {
-          showRefusal(answer.text);  // refused or met another phone's change: as a tap's answer shows it
+          forget(next.id);
+          showRefusal(answer.text);  // refused: as a tap's answer shows it
         }
-        offline = false;
         paintMarks();
+        answered();
         sendKept();
       });
+  }
+  // A kept event met by 409: take the table's version from the answer, show the table as it is
+  // (without "tap again": this phone is doing it), and keep the write to be sent on that version.
+  function rebase(entry, html) {
+    var version = versionIn(html);
+    if (version === null || (entry.rebased || 0) >= MAX_REBASES || !/\/events$/.test(entry.url)) return false;
+    change(entry.id, function (w) { w.rebased = (w.rebased || 0) + 1; });
+    heard(version);
+    var live = document.getElementById("table-live");
+    if (!(isEditing(document.activeElement) && live && live.contains(document.activeElement))) {
+      var holder = document.createElement("template");
+      holder.innerHTML = html;
+      holder.content.querySelectorAll("#table-live > .table-head > .notice").forEach(function (n) { n.remove(); });
+      showRefusal(holder.innerHTML);
+    }
+    return true;
   }
   function showRefusal(html) {
     var live = document.getElementById("table-live");
@@ -352,14 +470,20 @@
     applySeat(document.getElementById("table-live"));
   }
 
-  // A tap while another write of this table is on its way or kept: keep it, and send it in turn.
+  // A tap on a table's form. Note the control (the banner keeps clear of it). While another
+  // write of this table is on its way or kept, keep this one too, and send it in turn.
   document.addEventListener("submit", function (evt) {
     var form = evt.target;
     var action = form && form.getAttribute ? form.getAttribute("hx-post") : null;
-    if (!action || !tableOf(action) || !busy()) return;
+    if (!action || !tableOf(action)) return;
+    var submitter = evt.submitter || null;
+    lastTapped = submitter || form;
+    lastControl = controlOf(form, submitter);
+    dropGivenUp();
+    placeBanner(document.getElementById("connection-banner"));
+    if (!busy()) { paintMarks(); return; }
     evt.preventDefault();
     evt.stopPropagation();
-    var submitter = evt.submitter || null;
     var data = new FormData(form);
     if (submitter && submitter.name) data.append(submitter.name, submitter.value);
     var fields = [];
@@ -367,9 +491,11 @@
     var id = newWriteId();
     fields.push(["write_id", id]);
     keep({ id: id, table: tableOf(action), url: new URL(action, location.href).pathname, fields: fields,
-           control: controlOf(form, submitter), at: Date.now(), failed: false });
+           control: lastControl, at: Date.now(), failed: false });
     if (offline || trouble) markFailed(id);
     paintMarks();
+    refreshBanner();
+    paintPendingSoon();
     sendKept();
   }, true);
 
@@ -386,14 +512,15 @@
            control: controlOf(cfg.elt && cfg.elt.closest ? cfg.elt.closest("form") : null, trigger && trigger.submitter),
            at: Date.now(), failed: false });
     inFlight[id] = true;
+    paintPendingSoon();
   });
   document.addEventListener("htmx:afterRequest", function (evt) {
     var cfg = evt.detail.requestConfig || {};
     var xhr = evt.detail.xhr;
     var status = xhr ? xhr.status : 0;
     if ((cfg.verb || "").toLowerCase() === "get") {  // a poll: it says whether the server is there
-      if (status === 0) { offline = true; say("offline", "Can\u2019t reach the server: the table shown may be out of date."); }
-      else if (status < 500) reachable();
+      if (status === 0) { offline = true; say("offline"); }
+      else if (status < 500) answered();
       return;
     }
     var id = isWrite(cfg.verb, cfg.path) && cfg.formData ? cfg.formData.get("write_id") : null;
@@ -401,15 +528,14 @@
     delete inFlight[id];
     if (status === 0 || status >= 500) { failed(id, status, xhr ? xhr.responseText : ""); return; }
     forget(id);
-    if (trouble && status < 400) say(null);
-    offline = false;
     paintMarks();
+    answered();
     sendKept();
   });
 
   document.addEventListener("htmx:afterSettle", paintMarks);
-  window.addEventListener("online", function () { retryDelay = RETRY_FIRST_MS; sendKept(); });
-  window.addEventListener("offline", function () { offline = true; say("offline", "Can\u2019t reach the server: this phone is offline."); });
+  window.addEventListener("online", function () { retryDelay = RETRY_FIRST_MS; refreshBanner(); sendKept(); });
+  window.addEventListener("offline", function () { offline = true; say("offline"); });
   // After a reload, whatever is still kept never got an answer: mark it and send it again.
   document.addEventListener("DOMContentLoaded", function () {
     if (!thisTable() || !keptHere().length) return;
