@@ -185,6 +185,8 @@
   // kept waits its turn (htmx would drop it, or send it with a version about to be stale).
   var KEPT = "tc-kept-writes";
   var WRITE_PATH = /\/t\/([A-Za-z0-9_-]{1,64})\/(events|undo)$/;
+  // WRITE_TIMEOUT_MS is htmx's timeout (base.html): a busy laptop answers a tap well within 6 s,
+  // and "sending…" from PENDING_MS on says the tap is in hand meanwhile, so no second tap by mistake.
   var RETRY_FIRST_MS = 1000, RETRY_MAX_MS = 30000, WRITE_TIMEOUT_MS = 6000, PENDING_MS = 1000, MAX_REBASES = 3;
   var CHANGED = "not saved: the table changed, tap again";
   var memoryKept = [];  // where localStorage is not to be had (a private window that refuses it)

@@ -377,6 +377,27 @@ def test_a_kept_tap_that_keeps_meeting_changes_gives_up_and_says_tap_again(serve
     assert scores(server, t) == [1, 4]
 
 
+def test_a_kept_undo_that_meets_another_phones_change_is_not_sent_again(server, phone):
+    """An undo takes back the latest change: on a newer version it would take back the other
+    phone's. So a kept undo met by 409 is given up at once, the 409's words shown, and Undo says so."""
+    t = create(server, game="codex", players=("Ann", "Bob"))
+    open_table(phone, server, t, "Ann")
+    points(phone, "Ann").click()
+    phone.wait_for_function("() => document.querySelector('#table-live').dataset.version === '1'")
+    phone.route("**/t/*/live*", lambda route: route.abort())  # this phone sees nothing new...
+    phone.route("**/t/*/undo", lambda route: route.abort())  # ...and cannot write
+    phone.get_by_role("button", name="Undo").click()
+    phone.locator(".unsaved-mark", has_text="not saved").wait_for()
+    assert api_post(server, t, "events", {"type": "points", "data": {"player": 1, "delta": 5}, "expected_version": 1})[0] == 200
+    phone.unroute("**/t/*/undo")
+    mark = phone.locator("#table-tools .unsaved-mark")
+    mark.wait_for(timeout=15_000)
+    phone.wait_for_function("w => (document.querySelector('#table-tools .unsaved-mark') || {}).textContent === w", arg=CHANGED)
+    assert "nothing was undone" in phone.locator("#table-live .notice").text_content()
+    phone.wait_for_timeout(2500)  # past the backoff: never sent again
+    assert [e["type"] for e in logged(server, t)] == ["points", "points"] and scores(server, t) == [1, 5]
+
+
 def test_the_banner_never_moves_or_covers_the_tapped_control(server, phone, dark_phone):
     """The tapped +1 near the top of the screen, in the middle and near the bottom: it stays where
     the finger is, and the banner is never over it (it was in the page's flow, 137 px tall)."""
