@@ -407,8 +407,8 @@ def test_round_accepts_the_lowest_and_highest_values(change):
 
 
 @pytest.mark.parametrize("change, field, message", [
-    ({"order": []}, "order", "must hold 1 to 4 items"),
-    ({"order": ["Meg", "Luna", "Dan", "Domy", "Ada"]}, "order", "must hold 1 to 4 items"),
+    ({"order": []}, "order", "must be 1 to 4 names"),
+    ({"order": ["Meg", "Luna", "Dan", "Domy", "Ada"]}, "order", "must be 1 to 4 names"),
     ({"passes": ["Meg", "Luna", "Dan", "Domy", "Ada"]}, "passes", "must hold 0 to 4 items"),
     ({"passes": ["Meg", "Meg"]}, "passes[1]", None),
     ({"order": ["Meg"], "future": ["Luna", "Dan", "Domy", "Ada", "Bea"]}, "future", "must hold 0 to 4 items"),

@@ -296,9 +296,9 @@ def test_action_order_seat_count_and_holding_bounds():
                         "A": {"take_orders": 4, "take_inks": 6}}}  # fourth from B: 10
     assert run("action_order", four)["order"]["take_orders"] == ["B", "A"]
     e = error("action_order", {"seats": ["A", "B", "C", "D", "E"], "first": "A", "markers": {}})
-    assert e.field == "seats" and e.message == "must hold 1 to 4 items"
+    assert e.field == "seats" and e.message == "must be 1 to 4 names"
     e = error("action_order", {"seats": [], "first": "A", "markers": {}})
-    assert e.field == "seats" and e.message == "must hold 1 to 4 items"
+    assert e.field == "seats" and e.message == "must be 1 to 4 names"
     e = error("action_order", {"seats": ["Anna"], "first": "Anna", "markers": {"Anna": {"take_orders": 6, "patronage": 2}}})
     assert e.field == "markers.Anna" and "holds 7" in e.message
 
