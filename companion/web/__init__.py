@@ -190,29 +190,19 @@ def security_headers(response):
     wanted = list(SECURITY_HEADERS)
     if request.path.startswith(("/t/", "/join/", "/api/")):
         wanted.append(("Cache-Control", "no-store" if request.path.startswith("/join/") else "no-cache"))
-    if response.status_code == 405 and "allow" not in present:
-        response.headers.extend(allow_header())
     response.headers.extend([(name, value) for name, value in wanted if name.lower() not in present])
     return response
-
-
-def allow_header() -> list[tuple[str, str]]:
-    """Return the Allow header a 405 must carry (RFC 9110, 15.5.6): the methods the route takes."""
-    from werkzeug.exceptions import MethodNotAllowed
-
-    exc = request.routing_exception
-    if isinstance(exc, MethodNotAllowed) and exc.valid_methods:
-        return [("Allow", ", ".join(sorted(exc.valid_methods)))]
-    return []
 
 
 def http_error(exc: HTTPException):
     """Answer an HTTP error as JSON on the API and as a short page elsewhere, never a traceback."""
     from flask import render_template
 
+    # the exception's own headers but its body's type: a 405's Allow, a 429's Retry-After (RFC 9110)
+    headers = [(name, value) for name, value in exc.get_headers() if name.lower() != "content-type"]
     if wants_json():
-        return jsonify(error=exc.description or exc.name, field="$"), exc.code
-    return render_template("errors/error.html", code=exc.code, message=exc.description or exc.name), exc.code
+        return jsonify(error=exc.description or exc.name, field="$"), exc.code, headers
+    return render_template("errors/error.html", code=exc.code, message=exc.description or exc.name), exc.code, headers
 
 
 def unexpected_error(exc: Exception):

@@ -177,8 +177,13 @@ def creation_kind(endpoint: str | None, view_args: dict | None) -> str | None:
 
 
 def limit_creation():
-    """Flask before_request: answer 429 with Retry-After when this address has created too much, too fast."""
-    from flask import current_app, jsonify, render_template, request
+    """Flask before_request: 429 with Retry-After when this address has created too much, too fast.
+
+    Raised as werkzeug's TooManyRequests, which the app's error handler answers as every HTTP
+    error: the contract's JSON on the API, the short page elsewhere, the exception's headers kept.
+    """
+    from flask import current_app, request
+    from werkzeug.exceptions import TooManyRequests
 
     limit: CreateLimit | None = current_app.extensions.get("companion.create_limit")
     if limit is None or request.method != "POST":
@@ -191,7 +196,4 @@ def limit_creation():
         return None
     message = (f"too many {WORDS[kind]} from this device: at most {limit.count} every "
                f"{'minute' if limit.minutes == 1 else f'{limit.minutes} minutes'}; try again in {seconds} s")
-    headers = {"Retry-After": str(seconds)}
-    if request.path.startswith("/api/"):
-        return jsonify(error=message, field="$"), 429, headers
-    return render_template("errors/error.html", code=429, message=message), 429, headers
+    raise TooManyRequests(message, retry_after=seconds)
