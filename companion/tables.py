@@ -20,7 +20,7 @@ import sqlite_utils
 
 from . import games
 from .games.base import SHEET, Context, Game
-from .games.validation import RulesError, at, name_key, names as check_names, obj, text, whole
+from .games.validation import RulesError, name_key, names as check_names, obj, text, whole
 from .history import describe, event_of as _event, history, recent_history  # noqa: F401 (callers read them here)
 
 #: event types every game accepts, handled here rather than by the game
@@ -201,10 +201,24 @@ def load(db: sqlite_utils.Database, table_id: str) -> Table:
 _NO_TABLE = _hash(secrets.token_urlsafe(SECRET_BYTES))
 
 
-def _secret_is(stored_hash: str | None, secret: str) -> bool:
-    """True when `secret` is the table's; the same work whether the table exists or not."""
-    same = hmac.compare_digest(stored_hash or _NO_TABLE, _hash(secret))
+def secret_matches(stored_hash: str | None, secret: str) -> bool:
+    """True when `secret` is the table's (its stored hash, None for no table); the same work
+    whether the table exists or not, and False for a secret no UTF-8 can hold (a lone surrogate)."""
+    try:
+        given = _hash(secret)
+    except UnicodeEncodeError:
+        return False
+    same = hmac.compare_digest(stored_hash or _NO_TABLE, given)
     return same and stored_hash is not None
+
+
+def load_many(db: sqlite_utils.Database, table_ids: list[str]) -> list[Table]:
+    """Return the tables with these ids, in no particular order; ids of no table are left out."""
+    if not table_ids:
+        return []
+    cursor = db.execute(f"SELECT * FROM tables WHERE id IN ({','.join('?' * len(table_ids))})", list(table_ids))
+    columns = [d[0] for d in cursor.description]
+    return [_row_to_table(dict(zip(columns, row))) for row in cursor.fetchall()]
 
 
 def authorize(db: sqlite_utils.Database, table_id: Any, secret: Any) -> Table:
@@ -216,7 +230,7 @@ def authorize(db: sqlite_utils.Database, table_id: Any, secret: Any) -> Table:
     if not isinstance(table_id, str) or not isinstance(secret, str) or not secret:
         raise NotFound(table_id)
     row = db.execute("SELECT secret_hash FROM tables WHERE id = ?", [table_id]).fetchone()
-    if not _secret_is(row and row[0], secret):
+    if not secret_matches(row and row[0], secret):
         raise NotFound(table_id)
     return load(db, table_id)
 
@@ -226,7 +240,7 @@ def version_if_authorized(db: sqlite_utils.Database, table_id: str, secret: str 
     if not isinstance(table_id, str) or not isinstance(secret, str) or not secret:
         raise NotFound(table_id)
     row = db.execute("SELECT secret_hash, version FROM tables WHERE id = ?", [table_id]).fetchone()
-    if not _secret_is(row and row[0], secret):
+    if not secret_matches(row and row[0], secret):
         raise NotFound(table_id)
     return row[1]
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hmac
 import re
 
 from flask import Blueprint, abort, jsonify, redirect, render_template, request, url_for
@@ -80,22 +79,9 @@ def tables_on_this_device(limit: int = 20) -> list:
     db = get_db()
     marks = ",".join("?" * len(held))
     rows = db.execute(f"SELECT id, secret_hash, updated FROM tables WHERE id IN ({marks})", list(held)).fetchall()
-    mine = sorted((row for row in rows if _holds(row[1], held[row[0]])),
+    mine = sorted((row for row in rows if tables.secret_matches(row[1], held[row[0]])),
                   key=lambda row: row[2], reverse=True)[:limit]
-    if not mine:
-        return []
-    cursor = db.execute(f"SELECT * FROM tables WHERE id IN ({','.join('?' * len(mine))})", [row[0] for row in mine])
-    columns = [d[0] for d in cursor.description]
-    found = [tables._row_to_table(dict(zip(columns, row))) for row in cursor.fetchall()]
-    return sorted(found, key=lambda t: t.updated, reverse=True)
-
-
-def _holds(secret_hash: str, secret: str) -> bool:
-    """True if the cookie's secret is the table's, compared as tables.authorize compares it (its hash, in constant time)."""
-    try:
-        return hmac.compare_digest(secret_hash, tables._hash(secret))
-    except UnicodeEncodeError:  # a lone surrogate is no table's secret
-        return False
+    return sorted(tables.load_many(db, [row[0] for row in mine]), key=lambda t: t.updated, reverse=True)
 
 
 def _game_or_404(key: str):
