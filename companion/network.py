@@ -131,23 +131,3 @@ def own_names() -> set[str]:
     name = socket.gethostname().lower().rstrip(".")
     names = {name, name.split(".")[0]} - {""}
     return names | {f"{n}.local" for n in names}
-
-
-def public_base(host_header: str, scheme: str = "http", default_port: int = 8000) -> str:
-    """Return scheme://HOST:PORT that another device can open, from the request's Host header."""
-    host, port = _split_host(host_header, default_port)
-    if is_local(host):
-        host = lan_address() or host
-    shown = f"[{host}]" if ":" in host else host
-    return f"{scheme}://{shown}:{port}"
-
-
-def _split_host(host_header: str, default_port: int) -> tuple[str, int]:
-    if host_header.startswith("["):
-        host, _, rest = host_header[1:].partition("]")
-        port = rest.lstrip(":")
-    elif host_header.count(":") == 1:
-        host, _, port = host_header.partition(":")
-    else:
-        host, port = host_header, ""
-    return host, int(port) if port.isdigit() else default_port

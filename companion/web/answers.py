@@ -52,8 +52,13 @@ def secret_of(cookies: Mapping[str, str], table_id: str) -> str | None:
 
 def seat_of(cookies: Mapping[str, str], table_id: str) -> int | None:
     """Return the seat this device's cookie names (the write checks it against the table), or None."""
-    raw = cookies.get(seat_cookie(table_id), "")
-    return int(raw) if raw.isascii() and raw.isdigit() and len(raw) < 4 else None  # not "²" or "١"
+    return seat_number(cookies.get(seat_cookie(table_id), ""))
+
+
+def seat_number(raw: str) -> int | None:
+    """Return a seat written as a short number of ASCII digits, else None: "²" and "١" are digits
+    to str.isdigit, and int() of 5,000 nines raises."""
+    return int(raw) if raw.isascii() and raw.isdigit() and len(raw) < 4 else None
 
 
 def screen_of(value: str | None) -> str | None:

@@ -7,7 +7,7 @@ import json
 from flask import Blueprint, Response, abort, redirect, render_template, request, url_for
 
 from .. import forms, games, profiles, wording
-from ..games.validation import RulesError, no_lone_surrogates
+from ..games.validation import RulesError
 from .connection import get_db
 
 bp = Blueprint("profiles", __name__, url_prefix="/profiles")
@@ -90,7 +90,6 @@ def import_file():
             doc = json.loads(upload.read(256 * 1024 + 1))
         except (ValueError, RecursionError):
             raise RulesError("file", "is not a JSON profile file") from None
-        no_lone_surrogates(doc)  # profiles.save checks again; here first, for the import's own words
         saved = profiles.save(get_db(), doc)
     except RulesError as err:
         # the file's own paths, said plainly: "the file's data, suspicion track, stake"

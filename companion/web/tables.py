@@ -245,8 +245,8 @@ def choose_seat(table_id: str):
     """Remember which player this device is (or that it only watches)."""
     table = current_table(table_id)
     raw = request.form.get("seat", "")
-    # ASCII digits only, and few: "¹" and "١" are digits to str.isdigit, and int() of 5,000 nines raises
-    if raw != "watch" and not (raw.isascii() and raw.isdigit() and len(raw) < 4 and int(raw) < len(table.names)):
+    seat = answers.seat_number(raw)
+    if raw != "watch" and not (seat is not None and seat < len(table.names)):
         err = RulesError("seat", f"must be a player number from 0 to {len(table.names) - 1}, or watch")
         return _after_write(table_id, error=err, status=400)
     response = redirect(url_for("tables.show", table_id=table_id, screen=_screen()), 303)
