@@ -13,7 +13,7 @@ it and U+2069 POP DIRECTIONAL ISOLATE after, the plain-text <bdi>, which no name
 - on a page (Jinja calls `__html__`) each name is in <bdi>;
 - `isolated` keeps the marks, for plain text that leaves the app (the result shared to a chat).
 
-Plain Python: no Flask, no markupsafe (the page's escaping is `_HTML`, markupsafe's own characters).
+Plain Python: no Flask; a page's escaping is markupsafe's, Jinja's own, imported only by `__html__`.
 """
 
 from __future__ import annotations
@@ -25,9 +25,6 @@ FSI, PDI = "\u2068", "\u2069"
 _MARKED = re.compile(f"{FSI}([^{FSI}{PDI}]*){PDI}")
 #: a marked text whose marks pair up, none inside another: what name() and its callers write
 _WELL_FORMED = re.compile(f"[^{FSI}{PDI}]*(?:{FSI}[^{FSI}{PDI}]*{PDI}[^{FSI}{PDI}]*)*")
-#: what Jinja's autoescape writes for each special character, so a Sentence's HTML reads as any
-#: other text's ("&" first); then each mark as the <bdi> it stands for
-_HTML = (("&", "&amp;"), ("<", "&lt;"), (">", "&gt;"), ('"', "&#34;"), ("'", "&#39;"), (FSI, "<bdi>"), (PDI, "</bdi>"))
 
 
 def name(text: str) -> str:
@@ -68,11 +65,11 @@ class Sentence(str):
         return self
 
     def __html__(self) -> str:
-        # the marks pair up (_paired), so each FSI opens a <bdi> and its PDI closes it
-        html = self.isolated
-        for char, written in _HTML:
-            html = html.replace(char, written)
-        return html
+        # escaped as Jinja escapes any text (markupsafe, its own escaping, imported only when a
+        # page asks); the marks pair up (_paired), so each FSI opens a <bdi> and its PDI closes it
+        from markupsafe import escape
+
+        return str(escape(self.isolated)).replace(FSI, "<bdi>").replace(PDI, "</bdi>")
 
     def __reduce__(self):
         return Sentence, (self.isolated,)
