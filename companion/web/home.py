@@ -127,14 +127,14 @@ def _in_form_rows(err: RulesError, rows: list[int]) -> RulesError:
     return err
 
 
-def _typed_at(doc: dict, field: str) -> str | None:
-    """The name typed in the form's row that `field` (players[k]) names, or None."""
+def _hiding_row(doc: dict, field: str) -> int | None:
+    """The form row that `field` (players[k]) names, if the name typed there hides characters."""
     found = re.fullmatch(r"players\[(\d+)\]", field)
     players = doc.get("players")
     if not found or not isinstance(players, list) or int(found.group(1)) >= len(players):
         return None
     typed = players[int(found.group(1))]
-    return typed if isinstance(typed, str) else None
+    return int(found.group(1)) if isinstance(typed, str) and validation.hidden(typed) else None
 
 
 #: setup options whose value is a form row ("First player: Player 3")
@@ -174,10 +174,10 @@ def create(game_key: str):
         table, secret = tables.create(get_db(), create_doc, profiles.snapshot_for_table(get_db()))
     except RulesError as err:
         err = _in_form_rows(err, rows)
-        typed = _typed_at(doc, err.field)
-        if typed is not None and validation.hidden(typed):
+        row = _hiding_row(doc, err.field)
+        if row is not None:
             # its field would look right and be refused again: it comes back empty, and says so
-            doc["players"][int(err.field[8:-1])] = ""
+            doc["players"][row] = ""
             err = RulesError(err.field, f"{err.message}; the field is cleared: type the name again")
         if err.field not in ("players", "profile") and not err.field.startswith("players["):
             err = RulesError(f"options.{err.field}" if err.field != "$" else "options", err.message)
