@@ -191,6 +191,20 @@ class Server:
 
         resource.setrlimit(resource.RLIMIT_NOFILE, (self.open_files, self.open_files))
 
+    def send(self, method: str, path: str, body: bytes | str | None = None,
+             headers: dict | None = None) -> tuple[int, dict, bytes]:
+        """One request on a new connection, its body and headers sent as given (Host too, and a
+        lone surrogate's escape as written); return (status, headers, body)."""
+        import http.client
+
+        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=10)
+        try:
+            conn.request(method, path, body=body or None, headers=headers or {})
+            response = conn.getresponse()
+            return response.status, dict(response.getheaders()), response.read()
+        finally:
+            conn.close()
+
     def kill(self) -> None:
         """SIGKILL the server: no chance to flush anything."""
         if self.process and self.process.poll() is None:

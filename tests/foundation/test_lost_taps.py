@@ -7,7 +7,6 @@ answer was lost would send the same write again (findings 3, 5, 6 and 9 of issue
 from __future__ import annotations
 
 import hmac
-import http.client
 import json
 import re
 import sqlite3
@@ -27,14 +26,9 @@ FAME_STEPPER = stepper_id("fame", {"player": 0})
 
 
 def call(server, method: str, path: str, body: bytes | str | None = None, headers: dict | None = None):
-    """Send one request to the server; return (status, headers, text). Headers are sent as given (Host too)."""
-    conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
-    try:
-        conn.request(method, path, body=body, headers=headers or {})
-        response = conn.getresponse()
-        return response.status, dict(response.getheaders()), response.read().decode("utf-8", "replace")
-    finally:
-        conn.close()
+    """Server.send, its body as text: (status, headers, text)."""
+    status, sent_back, raw = server.send(method, path, body, headers)
+    return status, sent_back, raw.decode("utf-8", "replace")
 
 
 def create(server, game="gutenberg", players=("Anna", "Tom")) -> dict:

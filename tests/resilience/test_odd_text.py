@@ -8,7 +8,6 @@ must answer 400 (or 404 for the id), store nothing, and leave no traceback in th
 
 from __future__ import annotations
 
-import http.client
 import json
 import sqlite3
 import urllib.parse
@@ -25,28 +24,17 @@ ROW = {"fame": 1, "guilders": 0, "patronage_cards": 0, "types": 3, "inks": 0,
        "specialties": {"typesetting": 0, "woodcutting": 0, "binding": 0, "illuminating": 0}}
 
 
-def send(server, method: str, path: str, body: bytes = b"", headers: dict | None = None) -> tuple[int, dict, bytes]:
-    """One request as raw bytes (so a lone surrogate's escape reaches the server as sent)."""
-    conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
-    try:
-        conn.request(method, path, body=body or None, headers=headers or {})
-        response = conn.getresponse()
-        return response.status, dict(response.getheaders()), response.read()
-    finally:
-        conn.close()
-
-
 def post_json(server, path: str, text: str, token: str | None = None) -> tuple[int, dict]:
     """POST a JSON text written by hand: json.dumps would write "\\ud800" too, but this shows it."""
     headers = {"Content-Type": "application/json", **({"X-Table-Token": token} if token else {})}
-    status, _, body = send(server, "POST", path, text.encode("ascii"), headers)
+    status, _, body = server.send("POST", path, text.encode("ascii"), headers)
     return status, json.loads(body)
 
 
 def post_form(server, path: str, fields: list[tuple[str, str]], cookie: str = "") -> tuple[int, str]:
     body = urllib.parse.urlencode(fields).encode("ascii")
     headers = {"Content-Type": "application/x-www-form-urlencoded", **({"Cookie": cookie} if cookie else {})}
-    status, _, page = send(server, "POST", path, body, headers)
+    status, _, page = server.send("POST", path, body, headers)
     return status, page.decode("utf-8")
 
 
@@ -54,7 +42,7 @@ def post_file(server, path: str, content: bytes) -> tuple[int, str]:
     boundary = uuid.uuid4().hex
     body = (f"--{boundary}\r\nContent-Disposition: form-data; name=\"file\"; filename=\"box.json\"\r\n"
             f"Content-Type: application/json\r\n\r\n").encode() + content + f"\r\n--{boundary}--\r\n".encode()
-    status, _, page = send(server, "POST", path, body, {"Content-Type": f"multipart/form-data; boundary={boundary}"})
+    status, _, page = server.send("POST", path, body, {"Content-Type": f"multipart/form-data; boundary={boundary}"})
     return status, page.decode("utf-8")
 
 
@@ -105,7 +93,7 @@ def test_a_lone_surrogate_through_the_api_is_400_at_its_path(server):
 def joined(server) -> tuple[dict, str]:
     """A new table and the cookie its join address leaves on a phone."""
     table = new_table(server)
-    status, _, _ = send(server, "GET", f"/join/{table['table']}/{table['token']}")
+    status, _, _ = server.send("GET", f"/join/{table['table']}/{table['token']}")
     assert status == 303
     return table, f"tc_{table['table']}={table['token']}"
 
@@ -164,7 +152,7 @@ def test_a_profile_id_past_sqlites_integers_is_404(server, profile_id):
     before = stored(server)
     for method, path in [("GET", f"/profiles/{profile_id}"), ("GET", f"/profiles/{profile_id}.json"),
                          ("POST", f"/profiles/{profile_id}"), ("POST", f"/profiles/{profile_id}/delete")]:
-        status, _, _ = send(server, method, path, b"profile_name=x" if method == "POST" else b"",
+        status, _, _ = server.send(method, path, b"profile_name=x" if method == "POST" else b"",
                             {"Content-Type": "application/x-www-form-urlencoded"})
         assert status == 404, (method, path, status)
     # a table started with such a profile: no such profile, said at the field

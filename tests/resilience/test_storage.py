@@ -17,8 +17,6 @@ import os
 import sqlite3
 import subprocess
 import sys
-import urllib.error
-import urllib.request
 from pathlib import Path
 
 import pytest
@@ -30,19 +28,11 @@ from tests.conftest import ROOT, Server, free_port
 PLAYERS = ["Anna", "Tom", "Kate", "Ben"]
 
 
-def call(url: str, method: str = "GET", body=None, token: str | None = None, headers=None) -> tuple[int, dict, str]:
-    """Send one request; return (status, JSON or {}, raw text)."""
-    req = urllib.request.Request(url, method=method, data=None if body is None else json.dumps(body).encode())
-    req.add_header("Content-Type", "application/json")
-    for name, value in (headers or {}).items():
-        req.add_header(name, value)
-    if token:
-        req.add_header("X-Table-Token", token)
-    try:
-        with urllib.request.urlopen(req, timeout=10) as response:
-            status, raw = response.status, response.read()
-    except urllib.error.HTTPError as err:
-        status, raw = err.code, err.read()
+def call(server: Server, path: str, method: str = "GET", body=None, token: str | None = None,
+         headers=None) -> tuple[int, dict, str]:
+    """One JSON request (Server.send); return (status, the JSON answer or {}, its text)."""
+    sent = {"Content-Type": "application/json", **({"X-Table-Token": token} if token else {}), **(headers or {})}
+    status, _, raw = server.send(method, path, None if body is None else json.dumps(body), sent)
     text = raw.decode("utf-8", "replace")
     try:
         doc = json.loads(text)
@@ -104,7 +94,7 @@ def damage_page(path: Path, page: int, size: int) -> None:
         os.fsync(f.fileno())
 
 
-def stepper_tap(base: str, table: str, token: str, version: int) -> tuple[int, str]:
+def stepper_tap(server: Server, table: str, token: str, version: int) -> tuple[int, str]:
     """Tap Gutenberg's +1 fame for player 0 as the page's stepper does (htmx, from its own origin)."""
     from urllib.parse import urlencode
 
@@ -112,14 +102,10 @@ def stepper_tap(base: str, table: str, token: str, version: int) -> tuple[int, s
 
     form = {"type": "fame", "expected_version:int": str(version), "data.delta:json": "1", "data.player:json": "0",
             "stepper": settings("delta", "Fame", 1)}
-    req = urllib.request.Request(f"{base}/t/{table}/events", method="POST", data=urlencode(form).encode(), headers={
+    status, _, raw = server.send("POST", f"/t/{table}/events", urlencode(form), {
         "Content-Type": "application/x-www-form-urlencoded", "HX-Request": "true", "Sec-Fetch-Site": "same-origin",
         "HX-Target": stepper_id("fame", {"player": 0}), "Cookie": f"tc_{table}={token}"})
-    try:
-        with urllib.request.urlopen(req, timeout=10) as response:
-            return response.status, response.read().decode()
-    except urllib.error.HTTPError as err:
-        return err.code, err.read().decode()
+    return status, raw.decode()
 
 
 # --- at start-up: one line -------------------------------------------------------------------
@@ -205,15 +191,15 @@ def test_a_full_disk_answers_507_and_saves_nothing(small_disk):
     server.url = f"http://127.0.0.1:{server.port}"
     server.start()
     try:
-        status, made, _ = call(f"{server.url}/api/v1/tables", "POST", {"game": "gutenberg", "players": PLAYERS})
+        status, made, _ = call(server, "/api/v1/tables", "POST", {"game": "gutenberg", "players": PLAYERS})
         assert status == 201
         table, token = made["table"], made["token"]
         filler = fill(small_disk)
         acknowledged, refused = [], None
         for i in range(400):  # bounded: the WAL's free frames run out long before
             name = f"Anna{i}"
-            version = call(f"{server.url}/api/v1/tables/{table}", token=token)[1]["version"]
-            status, doc, text = call(f"{server.url}/api/v1/tables/{table}/events", "POST",
+            version = call(server, f"/api/v1/tables/{table}", token=token)[1]["version"]
+            status, doc, text = call(server, f"/api/v1/tables/{table}/events", "POST",
                                      {"type": "rename", "data": {"player": 0, "name": name}, "expected_version": version}, token)
             if status == 200:
                 acknowledged.append(name)
@@ -225,21 +211,16 @@ def test_a_full_disk_answers_507_and_saves_nothing(small_disk):
         assert status == 507, text
         assert doc == {"error": "the server's disk is full: nothing was saved", "field": "$"}
         # the page's form gets the same words, in the page
-        page = urllib.request.Request(f"{server.url}/t/{table}/events", method="POST",
-                                      data=f"type=rename&data.player:int=0&data.name=Zed&expected_version:int={version}".encode(),
-                                      headers={"Content-Type": "application/x-www-form-urlencoded",
-                                               "Cookie": f"tc_{table}={token}"})
-        try:
-            urllib.request.urlopen(page, timeout=10)
-            pytest.fail("the form's write was acknowledged on a full disk")
-        except urllib.error.HTTPError as err:
-            assert err.code == 507
-            assert "disk is full: nothing was saved" in err.read().decode()
+        status, _, page = server.send("POST", f"/t/{table}/events",
+                                      f"type=rename&data.player:int=0&data.name=Zed&expected_version:int={version}",
+                                      {"Content-Type": "application/x-www-form-urlencoded", "Cookie": f"tc_{table}={token}"})
+        assert status == 507, "the form's write was acknowledged on a full disk"
+        assert "disk is full: nothing was saved" in page.decode()
         # a stepper's tap, which is answered before Flask when all goes well, gets them too
-        status, text = stepper_tap(server.url, table, token, version)
+        status, text = stepper_tap(server, table, token, version)
         assert status == 507 and "disk is full: nothing was saved" in text, (status, text)
         filler.unlink()
-        status, after, _ = call(f"{server.url}/api/v1/tables/{table}", token=token)
+        status, after, _ = call(server, f"/api/v1/tables/{table}", token=token)
         assert status == 200
         assert after["players"][0]["name"] == (acknowledged[-1] if acknowledged else "Anna")
         assert after["version"] == len(acknowledged), "exactly the acknowledged writes, no half one"
@@ -254,7 +235,7 @@ def test_a_page_damaged_while_serving_answers_503_to_every_secret_never_500(tmp_
     server.url = f"http://127.0.0.1:{server.port}"
     server.start()
     try:
-        made = [call(f"{server.url}/api/v1/tables", "POST", {"game": "gutenberg", "players": PLAYERS})[1] for _ in range(40)]
+        made = [call(server, "/api/v1/tables", "POST", {"game": "gutenberg", "players": PLAYERS})[1] for _ in range(40)]
         path = server.data / DB_NAME
         conn = sqlite3.connect(str(path))
         conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
@@ -266,16 +247,17 @@ def test_a_page_damaged_while_serving_answers_503_to_every_secret_never_500(tmp_
         conn.execute("INSERT OR REPLACE INTO settings VALUES ('poke', 'x')")
         conn.close()
         table, token = made[5]["table"], made[5]["token"]
+        tapped = stepper_tap(server, table, token, 0)
         answers = {
-            "API, right secret": call(f"{server.url}/api/v1/tables/{table}", token=token),
-            "API, wrong secret": call(f"{server.url}/api/v1/tables/{table}", token="x" * 22),
-            "page, wrong secret": call(f"{server.url}/t/{table}", headers={"Cookie": f"tc_{table}={'y' * 22}"}),
-            "poll, right secret": call(f"{server.url}/t/{table}/live", headers={
+            "API, right secret": call(server, f"/api/v1/tables/{table}", token=token),
+            "API, wrong secret": call(server, f"/api/v1/tables/{table}", token="x" * 22),
+            "page, wrong secret": call(server, f"/t/{table}", headers={"Cookie": f"tc_{table}={'y' * 22}"}),
+            "poll, right secret": call(server, f"/t/{table}/live", headers={
                 "Cookie": f"tc_{table}={token}", "If-None-Match": '"v0"', "HX-Request": "true"}),
-            "poll, wrong secret": call(f"{server.url}/t/{table}/live", headers={
+            "poll, wrong secret": call(server, f"/t/{table}/live", headers={
                 "Cookie": f"tc_{table}={'y' * 22}", "If-None-Match": '"v0"', "HX-Request": "true"}),
-            "stepper tap": (*stepper_tap(server.url, table, token, 0)[:1], {}, stepper_tap(server.url, table, token, 0)[1]),
-            "write": call(f"{server.url}/api/v1/tables/{table}/events", "POST",
+            "stepper tap": (tapped[0], {}, tapped[1]),
+            "write": call(server, f"/api/v1/tables/{table}/events", "POST",
                           {"type": "rename", "data": {"player": 0, "name": "Zed"}, "expected_version": 0}, token),
         }
         for what, (status, doc, text) in answers.items():
