@@ -179,7 +179,8 @@
   // A kept event met by 409 (another phone played while this one could not send) is sent again
   // on the version the 409's answer carries, as every form is sent on the newest version this
   // phone has seen; after MAX_REBASES such tries it is given up and its control says so. An
-  // undo is never sent again on a newer version: it would take back another phone's change.
+  // undo is sent on the version it was tapped on, never a newer one the page drew since: that
+  // would take back another phone's change. Only this phone's own writes move it on (carryUndos).
   // Any other 4xx (refused) is final: shown as ever, never sent again.
   // Writes leave one at a time: a tap made while another write of this table is on its way or
   // kept waits its turn (htmx would drop it, or send it with a version about to be stale).
@@ -404,8 +405,30 @@
     if (version !== null) answeredVersion = answeredVersion === null ? version : Math.max(answeredVersion, version);
   }
 
-  // Send the oldest kept write of this table, then the next, one at a time. Its version is the
-  // newest this phone knows (as for every form); its write_id is the one made at the tap.
+  function isUndo(entry) { return /\/undo$/.test(entry.url); }
+  function sentVersion(value) { var v = parseInt(value, 10); return isNaN(v) ? null : v; }
+  // This phone's own write, sent on version `from`, was applied: the table went from `from` to
+  // from + 1 by this phone's hand, so a kept undo tapped on `from` (to take back that write, or
+  // one kept after it) now goes on from + 1. Any other version is another phone's doing.
+  function carryUndos(table, from, to) {
+    if (from === null || to !== from + 1) return;
+    storeKept(keptWrites().map(function (w) {
+      if (w.table !== table || w.gaveUp || !isUndo(w)) return w;
+      w.fields = w.fields.map(function (pair) {
+        return pair[0] === "expected_version:int" && sentVersion(pair[1]) === from ? [pair[0], String(to)] : pair;
+      });
+      return w;
+    }));
+  }
+  // The newest of the versions an answer carries (its live region's, a stepper's tools'), or null.
+  function newestVersionIn(html) {
+    var versions = ((html || "").match(/data-version="\d+"/g) || []).map(function (v) { return parseInt(v.slice(14), 10); });
+    return versions.length ? Math.max.apply(null, versions) : null;
+  }
+
+  // Send the oldest kept write of this table, then the next, one at a time. An event goes on the
+  // newest version this phone knows (as every form does), an undo on the version it was tapped on
+  // (moved on only by carryUndos); its write_id is the one made at the tap.
   function sendKept() {
     if (sending || Object.keys(inFlight).length) return;
     var next = waitingHere()[0];
@@ -413,9 +436,13 @@
     sending = true;
     inFlight[next.id] = true;
     var body = new URLSearchParams();
-    var latest = latestVersion();
+    var latest = latestVersion(), sentOn = null;
     next.fields.forEach(function (pair) {
-      var value = pair[0] === "expected_version:int" && latest !== null ? String(latest) : pair[1];
+      var value = pair[1];
+      if (pair[0] === "expected_version:int") {
+        if (!isUndo(next) && latest !== null) value = String(latest);
+        sentOn = sentVersion(value);
+      }
       body.append(pair[0], value);
     });
     var controller = window.AbortController ? new AbortController() : null;
@@ -432,8 +459,9 @@
         retryDelay = RETRY_FIRST_MS;
         if (answer.status < 400) {
           forget(next.id);
-          var versions = (answer.text.match(/data-version="\d+"/g) || []).map(function (v) { return parseInt(v.slice(14), 10); });
-          if (versions.length) heard(Math.max.apply(null, versions));
+          var now = newestVersionIn(answer.text);
+          heard(now);
+          carryUndos(next.table, sentOn, now);
         } else if (answer.status === 409 && rebase(next, answer.text)) {
           // sent again below, on the version the answer carried
         } else if (answer.status === 409) {
@@ -489,7 +517,11 @@
     var data = new FormData(form);
     if (submitter && submitter.name) data.append(submitter.name, submitter.value);
     var fields = [];
-    data.forEach(function (value, name) { if (typeof value === "string") fields.push([name, value]); });
+    var latest = latestVersion();
+    data.forEach(function (value, name) {
+      if (typeof value !== "string") return;
+      fields.push([name, name === "expected_version:int" && latest !== null ? String(latest) : value]);
+    });
     var id = newWriteId();
     fields.push(["write_id", id]);
     keep({ id: id, table: tableOf(action), url: new URL(action, location.href).pathname, fields: fields,
@@ -530,6 +562,7 @@
     delete inFlight[id];
     if (status === 0 || status >= 500) { failed(id, status, xhr ? xhr.responseText : ""); return; }
     forget(id);
+    if (status < 300) carryUndos(tableOf(cfg.path), sentVersion(cfg.formData.get("expected_version:int")), newestVersionIn(xhr.responseText));
     paintMarks();
     answered();
     sendKept();

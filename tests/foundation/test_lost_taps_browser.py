@@ -508,3 +508,55 @@ def test_a_tap_the_server_does_not_answer_says_sending_then_not_saved(tmp_path, 
         assert fame(server, t) == [1, 0] and len(logged(server, t)) == 1
     finally:
         server.stop()
+
+
+def test_a_kept_undo_never_takes_back_a_change_the_phone_drew_after_it(server, phone, dark_phone):
+    """Ann taps Undo (to take back her point) as her Wi-Fi drops; Bob scores; her polls get through
+    again and draw his point before her undo goes. The undo keeps the version it was tapped on: it
+    meets the 409 and says so. It was sent on the newest version the page showed, and took back Bob's point."""
+    t = create(server, game="codex", players=("Ann", "Bob"))
+    open_table(phone, server, t, "Ann")
+    open_table(dark_phone, server, t, "Bob")
+    points(phone, "Ann").click()
+    phone.wait_for_function("() => document.querySelector('#table-live').dataset.version === '1'")
+    phone.route("**/t/*/undo", lambda route: route.abort())  # the undo is lost; the polls are not blocked
+    phone.get_by_role("button", name="Undo").click()
+    phone.locator(".unsaved-mark", has_text="not saved").wait_for()
+    assert [w["fields"] for w in kept(phone)][0].count(["expected_version:int", "1"]) == 1
+    dark_phone.wait_for_function("() => document.querySelector('#table-live').dataset.version === '1'")
+    points(dark_phone, "Bob").click()
+    until(lambda: scores(server, t) == [1, 1])
+    phone.wait_for_function("() => document.querySelector('#table-live').dataset.version === '2'")  # a poll drew it
+    phone.unroute("**/t/*/undo")
+    phone.wait_for_function("() => JSON.parse(localStorage.getItem('tc-kept-writes') || '[]').every(w => w.gaveUp)",
+                            timeout=15_000)
+    assert [e["type"] for e in logged(server, t)] == ["points", "points"] and scores(server, t) == [1, 1]
+    phone.wait_for_function("w => (document.querySelector('#table-tools .unsaved-mark') || {}).textContent === w", arg=CHANGED)
+
+
+@pytest.mark.parametrize("lost", [False, True])
+def test_an_undo_tapped_after_a_tap_still_kept_takes_back_that_tap(server, phone, lost):
+    """+1 then Undo, the +1 not answered yet (held on its way, or lost): the undo was tapped on the
+    table before the +1, and this phone's own answer carries it to the +1's version, so it takes back the +1."""
+    t = create(server, game="codex", players=("Ann", "Bob"))
+    open_table(phone, server, t, "Ann")
+    points(phone, "Ann").click()
+    phone.wait_for_function("() => document.querySelector('#table-live').dataset.version === '1'")
+    held: list = []
+    phone.route("**/t/*/events", (lambda route: route.abort()) if lost else (lambda route: held.append(route)))
+    if lost:
+        phone.route("**/t/*/undo", lambda route: route.abort())
+    points(phone, "Ann").click()
+    for _ in range(50):  # bounded: the +1 is on its way, held here, or marked as lost
+        if held or kept(phone) and kept(phone)[0]["failed"]:
+            break
+        phone.wait_for_timeout(100)
+    phone.get_by_role("button", name="Undo").click()
+    phone.wait_for_function("() => JSON.parse(localStorage.getItem('tc-kept-writes') || '[]').length === 2")
+    if lost:
+        phone.unroute("**/t/*/undo")
+    else:
+        held[0].continue_()
+    phone.unroute("**/t/*/events")
+    wait_saved(phone)
+    assert [e["type"] for e in logged(server, t)] == ["points", "points", "undo"] and scores(server, t) == [1, 0]
