@@ -190,7 +190,6 @@
   // and "sending…" from PENDING_MS on says the tap is in hand meanwhile, so no second tap by mistake.
   var RETRY_FIRST_MS = 1000, RETRY_MAX_MS = 30000, WRITE_TIMEOUT_MS = 6000, PENDING_MS = 1000, MAX_REBASES = 3;
   var CHANGED = "not saved: the table changed, tap again";
-  var memoryKept = [];  // where localStorage is not to be had (a private window that refuses it)
   var inFlight = {};  // write_id -> true while this page waits for its answer
   var sending = false, retryTimer = null, retryDelay = RETRY_FIRST_MS, offline = false, trouble = null, troubleText = "";
   var lastTapped = null, lastControl = null;  // the control of the latest tap: the banner keeps clear of it
@@ -209,13 +208,24 @@
     return Array.prototype.map.call(bytes, function (b) { return ("0" + b.toString(16)).slice(-2); }).join("");
   }
 
-  function keptWrites() {
-    try { return JSON.parse(localStorage.getItem(KEPT) || "[]") || []; } catch (e) { return memoryKept.slice(); }
+  // The kept writes live in this page's memory, written through to localStorage so a reload (or
+  // another tab) finds them. Storage is read at start-up and when another tab changes it, never
+  // on every poll; where it refuses to hold them (full, a private window) memory still does.
+  function readKept() {
+    try { var list = JSON.parse(localStorage.getItem(KEPT) || "[]"); return Array.isArray(list) ? list : []; }
+    catch (e) { return []; }
   }
+  var kept = readKept();
+  function keptWrites() { return kept.slice(); }
   function storeKept(list) {
-    memoryKept = list.slice();
+    kept = list.slice();
     try { if (list.length) localStorage.setItem(KEPT, JSON.stringify(list)); else localStorage.removeItem(KEPT); } catch (e) { /* memory only */ }
   }
+  window.addEventListener("storage", function (evt) {
+    if (evt.key !== KEPT && evt.key !== null) return;
+    kept = readKept();
+    paintMarks();
+  });
   function keep(entry) { var list = keptWrites(); list.push(entry); storeKept(list); }
   function forget(id) { storeKept(keptWrites().filter(function (w) { return w.id !== id; })); }
   function change(id, how) { storeKept(keptWrites().map(function (w) { if (w.id === id) how(w); return w; })); }

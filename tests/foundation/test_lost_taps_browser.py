@@ -560,3 +560,28 @@ def test_an_undo_tapped_after_a_tap_still_kept_takes_back_that_tap(server, phone
     phone.unroute("**/t/*/events")
     wait_saved(phone)
     assert [e["type"] for e in logged(server, t)] == ["points", "points", "undo"] and scores(server, t) == [1, 0]
+
+
+def test_a_tap_is_kept_where_the_browser_refuses_to_store_it(tmp_path, phone):
+    """A private window, or storage that is full: localStorage.setItem throws. The tap lost by the
+    network still says "not saved" and is sent once the server is back (the phone holds it in memory)."""
+    phone.add_init_script("Storage.prototype.setItem = function () { throw new DOMException('full', 'QuotaExceededError'); };")
+    port = free_port()
+    server = Server(url=f"http://127.0.0.1:{port}", port=port, data=tmp_path / "srv").start()
+    try:
+        t = create(server)
+        open_table(phone, server, t, "Anna")
+        server.stop()
+        plus(phone, 0).click()
+        assert_marked(phone, 0)
+        phone.locator("#connection-banner").wait_for(state="visible")
+        assert "1 tap kept" in phone.locator("#connection-banner").text_content()
+        assert kept(phone) == []  # nothing could be stored
+        server = Server(url=f"http://127.0.0.1:{port}", port=port, data=tmp_path / "srv").start()
+        wait_saved(phone)
+        phone.locator("#connection-banner").wait_for(state="hidden")
+        assert fame(server, t) == [1, 0] and len(logged(server, t)) == 1
+        phone.wait_for_timeout(1500)  # past the first retry's time: sent once
+        assert len(logged(server, t)) == 1
+    finally:
+        server.stop()
