@@ -191,7 +191,7 @@
   var RETRY_FIRST_MS = 1000, RETRY_MAX_MS = 30000, WRITE_TIMEOUT_MS = 6000, PENDING_MS = 1000, MAX_REBASES = 3;
   var CHANGED = "not saved: the table changed, tap again";
   var inFlight = {};  // write_id -> true while this page waits for its answer
-  var sending = false, retryTimer = null, retryDelay = RETRY_FIRST_MS, offline = false, trouble = null, troubleText = "";
+  var retryTimer = null, retryDelay = RETRY_FIRST_MS, offline = false, trouble = null, troubleText = "";
   var lastTapped = null, lastControl = null;  // the control of the latest tap: the banner keeps clear of it
 
   function tableOf(path) {
@@ -383,9 +383,12 @@
     else text = "The server could not save that (error " + status + ").";
     return text.charAt(0).toUpperCase() + text.slice(1).replace(/\.?$/, ".");
   }
+  // No answer at all: the server cannot be reached. (Not inside say: refreshBanner says it again
+  // after answered() found the server there.)
+  function unreachable() { offline = true; say("offline"); }
   function failed(id, status, body) {
     markFailed(id);
-    if (status === 0) { offline = true; say("offline"); }
+    if (status === 0) unreachable();
     else say("server", serverWords(status, body));
     paintMarks();
     scheduleRetry();
@@ -440,10 +443,9 @@
   // newest version this phone knows (as every form does), an undo on the version it was tapped on
   // (moved on only by carryUndos); its write_id is the one made at the tap.
   function sendKept() {
-    if (sending || Object.keys(inFlight).length) return;
+    if (Object.keys(inFlight).length) return;
     var next = waitingHere()[0];
     if (!next) { retryDelay = RETRY_FIRST_MS; return; }
-    sending = true;
     inFlight[next.id] = true;
     var body = new URLSearchParams();
     var latest = latestVersion(), sentOn = null;
@@ -463,7 +465,6 @@
       .catch(function () { return { status: 0, text: "" }; })
       .then(function (answer) {
         clearTimeout(timer);
-        sending = false;
         delete inFlight[next.id];
         if (answer.status === 0 || answer.status >= 500) { failed(next.id, answer.status, answer.text); return; }
         retryDelay = RETRY_FIRST_MS;
@@ -563,7 +564,7 @@
     var xhr = evt.detail.xhr;
     var status = xhr ? xhr.status : 0;
     if ((cfg.verb || "").toLowerCase() === "get") {  // a poll: it says whether the server is there
-      if (status === 0) { offline = true; say("offline"); }
+      if (status === 0) unreachable();
       else if (status < 500) answered();
       return;
     }
@@ -580,7 +581,7 @@
 
   document.addEventListener("htmx:afterSettle", paintMarks);
   window.addEventListener("online", function () { retryDelay = RETRY_FIRST_MS; refreshBanner(); sendKept(); });
-  window.addEventListener("offline", function () { offline = true; say("offline"); });
+  window.addEventListener("offline", unreachable);
   // After a reload, whatever is still kept never got an answer: mark it and send it again.
   document.addEventListener("DOMContentLoaded", function () {
     if (!thisTable() || !keptHere().length) return;
