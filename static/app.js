@@ -94,9 +94,9 @@
     var refused = !isPoll && evt.detail.xhr && evt.detail.xhr.status >= 400;
     // A poll sent before a tap can come back after the tap's answer: never swap in an older table.
     if (isPoll && evt.detail.xhr) {
-      var found = /data-version="(\d+)"/.exec(evt.detail.xhr.responseText || "");
+      var drawn = versionIn(evt.detail.xhr.responseText);
       var known = latestVersion();
-      if (found && known !== null && parseInt(found[1], 10) < known) {
+      if (drawn !== null && known !== null && drawn < known) {
         evt.detail.shouldSwap = false;
         return;
       }
