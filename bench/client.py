@@ -1,9 +1,9 @@
-"""A small HTTP/1.1 client over one keep-alive connection, blocking or asyncio.
+"""A small HTTP/1.1 client over one keep-alive connection, blocking or asyncio, and a reader of server-sent events.
 
 The load test simulates hundreds of phones from one process: a thread each would cost the
-server's CPU more than the server does, so each phone is a coroutine holding one connection
-the way a browser tab holds one. Only what our server sends is handled: Content-Length or
-chunked bodies, status and headers.
+server's CPU more than the server does, so each phone is a coroutine holding the connections
+a browser tab holds (one for its requests, one for its event stream). Only what our server
+sends is handled: Content-Length or chunked bodies, status and headers.
 """
 
 from __future__ import annotations
@@ -76,14 +76,34 @@ class AsyncConnection:
                 pass
             self.writer = None
 
+    def drop(self) -> None:
+        """Close at once, without waiting (usable while the task using it is being cancelled)."""
+        if self.writer is not None:
+            self.writer.close()
+            self.writer = None
+
     async def request(self, method: str, path: str, headers: dict[str, str] | None = None, body: bytes = b"") -> Response:
-        """Send one request and read its whole answer."""
-        if self.writer is None:
+        """Send one request and read its whole answer.
+
+        On a connection used before, a close by the server before any byte of the answer
+        (its idle timeout ran out while the phone was silent) is answered as a browser does:
+        the request goes again, once, on a new connection.
+        """
+        if self.writer is not None and self.reader.at_eof():
+            await self.close()
+        reused = self.writer is not None
+        if not reused:
             await self._open()
         started = time.perf_counter()
-        self.writer.write(build_request(method, path, f"{self.host}:{self.port}", headers, body))
-        await self.writer.drain()
-        head = await self.reader.readuntil(b"\r\n\r\n")
+        try:
+            self.writer.write(build_request(method, path, f"{self.host}:{self.port}", headers, body))
+            await self.writer.drain()
+            head = await self.reader.readuntil(b"\r\n\r\n")
+        except (ConnectionError, asyncio.IncompleteReadError) as exc:
+            if not reused or (isinstance(exc, asyncio.IncompleteReadError) and exc.partial):
+                raise
+            await self.close()
+            return await self.request(method, path, headers, body)
         status, got, cookies = parse_head(head[:-4])
         if status in (204, 304) or method == "HEAD":
             data = b""
@@ -159,3 +179,125 @@ class Connection:
         if got.get("connection", "").lower() == "close":
             self.close()
         return Response(status, got, data, time.perf_counter() - started, cookies)
+
+
+@dataclass
+class Event:
+    """One server-sent event as the browser's EventSource hands it to the page."""
+
+    id: str | None
+    event: str
+    data: str
+
+
+class EventStream:
+    """One server-sent-event stream on a connection of its own, read as it arrives.
+
+    The table page holds such a stream open beside the connection it posts taps on, so the
+    benchmark's phones do too. AsyncConnection reads whole answers and cannot serve here: a
+    stream's answer never ends. This reads the status line and headers, then the body as it
+    comes (chunked, as gevent's pywsgi sends an answer of unknown length, or until the server
+    closes), and splits it into events on blank lines the way the EventSource specification
+    does: `id:`, `event:`, `data:` (lines joined by newlines) and `retry:` fields, comments
+    (lines starting with a colon) counted and skipped.
+    """
+
+    def __init__(self, host: str, port: int):
+        self.host, self.port = host, port
+        self.reader: asyncio.StreamReader | None = None
+        self.writer: asyncio.StreamWriter | None = None
+        self.chunked = False
+        self.left: int | None = None  # bytes of a Content-Length body still to read
+        self.ended = False
+        self.pending = b""  # bytes received, not yet a whole line
+        self.fields: dict[str, list[str]] = {}  # the event being read
+        self.comments = 0  # comment lines read (the server's keep-alives)
+        self.retry_ms: int | None = None  # the last `retry:` the server sent
+
+    async def open(self, path: str, headers: dict[str, str] | None = None) -> Response:
+        """Send the GET and read the answer's head; the body too when it is not a stream.
+
+        The Response's seconds are the time to the head, the time a browser waits before its
+        EventSource is open.
+        """
+        self.reader, self.writer = await asyncio.open_connection(self.host, self.port)
+        started = time.perf_counter()
+        self.writer.write(build_request("GET", path, f"{self.host}:{self.port}", headers))
+        await self.writer.drain()
+        head = await self.reader.readuntil(b"\r\n\r\n")
+        status, got, cookies = parse_head(head[:-4])
+        seconds = time.perf_counter() - started
+        self.chunked = got.get("transfer-encoding", "").lower() == "chunked"
+        self.left = int(got["content-length"]) if "content-length" in got else None
+        if status in (204, 304):
+            self.ended = True
+        stream = status == 200 and got.get("content-type", "").split(";")[0].strip() == "text/event-stream"
+        body = b""
+        if not stream and not self.ended:  # an error page: read it whole (it names what went wrong)
+            parts = []
+            while (part := await self._read()) is not None:
+                parts.append(part)
+            body = b"".join(parts)
+        return Response(status, got, body, seconds, cookies)
+
+    async def _read(self) -> bytes | None:
+        """Return the next bytes of the body, or None at its end."""
+        if self.ended:
+            return None
+        if self.chunked:
+            size = int((await self.reader.readuntil(b"\r\n")).split(b";")[0], 16)
+            chunk = await self.reader.readexactly(size + 2)
+            if size == 0:
+                self.ended = True
+                return None
+            return chunk[:-2]
+        if self.left is not None:
+            if self.left == 0:
+                self.ended = True
+                return None
+            data = await self.reader.read(min(self.left, 65536))
+            if not data:
+                raise asyncio.IncompleteReadError(b"", self.left)
+            self.left -= len(data)
+            return data
+        data = await self.reader.read(65536)  # no length: the body ends when the server closes
+        if not data:
+            self.ended = True
+            return None
+        return data
+
+    async def next(self) -> Event | None:
+        """Return the next event with data, or None when the server ended the stream.
+
+        A block without data (the opening `retry:`, a keep-alive comment) dispatches nothing,
+        as in a browser.
+        """
+        while True:
+            while b"\n" not in self.pending:
+                data = await self._read()
+                if data is None:
+                    return None
+                self.pending += data
+            raw, _, self.pending = self.pending.partition(b"\n")
+            line = raw.decode("utf-8", "replace").removesuffix("\r")
+            if line == "":
+                event, self.fields = self.fields, {}
+                if "data" in event:
+                    return Event((event.get("id") or [None])[-1], (event.get("event") or ["message"])[-1],
+                                 "\n".join(event["data"]))
+                continue
+            if line.startswith(":"):
+                self.comments += 1
+                continue
+            name, _, value = line.partition(":")
+            value = value.removeprefix(" ")
+            if name == "retry" and value.isdigit():
+                self.retry_ms = int(value)
+            elif name in ("id", "event", "data"):
+                self.fields.setdefault(name, []).append(value)
+
+    def close(self) -> None:
+        """Drop the connection at once (usable while the task reading it is being cancelled)."""
+        if self.writer is not None:
+            self.writer.close()
+            self.writer = None

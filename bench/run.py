@@ -1,13 +1,19 @@
-"""Benchmarks of Table Companion: latency, convention load, page weight, start-up. Prints figures.
+"""Benchmarks of Table Companion: latency, convention load, page weight, start-up, an idle hall. Prints figures.
 
-    python bench/run.py            # the full set (about three minutes)
-    python bench/run.py --quick    # under a minute: fewer samples, 50 tables for 10 s
+    python bench/run.py            # the full set (about four minutes)
+    python bench/run.py --quick    # about a minute: fewer samples, 50 tables for 10 s, the idle hall for 8 s
 
-Everything runs against real `companion serve` processes (waitress, a fresh SQLite file in a
-temporary folder) on 127.0.0.1, and every request loop is bounded. The last line printed is
-the summary the issue asks for:
+Everything runs against real `companion serve` processes (gevent's pywsgi, a fresh SQLite file
+in a temporary folder) on 127.0.0.1, and every loop is bounded. The phones of the convention
+load behave like the table page since issue 16: they load the page once, hold the table's
+event stream (server-sent events) on a connection of their own, and poll only while they have
+none. So beside the time of each request the load measures what the stream is for:
+`propagation_p95_ms`, how long a tap takes to reach the other phones at its table; and an idle
+hall (800 phones that only watch) measures `idle_req_per_s`, what watching costs, which
+polling made 1,067 requests a second. Both sides' CPU is printed, so that a saturated load
+generator is not taken for a slow server. The last line printed is the summary:
 
-    latency_ratio=… load_p99_ms=… load_errors=… page_gzip_kb=… fragment_gzip_kb=…
+    latency_ratio=… load_p99_ms=… load_errors=… page_gzip_kb=… fragment_gzip_kb=… propagation_p95_ms=… idle_req_per_s=…
 
 These are measurements, not tests: nothing here asserts a speed. bench/README.md says how to
 read them and holds the latest figures.
@@ -37,7 +43,7 @@ from urllib.parse import urlencode
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.client import AsyncConnection, Connection, Response  # noqa: E402
+from bench.client import AsyncConnection, Connection, EventStream, Response  # noqa: E402
 
 HOST = "127.0.0.1"
 GAME = "gutenberg"
@@ -108,6 +114,16 @@ class Served:
                 self.process.wait(10)
 
 
+def machine_cpu_seconds() -> float:
+    """Return the CPU time every process of the machine has used so far (/proc/stat: all but idle and iowait)."""
+    try:
+        fields = [int(v) for v in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:8]]
+    except (OSError, ValueError):
+        return float("nan")
+    user, nice, system, _idle, _iowait, irq, softirq = fields
+    return (user + nice + system + irq + softirq) / os.sysconf("SC_CLK_TCK")
+
+
 def start(argv: list[str], port: int, path: str = "/") -> Served:
     """Start a server process and wait (at most 30 s) for its first 200 answer on `path`."""
     env = dict(os.environ, PYTHONUNBUFFERED="1", PYTHONPATH=str(ROOT))
@@ -127,13 +143,11 @@ def start(argv: list[str], port: int, path: str = "/") -> Served:
     raise RuntimeError(f"{argv} did not answer within 30 s")
 
 
-def start_companion(data: Path, threads: int | None = None, workers: int | None = None) -> Served:
+def start_companion(data: Path, workers: int | None = None) -> Served:
     port = free_port()
     # the convention load creates hundreds of tables from this one address within seconds: no limit
     argv = [sys.executable, "-m", "companion", "serve", "--host", HOST, "--port", str(port), "--data", str(data), "--quiet",
             "--create-limit", "off"]
-    if threads:
-        argv += ["--threads", str(threads)]
     if workers:
         argv += ["--workers", str(workers)]
     return start(argv, port)
@@ -232,10 +246,15 @@ def read_steppers(table: Table, page: str) -> None:
 
 
 def read_fragment(table: Table, body: str) -> None:
-    """Take the version and the If-None-Match value out of a live region, as htmx does."""
-    found = VERSION.search(body)
+    """Take the version and the If-None-Match value out of a live region, as htmx does.
+
+    The version is the highest data-version in it: a stepper's answer carries the region's
+    out of band beside its tools'. A phone never goes back to an older one (a poll's answer
+    can arrive after its stream brought a newer version).
+    """
+    found = [int(v) for v in VERSION.findall(body)]
     if found:
-        table.version = int(found.group(1))
+        table.version = max(table.version, *found)
     headers = HX_HEADERS.search(body)
     if headers:
         table.etag = json.loads(headers.group(1).replace("&#39;", "'")).get("If-None-Match")
@@ -363,130 +382,422 @@ def page_weights(companion: Served) -> dict:
 
 # --- convention load ------------------------------------------------------------------------
 
+STREAM_RETRY_S = 5.0  # a phone whose stream was refused or broke polls, and tries the stream again this often
+STREAM_SILENCE_S = 45.0  # three keep-alives (one every 15 s) missed: the stream is taken for dead
+PROPAGATION_LIMIT_S = 10.0  # a tap not at every other phone of its table by then never propagated
+SETTLE_LIMIT_S = 15.0  # the longest wait, after the ramp, for every phone to have its stream (or its refusal)
+
 
 @dataclass
 class Load:
-    """What the simulated phones saw."""
+    """What the simulated phones saw.
 
+    Timings and the request count take only the requests sent within the window [start, end);
+    an error counts whenever it happens.
+    """
+
+    start: float = float("inf")
+    end: float = float("inf")
+    pages: list[float] = field(default_factory=list)
     polls: list[float] = field(default_factory=list)
     writes: list[float] = field(default_factory=list)
+    opens: list[float] = field(default_factory=list)  # a stream's opening: the time to its answer's head
+    sent: int = 0  # requests sent within the window, answered or not
     errors: list[str] = field(default_factory=list)
     conflicts: int = 0
-    changes_seen: int = 0
+    changes_seen: int = 0  # new versions received within the window, by stream or poll
+    events: int = 0  # events received, at any time
+    event_bytes: int = 0
+    keep_alives: int = 0
+    refused: int = 0  # streams answered 204: the server cannot push there, so the phone polls
+    closed: int = 0  # streams the server ended
+    repeated: int = 0  # events naming a version the stream had sent already, or the phone had named on opening it
+    mismatched: int = 0  # events whose id is not the data-version of the region they carry
+
+    def counts(self, sent_at: float) -> bool:
+        return self.start <= sent_at < self.end
 
 
-async def phone(table: Table, seat: int, conn: AsyncConnection, load: Load, join_at: float, measure_from: float,
-                deadline: float, rng: random.Random, write_every: float) -> None:
-    """Open the table page once, then poll like it does; when it is this seat's turn, change a score.
+@dataclass
+class Pending:
+    """A tap whose version some other phones at its table do not hold yet."""
 
-    Only requests sent from `measure_from` on count in the figures: before it the phones join,
-    spread over the ramp as people sit down (200 phones loading a page in the same second would
-    measure a crowd that never happens). An error counts whenever it happens.
+    version: int
+    at: float
+    seats: set[int]
+
+
+class Spread:
+    """How long a tap takes to reach every other phone at its table.
+
+    A tap's time starts when its answer arrives (the tapping phone shows it then) and ends when
+    the last of the table's other phones holds its version or a newer one, from its stream or
+    a poll: that is how long the players watching the other phones wait. A phone that already
+    held it (its stream was faster than the tap's own answer) counts as reached at once.
     """
-    mine = Table(table.id, table.token)  # what this phone has seen
-    await asyncio.sleep(max(0.0, join_at - time.perf_counter()))
-    page = await _request(conn, load, "GET", f"/t/{table.id}", browser_headers(mine, seat, htmx=False), None, (200,))
-    if page is not None:
-        read_fragment(mine, page.text())
-        read_steppers(mine, page.text())
-    next_poll = time.perf_counter() + POLL_S
-    while True:
-        now = time.perf_counter()
-        if now >= deadline:
-            break
-        counted = now >= measure_from
-        if table.changes % 4 == seat and now >= table.due:  # this phone taps a score
-            table.due = now + rng.uniform(0.5, 1.5) * write_every
-            type_, data = score_change(GAME, table.changes)
-            headers, body = tap(mine, seat, type_, data)
-            answer = await _request(conn, load, "POST", f"/t/{table.id}/events", headers, body, (200, 409))
-            if answer is not None:
-                if counted:
-                    load.writes.append(answer.seconds)
-                    load.conflicts += answer.status == 409
-                # a 409 shows the table as it is now; the same player taps again at the next turn,
-                # so the ups and downs stay paired and the score never goes below its start
-                table.changes += answer.status == 200
-                read_fragment(mine, answer.text())
-            continue
-        if now < next_poll:
-            await asyncio.sleep(min(next_poll, deadline) - now)
-            continue
-        next_poll = max(next_poll + POLL_S, time.perf_counter())
-        headers = browser_headers(mine, seat)
-        if mine.etag:
-            headers["If-None-Match"] = mine.etag
-        answer = await _request(conn, load, "GET", f"/t/{table.id}/live", headers, None, (200, 304))
-        if answer is not None:
+
+    def __init__(self, phones_per_table: int = 4):
+        self.seats = range(phones_per_table)
+        self.held: dict[str, dict[int, int]] = {}
+        self.waiting: dict[str, list[Pending]] = {}
+        self.times: list[float] = []
+
+    def holds(self, table_id: str, seat: int, version: int, now: float) -> None:
+        held = self.held.setdefault(table_id, {})
+        if version <= held.get(seat, -1):
+            return
+        held[seat] = version
+        waiting = self.waiting.get(table_id)
+        if not waiting:
+            return
+        for tap in waiting:
+            if tap.version <= version and seat in tap.seats:
+                tap.seats.discard(seat)
+                if not tap.seats:
+                    self.times.append(now - tap.at)
+        self.waiting[table_id] = [tap for tap in waiting if tap.seats]
+
+    def tapped(self, table_id: str, seat: int, version: int, now: float) -> None:
+        held = self.held.get(table_id, {})
+        seats = {s for s in self.seats if s != seat and held.get(s, -1) < version}
+        if seats:
+            self.waiting.setdefault(table_id, []).append(Pending(version, now, seats))
+        else:
+            self.times.append(0.0)
+
+    def unsettled(self) -> int:
+        return sum(len(w) for w in self.waiting.values())
+
+    def figures(self) -> dict:
+        """p50/p95 over every tap, one that never arrived within the limit counting as infinite."""
+        reached = [t for t in self.times if t <= PROPAGATION_LIMIT_S]
+        late = len(self.times) - len(reached) + self.unsettled()
+        every = reached + [float("inf")] * late
+        return {
+            "taps": len(every),
+            "p50_ms": ms(pct(every, 50)),
+            "p95_ms": ms(pct(every, 95)),
+            "max_ms": ms(max(reached, default=float("nan"))),
+            "late": late,
+        }
+
+
+class Phone:
+    """One phone at a table: the page's keep-alive connection, and its event stream beside it.
+
+    As the table page does now (issue 16): it loads the page once, then holds a stream of the
+    live region's new versions on a connection of its own, and polls `/live` every 750 ms only
+    while it has no open stream (refused with 204, failed, or ended by the server). It tries
+    the stream again after the server's `retry:` when the server ended it, else after
+    STREAM_RETRY_S. Its taps and polls share the keep-alive connection, one request at a time.
+    """
+
+    def __init__(self, table: Table, seat: int, port: int, load: Load, spread: Spread):
+        self.table, self.seat, self.load, self.spread = table, seat, load, spread
+        self.port = port
+        self.mine = Table(table.id, table.token)  # what this phone has seen
+        self.conn = AsyncConnection(HOST, port)
+        self.lock = asyncio.Lock()
+        self.last_id: str | None = None  # the last event id received, sent back as Last-Event-ID
+        self.settled = False  # its page loaded and its stream opened (or refused) at least once
+        self.streaming = False
+
+    def hold(self, version: int | None) -> None:
+        """Note a version this phone now shows."""
+        if version is not None:
+            self.mine.version = max(self.mine.version, version)
+            self.spread.holds(self.table.id, self.seat, self.mine.version, time.perf_counter())
+
+    async def send(self, kind: str, method: str, path: str, headers: dict[str, str], body: bytes = b"",
+                   expected: tuple[int, ...] = (200,)) -> Response | None:
+        async with self.lock:
+            sent_at = time.perf_counter()
+            counted = self.load.counts(sent_at)
+            self.load.sent += counted
+            try:
+                answer = await asyncio.wait_for(self.conn.request(method, path, headers, body), REQUEST_TIMEOUT_S)
+            except (OSError, asyncio.TimeoutError, asyncio.IncompleteReadError, ValueError) as exc:
+                self.load.errors.append(f"{method} {kind}: {type(exc).__name__}")
+                self.conn.drop()
+                return None
+        if counted:
+            getattr(self.load, kind).append(answer.seconds)
+        if answer.status not in expected:
+            self.load.errors.append(f"{method} {kind}: {answer.status}")
+        return answer
+
+    async def watch(self, join_at: float) -> None:
+        """Open the page at join_at, then follow the table until the hall's run cancels this."""
+        try:
+            await asyncio.sleep(max(0.0, join_at - time.perf_counter()))
+            page = await self.send("pages", "GET", f"/t/{self.table.id}", browser_headers(self.mine, self.seat, htmx=False))
+            if page is not None and page.status == 200:
+                read_fragment(self.mine, page.text())
+                read_steppers(self.mine, page.text())
+                self.hold(self.mine.version)
+            stream_at = time.perf_counter()
+            next_poll = stream_at + POLL_S
+            while True:  # ended by cancellation: the hall's run is bounded
+                now = time.perf_counter()
+                if now >= stream_at:
+                    wait = await self.follow()
+                    self.settled = True
+                    now = time.perf_counter()
+                    stream_at, next_poll = now + wait, now + POLL_S
+                    continue
+                if now >= next_poll:
+                    await self.poll()
+                    next_poll = max(next_poll + POLL_S, time.perf_counter())
+                await asyncio.sleep(max(0.0, min(next_poll, stream_at) - time.perf_counter()))
+        finally:
+            self.conn.drop()
+
+    async def poll(self) -> None:
+        headers = browser_headers(self.mine, self.seat)
+        if self.mine.etag:
+            headers["If-None-Match"] = self.mine.etag
+        answer = await self.send("polls", "GET", f"/t/{self.table.id}/live", headers, expected=(200, 304))
+        if answer is not None and answer.status == 200:
+            self.load.changes_seen += self.load.counts(time.perf_counter())
+            read_fragment(self.mine, answer.text())
+            self.mine.etag = answer.headers.get("etag") or self.mine.etag
+            self.hold(self.mine.version)
+
+    async def follow(self) -> float:
+        """Open the stream and read it until it ends; return the seconds to wait before opening it again."""
+        named = self.mine.version
+        path = f"/t/{self.table.id}/events?screen=&v={named}"
+        headers = {"Cookie": self.mine.cookie(self.seat), "Accept": "text/event-stream", "Sec-Fetch-Site": "same-origin",
+                   "Cache-Control": "no-cache"}
+        if self.last_id is not None:
+            headers["Last-Event-ID"] = self.last_id
+            named = int(self.last_id) if self.last_id.isdigit() else named
+        stream = EventStream(HOST, self.port)
+        sent_at = time.perf_counter()
+        counted = self.load.counts(sent_at)
+        self.load.sent += counted
+        try:
+            try:
+                head = await asyncio.wait_for(stream.open(path, headers), REQUEST_TIMEOUT_S)
+            except (OSError, asyncio.TimeoutError, asyncio.IncompleteReadError, ValueError) as exc:
+                self.load.errors.append(f"GET events: {type(exc).__name__}")
+                return STREAM_RETRY_S
             if counted:
-                load.polls.append(answer.seconds)
-                load.changes_seen += answer.status == 200
-            if answer.status == 200:
-                read_fragment(mine, answer.text())
-    await conn.close()
+                self.load.opens.append(head.seconds)
+            if head.status == 204:
+                self.load.refused += 1
+                return STREAM_RETRY_S
+            if head.status != 200 or not head.headers.get("content-type", "").startswith("text/event-stream"):
+                self.load.errors.append(f"GET events: {head.status} {head.headers.get('content-type', '')}".rstrip())
+                return STREAM_RETRY_S
+            self.streaming, self.settled = True, True
+            newest = named  # the newest version this stream has sent, or the one named on opening it
+            while True:
+                try:
+                    event = await asyncio.wait_for(stream.next(), STREAM_SILENCE_S)
+                except (OSError, asyncio.TimeoutError, asyncio.IncompleteReadError, ValueError) as exc:
+                    self.load.errors.append(f"GET events stream: {type(exc).__name__}")
+                    return STREAM_RETRY_S
+                if event is None:
+                    self.load.closed += 1
+                    return (stream.retry_ms or 1000) / 1000
+                found = VERSION.search(event.data)
+                region = int(found.group(1)) if found else None
+                version = int(event.id) if event.id and event.id.isdigit() else region
+                self.load.events += 1
+                self.load.event_bytes += len(event.data.encode())
+                self.load.mismatched += event.event != "live" or version is None or version != region
+                if version is None:
+                    continue
+                self.load.repeated += version <= newest
+                newest = max(newest, version)
+                self.last_id = event.id or self.last_id
+                self.load.changes_seen += self.load.counts(time.perf_counter())
+                self.hold(version)
+        finally:
+            self.streaming = False
+            self.load.keep_alives += stream.comments
+            stream.close()
+
+    async def tap(self) -> None:
+        """Change a score from this phone, as the page's stepper or form posts it."""
+        table = self.table
+        type_, data = score_change(GAME, table.changes)
+        headers, body = tap(self.mine, self.seat, type_, data)
+        sent_at = time.perf_counter()
+        answer = await self.send("writes", "POST", f"/t/{table.id}/events", headers, body, (200, 409))
+        if answer is None:
+            return
+        now = time.perf_counter()
+        counted = self.load.counts(sent_at)  # as for its time: a tap of the window may be answered just after it
+        self.load.conflicts += answer.status == 409 and counted
+        # a 409 shows the table as it is now; the same player taps again at the next turn,
+        # so the ups and downs stay paired and the score never goes below its start
+        table.changes += answer.status == 200
+        versions = [int(v) for v in VERSION.findall(answer.text())]
+        read_fragment(self.mine, answer.text())
+        self.hold(max(versions, default=None))
+        if answer.status == 200 and counted:
+            if versions:
+                self.spread.tapped(table.id, self.seat, max(versions), now)
+            else:
+                self.load.errors.append("POST writes: 200 without a data-version")
 
 
-async def _request(conn, load: Load, method, path, headers, body, expected) -> Response | None:
-    try:
-        answer = await asyncio.wait_for(conn.request(method, path, headers, body or b""), REQUEST_TIMEOUT_S)
-    except (OSError, asyncio.TimeoutError, asyncio.IncompleteReadError, ValueError) as exc:
-        load.errors.append(f"{method} {path.split('/')[-1]}: {type(exc).__name__}")
-        await conn.close()
-        return None
-    if answer.status not in expected:
-        load.errors.append(f"{method} {path.split('/')[-1]}: {answer.status}")
-    return answer
+async def taps_at(table: Table, phones: list[Phone], load: Load, rng: random.Random, write_every: float) -> None:
+    """Change a score at one table every 0.5 to 1.5 x write_every, its phones in turn, until the window ends."""
+    while True:
+        await asyncio.sleep(max(0.0, table.due - time.perf_counter()))
+        now = time.perf_counter()
+        if now >= load.end:
+            return
+        table.due = now + rng.uniform(0.5, 1.5) * write_every
+        await phones[table.changes % len(phones)].tap()
 
 
-async def _run_load(companion: Served, tables: list[Table], ramp: float, seconds: float,
-                    write_every: float) -> tuple[Load, float, float]:
-    """Run the phones; return what they saw, the measured seconds and the server's CPU share."""
-    load = Load()
-    rng = random.Random(7)
+async def _run_hall(companion: Served, tables: list[Table], ramp: float, seconds: float, write_every: float | None) -> dict:
+    """Seat 4 phones at each table over the ramp, let them settle, then measure for `seconds`.
+
+    The window opens once every phone holds its stream or was refused it (at most
+    SETTLE_LIMIT_S after the ramp). With write_every, each table changes a score during the
+    window; after it, the phones keep following (at most PROPAGATION_LIMIT_S) until every tap
+    reached the table's other phones. Then every phone is cancelled and its connections closed.
+    """
+    load, spread, rng = Load(), Spread(), random.Random(7)
     started = time.perf_counter()
-    measure_from = started + ramp
-    deadline = measure_from + seconds
-    for table in tables:
-        table.due = measure_from + rng.uniform(0, write_every)
-    tasks = [phone(t, seat, AsyncConnection(HOST, companion.port), load, started + rng.uniform(0, ramp), measure_from,
-                   deadline, rng, write_every) for t in tables for seat in range(4)]
+    seated = {t.id: [Phone(t, seat, companion.port, load, spread) for seat in range(4)] for t in tables}
+    phones = [p for at_table in seated.values() for p in at_table]
+    watching = [asyncio.create_task(p.watch(started + rng.uniform(0, ramp))) for p in phones]
+    await asyncio.sleep(ramp)
+    settle_by = time.perf_counter() + SETTLE_LIMIT_S
+    while time.perf_counter() < settle_by and not all(p.settled for p in phones):
+        await asyncio.sleep(0.05)
+    load.start = time.perf_counter()
+    load.end = load.start + seconds
+    cpu_from, own_from, all_from = companion.cpu_seconds(), time.process_time(), machine_cpu_seconds()
+    streams_open = sum(p.streaming for p in phones)
+    tapping = []
+    if write_every:
+        for table in tables:
+            table.due = load.start + rng.uniform(0, write_every)
+        tapping = [asyncio.create_task(taps_at(t, seated[t.id], load, rng, write_every)) for t in tables]
+    await asyncio.sleep(max(0.0, load.end - time.perf_counter()))
+    elapsed = time.perf_counter() - load.start
+    cpu, own = companion.cpu_seconds() - cpu_from, time.process_time() - own_from
+    others = machine_cpu_seconds() - all_from - cpu - own
+    await asyncio.gather(*tapping)  # each ends after the tap it is sending, if any (at most REQUEST_TIMEOUT_S)
+    drain_by = time.perf_counter() + PROPAGATION_LIMIT_S
+    while spread.unsettled() and time.perf_counter() < drain_by:
+        await asyncio.sleep(0.05)
+    for task in watching:
+        task.cancel()
+    for outcome in await asyncio.gather(*watching, return_exceptions=True):
+        if isinstance(outcome, Exception):  # a fault of the benchmark's own: shown, not hidden
+            load.errors.append(f"phone: {type(outcome).__name__}: {outcome}")
+    return {"load": load, "spread": spread, "seconds": elapsed, "server_cpu": cpu / elapsed, "bench_cpu": own / elapsed,
+            "others_cpu": max(0.0, others / elapsed),
+            "settled": sum(p.settled for p in phones), "streams_open": streams_open, "phones": len(phones)}
 
-    async def cpu_at_measure_start() -> float:
-        await asyncio.sleep(ramp)
-        return companion.cpu_seconds()
 
-    cpu_from, *_ = await asyncio.gather(cpu_at_measure_start(), *tasks)
-    elapsed = time.perf_counter() - measure_from
-    return load, elapsed, (companion.cpu_seconds() - cpu_from) / elapsed
-
-
-def convention_load(companion: Served, n_tables: int, ramp: float, seconds: float, write_every: float = 3.0) -> dict:
-    """n tables of 4 phones, all polling every 750 ms, each table changing a score every few seconds."""
+def make_tables(companion: Served, n_tables: int) -> list[Table]:
     setup = Connection(HOST, companion.port)
     tables = [create_table(setup) for _ in range(n_tables)]
     setup.close()
-    load, elapsed, cpu = asyncio.run(_run_load(companion, tables, ramp, seconds, write_every))
-    every = load.polls + load.writes
+    return tables
+
+
+def hall_figures(companion: Served, run: dict, workers: int) -> dict:
+    """The figures common to the load and the idle phase: streams, CPU on both sides, memory."""
+    load: Load = run["load"]
+    return {
+        "phones": run["phones"],
+        "seconds": run["seconds"],
+        "settled": run["settled"],
+        "streams_open": run["streams_open"],
+        "events": load.events,
+        "event_kb": kb(load.event_bytes / load.events) if load.events else float("nan"),
+        "keep_alives": load.keep_alives,
+        "refused": load.refused,
+        "closed": load.closed,
+        "repeated": load.repeated,
+        "mismatched": load.mismatched,
+        "peak_rss_mb": companion.peak_rss_mb(),
+        "processes": len(companion.pids()),
+        "server_cpu": run["server_cpu"],
+        "server_cores": min(workers, os.cpu_count() or 1),
+        "bench_cpu": run["bench_cpu"],
+        "others_cpu": run["others_cpu"],
+    }
+
+
+def convention_load(companion: Served, n_tables: int, ramp: float, seconds: float, workers: int, write_every: float = 3.0) -> dict:
+    """n tables of 4 phones following their table by stream, each table changing a score every few seconds."""
+    tables = make_tables(companion, n_tables)
+    run = asyncio.run(_run_hall(companion, tables, ramp, seconds, write_every))
+    load, spread = run["load"], run["spread"]
+    every = load.pages + load.polls + load.writes + load.opens
+    propagation = spread.figures()
     return {
         "tables": n_tables,
-        "phones": n_tables * 4,
-        "seconds": elapsed,
+        **hall_figures(companion, run, workers),
         "requests": len(every),
-        "rps": len(every) / elapsed,
+        "rps": len(every) / run["seconds"],
         "p50_ms": ms(pct(every, 50)),
         "p99_ms": ms(pct(every, 99)),
+        "polls": len(load.polls),
         "poll_p99_ms": ms(pct(load.polls, 99)),
+        "opens": len(load.opens),
+        "open_p99_ms": ms(pct(load.opens, 99)),
+        "pages": len(load.pages),
         "write_p50_ms": ms(pct(load.writes, 50)),
         "write_p99_ms": ms(pct(load.writes, 99)),
         "writes": len(load.writes),
         "conflicts": load.conflicts,
         "changes_seen": load.changes_seen,
+        "propagation": propagation,
+        "errors": len(load.errors) + propagation["late"],
+        "error_kinds": sorted(set(load.errors))[:5],
+    }
+
+
+def idle_hall(companion: Served, n_tables: int, ramp: float, seconds: float, workers: int) -> dict:
+    """n tables of 4 phones that only watch: what the phones send, and the server spends, while nobody taps."""
+    tables = make_tables(companion, n_tables)
+    run = asyncio.run(_run_hall(companion, tables, ramp, seconds, None))
+    load = run["load"]
+    return {
+        "tables": n_tables,
+        **hall_figures(companion, run, workers),
+        "requests": load.sent,
+        "req_per_s": load.sent / run["seconds"],
+        "polls": len(load.polls),
+        "opens": len(load.opens),
         "errors": len(load.errors),
         "error_kinds": sorted(set(load.errors))[:5],
-        "peak_rss_mb": companion.peak_rss_mb(),
-        "processes": len(companion.pids()),
-        "server_cpu": cpu,
     }
+
+
+def print_hall(figures: dict) -> None:
+    """Print what both hall phases share: the streams, then each side's CPU, and say when one was saturated."""
+    f = figures
+    print(f"  streams: {f['streams_open']} of {f['phones']} phones had theirs open when the window opened "
+          f"({f['settled']} settled); {f['events']} events received ({f['event_kb']:.1f} KiB of data each on average), "
+          f"{f['keep_alives']} keep-alives; {f['refused']} refused (204: polled instead), {f['closed']} ended by the server; "
+          f"{f['repeated']} events with a version already had, {f['mismatched']} whose id was not their region's data-version", flush=True)
+    server_share = f["server_cpu"] / f["server_cores"]
+    print(f"  server ({f['processes']} processes): peak RSS {f['peak_rss_mb']:.1f} MiB (sum of each one's), "
+          f"CPU {f['server_cpu'] * 100:.0f}% of one core ({server_share * 100:.0f}% of the {f['server_cores']} it can use); "
+          f"load generator (this process): CPU {f['bench_cpu'] * 100:.0f}% of one core", flush=True)
+    cores = os.cpu_count() or 1
+    print(f"  other processes on the machine: CPU {f['others_cpu'] * 100:.0f}% of one core (it has {cores})", flush=True)
+    if f["bench_cpu"] > 0.9:
+        print("  the load generator was saturated: figures measure it, not the server", flush=True)
+    if server_share > 0.9:
+        print(f"  the server was saturated ({server_share * 100:.0f}% of its {f['server_cores']} core(s)): "
+              "its requests queued, and the latencies above include the wait", flush=True)
+    if f["others_cpu"] > 0.25 * cores:
+        print("  the machine was busy with other work: the server and the phones waited for it too, so these figures are noisy", flush=True)
+    print(flush=True)
 
 
 # --- the run --------------------------------------------------------------------------------
@@ -494,19 +805,21 @@ def convention_load(companion: Served, n_tables: int, ramp: float, seconds: floa
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--quick", action="store_true", help="under a minute: fewer samples, 50 tables for 10 s")
+    parser.add_argument("--quick", action="store_true",
+                        help="about a minute: fewer samples, 50 tables for 10 s, the idle hall for 8 s")
     parser.add_argument("--json", metavar="FILE", help="also write every figure to FILE as JSON")
-    parser.add_argument("--threads", type=int, help="the server's worker threads (default: companion serve's own)")
     parser.add_argument("--workers", type=int, help="the server's processes for latency (default: companion serve's own, 1)")
     parser.add_argument("--load-workers", type=int,
-                        help="its processes for the convention load (default: one per core, as a hall runs `companion serve --workers N`)")
+                        help="its processes for the convention load and the idle hall "
+                             "(default: one per core, as a hall runs `companion serve --workers N`)")
     parser.add_argument("--without-fast-paths", action="store_true",
-                        help="every request through Flask (COMPANION_FAST_PATHS=off): what polls.py and taps.py save")
+                        help="every request through Flask (COMPANION_FAST_PATHS=off): what taps.py saves")
     args = parser.parse_args(argv)
     if args.without_fast_paths:
         os.environ["COMPANION_FAST_PATHS"] = "off"  # the servers started below inherit it
-        print("fast paths off: every poll and tap goes through Flask\n", flush=True)
-    samples, n_tables, ramp, seconds, startups = (200, 50, 5.0, 10.0, 1) if args.quick else (1000, 200, 20.0, 60.0, 3)
+        print("fast paths off: every tap goes through Flask\n", flush=True)
+    samples, n_tables, ramp, seconds, startups, idle_s = (200, 50, 5.0, 10.0, 1, 8.0) if args.quick else (1000, 200, 20.0, 60.0, 3, 20.0)
+    idle_tables = 200
     figures: dict = {"quick": args.quick}
 
     with tempfile.TemporaryDirectory(prefix="companion-bench-") as tmp:
@@ -519,7 +832,7 @@ def main(argv: list[str] | None = None) -> int:
         figures["startup_s"] = {"median": statistics.median(times), "max": max(times)}
         print(f"  median {statistics.median(times):.2f} s, max {max(times):.2f} s\n", flush=True)
 
-        companion = start_companion(Path(tmp) / "latency", args.threads, args.workers)
+        companion = start_companion(Path(tmp) / "latency", args.workers)
         hello = start_hello(args.workers)
         try:
             print(f"latency: {samples} rounds over keep-alive connections, one request at a time", flush=True)
@@ -528,6 +841,7 @@ def main(argv: list[str] | None = None) -> int:
             for kind in ("hello", "score_change", "table_page", "live_304", "live_200"):
                 print(f"  {kind:<13} median {lat[kind]['median_ms']:7.2f} ms   p99 {lat[kind]['p99_ms']:7.2f} ms", flush=True)
             print(f"  latency_ratio (score change / hello, medians) {lat['latency_ratio']:.2f}; the score change came from {lat['score_change_by']}", flush=True)
+            print("  (live_304/live_200: the poll a page falls back to where the server cannot push)", flush=True)
             if lat["unexpected"]:
                 print(f"  unexpected answers: {lat['unexpected']}", flush=True)
             print(flush=True)
@@ -549,29 +863,52 @@ def main(argv: list[str] | None = None) -> int:
         from companion.workers import hall_workers
 
         load_workers = args.load_workers or hall_workers()
-        companion = start_companion(Path(tmp) / "load", args.threads, load_workers)
+        companion = start_companion(Path(tmp) / "load", load_workers)
         try:
-            print(f"convention load: {n_tables} tables x 4 phones polling every {POLL_S * 1000:.0f} ms, "
-                  f"a score change per table every ~3 s, for {seconds:.0f} s (after {ramp:.0f} s in which the phones join),\n"
+            print(f"convention load: {n_tables} tables x 4 phones, each holding the table's event stream (polling every "
+                  f"{POLL_S * 1000:.0f} ms only without one),\n  a score change per table every ~3 s, for {seconds:.0f} s "
+                  f"(after {ramp:.0f} s in which the phones join, and until their streams are open),\n"
                   f"  against `companion serve --workers {load_workers}` (a hall's setting: one process per core)", flush=True)
-            load = convention_load(companion, n_tables, ramp, seconds)
+            load = convention_load(companion, n_tables, ramp, seconds, load_workers)
             load["workers"] = load_workers
             figures["load"] = load
-            print(f"  {load['requests']} requests in {load['seconds']:.1f} s: {load['rps']:.0f} req/s", flush=True)
+            print(f"  {load['requests']} requests in {load['seconds']:.1f} s: {load['rps']:.0f} req/s "
+                  f"({load['writes']} score changes, {load['polls']} polls, {load['opens']} stream openings, {load['pages']} page loads)", flush=True)
             print(f"  all requests p50 {load['p50_ms']:.1f} ms, p99 {load['p99_ms']:.1f} ms "
-                  f"(polls p99 {load['poll_p99_ms']:.1f} ms; score changes p50 {load['write_p50_ms']:.1f} ms, p99 {load['write_p99_ms']:.1f} ms)", flush=True)
-            print(f"  {load['writes']} score changes ({load['conflicts']} answered 409), {load['changes_seen']} live updates received", flush=True)
-            print(f"  errors {load['errors']} {load['error_kinds'] or ''}", flush=True)
-            print(f"  server ({load['processes']} processes): peak RSS {load['peak_rss_mb']:.1f} MiB (sum of each one's), "
-                  f"CPU {load['server_cpu'] * 100:.0f}% of one core\n", flush=True)
+                  f"(score changes p50 {load['write_p50_ms']:.1f} ms, p99 {load['write_p99_ms']:.1f} ms; "
+                  f"polls p99 {load['poll_p99_ms']:.1f} ms; stream openings p99 {load['open_p99_ms']:.1f} ms, to the answer's head)", flush=True)
+            print(f"  {load['writes']} score changes ({load['conflicts']} answered 409), {load['changes_seen']} new versions received", flush=True)
+            spread = load["propagation"]
+            print(f"  propagation, from a tap's answer to every other phone at its table holding its version, over {spread['taps']} taps: "
+                  f"p50 {spread['p50_ms']:.1f} ms, p95 {spread['p95_ms']:.1f} ms, max {spread['max_ms']:.1f} ms; "
+                  f"{spread['late']} never reached them within {PROPAGATION_LIMIT_S:.0f} s", flush=True)
+            print(f"  errors {load['errors']} (the {spread['late']} late taps included) {load['error_kinds'] or ''}", flush=True)
+            print_hall(load)
         finally:
             companion.stop()
 
+        companion = start_companion(Path(tmp) / "idle", load_workers)
+        try:
+            print(f"idle hall (after the load, on a fresh server): {idle_tables} tables x 4 phones that only watch, no taps, "
+                  f"for {idle_s:.0f} s\n  (after {ramp:.0f} s in which they join, and until their streams are open): "
+                  f"every request they send counts (polls, stream openings, pages)", flush=True)
+            idle = idle_hall(companion, idle_tables, ramp, idle_s, load_workers)
+            idle["workers"] = load_workers
+            figures["idle"] = idle
+            print(f"  {idle['requests']} requests in {idle['seconds']:.1f} s: {idle['req_per_s']:.1f} req/s "
+                  f"({idle['polls']} polls, {idle['opens']} stream openings); errors {idle['errors']} {idle['error_kinds'] or ''}", flush=True)
+            print_hall(idle)
+        finally:
+            companion.stop()
+
+    figures["propagation_p95_ms"] = figures["load"]["propagation"]["p95_ms"]
+    figures["idle_req_per_s"] = figures["idle"]["req_per_s"]
     if args.json:
         Path(args.json).write_text(json.dumps(figures, indent=2) + "\n")
     print(f"latency_ratio={figures['latency']['latency_ratio']:.2f} load_p99_ms={figures['load']['p99_ms']:.1f} "
           f"load_errors={figures['load']['errors']} page_gzip_kb={figures['weight']['page_gzip_kb']:.1f} "
-          f"fragment_gzip_kb={figures['weight']['fragment_gzip_kb']:.1f}", flush=True)
+          f"fragment_gzip_kb={figures['weight']['fragment_gzip_kb']:.1f} "
+          f"propagation_p95_ms={figures['propagation_p95_ms']:.1f} idle_req_per_s={figures['idle_req_per_s']:.1f}", flush=True)
     return 0
 
 
