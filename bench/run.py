@@ -781,8 +781,8 @@ def print_hall(figures: dict) -> None:
     """Print what both hall phases share: the streams, then each side's CPU, and say when one was saturated."""
     f = figures
     print(f"  streams: {f['streams_open']} of {f['phones']} phones had theirs open when the window opened "
-          f"({f['settled']} settled); {f['events']} events received ({f['event_kb']:.1f} KiB of data each on average), "
-          f"{f['keep_alives']} keep-alives; {f['refused']} refused (204: polled instead), {f['closed']} ended by the server; "
+          f"({f['settled']} settled); over the whole run, ramp included: {f['events']} events received "
+          f"({f['event_kb']:.1f} KiB of data each on average), {f['keep_alives']} keep-alives; {f['refused']} refused (204: polled instead), {f['closed']} ended by the server; "
           f"{f['repeated']} events with a version already had, {f['mismatched']} whose id was not their region's data-version", flush=True)
     server_share = f["server_cpu"] / f["server_cores"]
     print(f"  server ({f['processes']} processes): peak RSS {f['peak_rss_mb']:.1f} MiB (sum of each one's), "
