@@ -12,51 +12,6 @@ from .games.validation import RulesError
 from .db import SYNC_MODES
 from .paths import DB_NAME, data_folder, default_data_folder
 
-#: how `companion serve` runs waitress (bench/hello.py serves its baseline the same way), with
-#: poll() rather than select(): select() cannot watch a descriptor of 1024 or more, and waitress
-#: died of it at about 1,030 idle connections; the connection limit is waitress_options()'s
-WAITRESS_OPTIONS = {"threads": 16, "channel_timeout": 30, "asyncore_use_poll": True}
-#: descriptors kept free beside the connections: SQLite's file and WAL, listening sockets, logs
-FD_HEADROOM = 64
-#: the most connections held where there is no poll() (Windows): waitress falls back to select()
-SELECT_CONNECTIONS = 500
-#: the open-file limit asked for at start-up, where the hard limit allows it
-WANTED_FILES = 65536
-
-
-def waitress_options(**overrides) -> dict:
-    """Return waitress's options, with a connection limit the process can always accept."""
-    return dict(WAITRESS_OPTIONS, connection_limit=connection_limit(), **overrides)
-
-
-def connection_limit() -> int:
-    """Raise the open-file limit as far as allowed; return it less headroom.
-
-    Past the limit, accept() fails with EMFILE and waitress spins on the listening socket,
-    so it must stop taking connections first: the kernel then queues them.
-    """
-    import select
-
-    try:
-        import resource
-    except ImportError:  # Windows
-        return SELECT_CONNECTIONS
-    if not hasattr(select, "poll"):
-        return SELECT_CONNECTIONS
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    unlimited = resource.RLIM_INFINITY
-    for wanted in (WANTED_FILES if hard == unlimited else min(hard, WANTED_FILES), 10240):
-        if soft != unlimited and soft < wanted:
-            try:  # macOS refuses more than its OPEN_MAX (10240) even with an unlimited hard limit
-                resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
-                soft = wanted
-                break
-            except (ValueError, OSError):
-                continue
-    files = WANTED_FILES if soft == unlimited else soft
-    return max(1, files - FD_HEADROOM)
-
-
 def build_parser() -> argparse.ArgumentParser:
     """Return the parser; `companion --help` lists every command."""
     parser = argparse.ArgumentParser(
@@ -65,12 +20,10 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
-    serve = sub.add_parser("serve", help="serve the app to the phones at the table (production WSGI server)")
+    serve = sub.add_parser("serve", help="serve the app to the phones at the table (gevent's production WSGI server)")
     serve.add_argument("--host", default="0.0.0.0", help="interface to listen on (default: all interfaces)")
     serve.add_argument("--port", type=int, default=8000, help="port (default: 8000)")
     serve.add_argument("--data", default=None, help=f"data folder holding {DB_NAME} (default: $COMPANION_DATA, else {default_data_folder()})")
-    serve.add_argument("--threads", type=int, default=WAITRESS_OPTIONS["threads"],
-                       help=f"worker threads (default: {WAITRESS_OPTIONS['threads']})")
     serve.add_argument("--workers", type=int, default=1,
                        help="server processes sharing the port (default 1; for a hall of more than ~150 tables, one per CPU core; Linux only)")
     serve.add_argument("--quiet", action="store_true", help="do not draw the QR code in the terminal")
@@ -304,13 +257,14 @@ def archive_line(path: Path, url: str) -> str:
 
 
 def serve(args) -> int:
-    """Serve the app with waitress; print the address phones open and draw it as a QR code.
+    """Serve the app (companion/serving.py); print the address phones open and draw it as a QR code.
 
     With more than one worker (companion/workers.py) the parent only migrates the database,
     binds the port and watches the workers; each worker builds its own app after the fork.
     A mistake in the options (a taken port, a name that is not a host) is one line, exit 2.
     """
     from . import create_app, qr, serving, workers
+    from .web import push
     from .network import lan_address
     from .web import database_settings
 
@@ -320,13 +274,14 @@ def serve(args) -> int:
     count = args.workers
     if count < 1 or (count > 1 and not workers.can_share_port()):
         return fail("--workers", "must be 1 or more (more than 1 only on Linux)")
-    options = waitress_options(threads=args.threads)
+    connections = serving.connection_limit()
     path, sync = database_settings(config)
     if count == 1:
         app = create_app(config)
+        push.enable(app)
         try:
-            made = serving.server(app, host=args.host, port=args.port, ident="companion", **options)
-        except (OSError, ValueError) as exc:  # waitress says ValueError for a host name it cannot resolve
+            made = serving.server(app, host=args.host, port=args.port, connections=connections)
+        except (OSError, ValueError) as exc:
             return fail(*cannot_listen(args, exc))
         port = app.config["LISTEN_PORT"] = serving.listening(made)[1]
     else:
@@ -349,12 +304,13 @@ def serve(args) -> int:
     if count == 1 and workers.hall_workers() > 1:
         print(f"For a hall of more than about 150 tables: companion serve --workers {workers.hall_workers()}", flush=True)
     if count == 1:
-        made.run()
+        made.serve_forever()
         return 0
 
     def serve_on(sock):
         app = create_app(dict(config, WAL_FLUSHER=False))
-        serving.serve(app, sockets=[sock], ident="companion", **options)
+        push.enable(app)
+        serving.serve(app, sockets=[sock], connections=connections)
 
     if sync == "normal":  # one flusher for the file, in the parent, started after the fork
         return workers.run(serve_on, sockets, on_started=lambda: db.WalFlusher.start(path))
@@ -372,8 +328,6 @@ def serve_config(args) -> tuple[dict, tuple[str, str] | None]:
         config["SYNC"] = args.sync
     if not 0 <= args.port <= 65535:
         return config, ("--port", f"must be a number from 0 to 65535, not {args.port}")
-    if args.threads < 1:
-        return config, ("--threads", "must be 1 or more")
     allowed = []
     for name in args.allow_host:
         found = split_host(name.strip())

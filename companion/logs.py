@@ -2,11 +2,11 @@
 
 A table's secret travels in its join address (/join/ID/SECRET), in the device's tc_ID cookie
 and in the API's X-Table-Token header; the host key in the archive's ?key= link. Any of
-them written to the server's log (waitress's "Exception while serving /join/...", a bug's
+them written to the server's log (the server's "error while serving /join/...", a bug's
 traceback naming the path) hands the table to whoever reads the terminal or the log file.
 
 `redact_secrets()` installs a log record factory, once per process, so every record made by
-any logger (waitress's, Flask's app logger, ours) has its message, and its traceback's text,
+any logger (the server's, Flask's app logger, ours) has its message, and its traceback's text,
 redacted before any handler formats it: no handler can be missed.
 """
 

@@ -1,63 +1,131 @@
-"""How waitress serves the app: `companion serve`, its workers and bench/hello.py alike.
+"""How the app is served: gevent's WSGI server, for `companion serve`, its workers and bench/hello.py alike.
 
-One change to waitress itself: it closed the connection after every 304 and 204. Such an
-answer has no body, so it has no Content-Length either, and waitress closes any HTTP/1.1
-answer without one, to mark where its body ends. A bodiless answer ends with its headers,
-so the connection can stay open; and nine requests in ten at a table are polls answered 304,
-each of which cost the phone a new TCP connection.
+Every phone at a table holds one open stream (server-sent events, companion/web/push.py), so
+the server holds as many long-lived connections as there are phones, and thousands of idle
+ones must not stop it (issue 13). gevent's pywsgi runs each connection in a greenlet: an open
+stream waiting for the next version costs a few kilobytes and no thread, where waitress gives
+each request a thread until it ends (bench/servers.py compares them). The app stays a plain
+WSGI app; nothing is monkey-patched, so a request runs to its end without yielding, as it
+did in a thread, and every greenlet of the process shares its one database connection
+(companion/web/connection.py). gevent runs on Linux, macOS and Windows.
+
+What is set here, and why:
+- at most `connection_limit()` connections at once, below the open-file limit: past it the
+  server stops accepting and the kernel queues new connections, where accept() would fail
+  with EMFILE (gevent's Pool);
+- TCP_NODELAY on every connection: an answer written in two parts waited 40 ms for the
+  phone's delayed ACK (a tap took 42 ms instead of 0.9);
+- an idle connection is closed after IDLE_TIMEOUT_S, as waitress's channel_timeout did, so
+  that silent connections cannot hold every place for good; an open stream writes a comment
+  more often than that (push.KEEP_ALIVE_S);
+- the request log is off (a phone's every tap would be a line) and errors go through
+  `logging`, where companion/logs.py takes the secrets out.
 """
 
 from __future__ import annotations
 
-from waitress.channel import HTTPChannel
-from waitress.server import BaseWSGIServer, create_server
-from waitress.task import WSGITask
+import logging
+import socket
+
+from gevent import GreenletExit
+from gevent.pool import Pool
+from gevent.pywsgi import WSGIHandler, WSGIServer
+
+#: seconds a connection may stay silent before it is closed (waitress's channel_timeout was 30)
+IDLE_TIMEOUT_S = 30
+#: descriptors kept free beside the connections: SQLite's file and WAL, listening sockets, logs
+FD_HEADROOM = 64
+#: the open-file limit asked for at start-up, where the hard limit allows it
+WANTED_FILES = 65536
+#: the most connections where the open-file limit cannot be read (Windows: no `resource`)
+NO_RLIMIT_CONNECTIONS = 10000
+
+#: not under "companion", the Flask app's logger: its handler writes to the request's wsgi.errors,
+#: which is this logger (pywsgi's error_log), and a record would go round for ever
+log = logging.getLogger("table_companion.server")
 
 
-class KeepAliveTask(WSGITask):
-    """waitress's task, which keeps the connection open after a bodiless HTTP/1.1 answer (304, 204)."""
+def connection_limit() -> int:
+    """Raise the open-file limit as far as allowed; return it less headroom.
 
-    _bodiless = False
-
-    def build_response_header(self):
-        self._bodiless = (self.version == "1.1" and not self.has_body and not self.close_on_finish
-                          and self.request.headers.get("CONNECTION", "").lower() != "close")
-        try:
-            return super().build_response_header()
-        finally:
-            self._bodiless = False
-
-    def set_close_on_finish(self) -> None:
-        # while the header of a bodiless answer is built, the only reason waitress closes is
-        # the missing Content-Length; after it (a write error, say) it closes as always
-        if not self._bodiless:
-            super().set_close_on_finish()
-
-
-class KeepAliveChannel(HTTPChannel):
-    task_class = KeepAliveTask
-
-
-def server(app, **options):
-    """Return waitress's server for the app (not yet running), with KeepAliveChannel on every socket.
-
-    Raises OSError when it cannot listen (the port is taken, the host is not this machine's).
+    Past the limit, accept() fails with EMFILE; holding fewer connections than that keeps the
+    server taking none rather than failing on each (the kernel queues them meanwhile).
     """
-    made = create_server(app, **options)
-    for listener in {id(d): d for d in [made, *getattr(made, "map", {}).values()]}.values():
-        if isinstance(listener, BaseWSGIServer):
-            listener.channel_class = KeepAliveChannel
+    try:
+        import resource
+    except ImportError:  # Windows: no per-process descriptor limit to read
+        return NO_RLIMIT_CONNECTIONS
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    unlimited = resource.RLIM_INFINITY
+    for wanted in (WANTED_FILES if hard == unlimited else min(hard, WANTED_FILES), 10240):
+        if soft != unlimited and soft < wanted:
+            try:  # macOS refuses more than its OPEN_MAX (10240) even with an unlimited hard limit
+                resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
+                soft = wanted
+                break
+            except (ValueError, OSError):
+                continue
+    files = WANTED_FILES if soft == unlimited else soft
+    return max(1, files - FD_HEADROOM)
+
+
+class Handler(WSGIHandler):
+    """pywsgi's handler, which says when it closes, and logs an unexpected error through `logging`."""
+
+    def finalize_headers(self):
+        super().finalize_headers()
+        # pywsgi closes after a request that asked it to (Connection: close) without saying so
+        # in the answer; HTTP/1.1 wants the words (RFC 9112, 9.6), and clients rely on them
+        if self.close_connection and self.request_version == "HTTP/1.1" and not any(
+                name.lower() == b"connection" for name, _ in self.response_headers):
+            self.response_headers.append((b"Connection", b"close"))
+
+    def _log_error(self, t, v, tb):
+        # gevent prints such an error, traceback and request, to stderr itself: through logging
+        # instead, where the secrets in a join address are taken out (the phone gets a bare 500)
+        if not issubclass(t, GreenletExit):
+            log.error("unexpected error while serving %s", self.path, exc_info=(t, v, tb))
+
+
+class Server(WSGIServer):
+    """gevent's WSGIServer with the settings above on every connection."""
+
+    handler_class = Handler
+    #: connections the kernel queues while the server is busy, as `--workers`' sockets do
+    #: (gevent's default, 256, dropped part of a burst of connects, which the phones then retried
+    #: seconds later)
+    backlog = 1024
+
+    def handle(self, sock, address):
+        try:
+            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        except OSError:  # not TCP (a test's Unix socket), or already closed
+            pass
+        sock.settimeout(IDLE_TIMEOUT_S)
+        return super().handle(sock, address)
+
+
+def server(app, host: str = "127.0.0.1", port: int = 8000, sockets: list[socket.socket] | None = None,
+           connections: int | None = None) -> Server:
+    """Return the server for the app, listening but not yet serving.
+
+    Give `sockets` (one, already listening: a worker's) or host and port. Raises OSError when
+    it cannot listen (the port is taken, the host is not this machine's).
+    """
+    listener = sockets[0] if sockets else (host, port)
+    if sockets:
+        # gevent accepts until the socket has nothing more: a blocking one would block the process
+        sockets[0].setblocking(False)
+    made = Server(listener, app, spawn=Pool(connections or connection_limit()), log=None, error_log=log)
+    made.init_socket()  # binds now: a taken port is an error here, not once serving
     return made
 
 
-def listening(made) -> tuple[str, int]:
+def listening(made: Server) -> tuple[str, int]:
     """Return the (host, port) a server made by server() listens on: the real port when 0 was asked for."""
-    if isinstance(made, BaseWSGIServer):
-        return made.effective_host, made.effective_port
-    host, port = made.effective_listen[0][:2]
-    return host, port
+    return made.socket.getsockname()[:2]
 
 
 def serve(app, **options) -> None:
     """Serve the app until the process is stopped."""
-    server(app, **options).run()
+    server(app, **options).serve_forever()

@@ -5,7 +5,7 @@ limit at a convention hall, about 160 tables of four phones on this project's 2-
 machine (bench/README.md). `companion serve --workers N` (Linux) starts N worker processes:
 the parent binds one listening socket per worker, all with SO_REUSEPORT on the same port, so
 the kernel spreads new connections over them, then forks the workers. Each worker builds its
-own app (its connections, its render cache) and runs waitress on its socket. Nothing else is
+own app (its connections, its render cache, its push hub) and serves on its socket. Nothing else is
 shared but the SQLite file, whose locks already serialise the writes.
 
 One process stays the default: at a table it answers a tap about 0.1 ms sooner (measured, not

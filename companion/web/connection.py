@@ -1,4 +1,10 @@
-"""Each server thread's own connection to the database, and each request's use of it."""
+"""Each server thread's own connection to the database, and each request's use of it.
+
+`companion serve` runs every request in a greenlet of one thread (companion/serving.py), so its
+requests share one connection. They take turns with it safely: nothing in a request yields to
+another greenlet between a transaction's start and its end (SQLite's calls do not; only
+network I/O does). Elsewhere (Flask's test client, a threaded server) each thread has its own.
+"""
 
 from __future__ import annotations
 

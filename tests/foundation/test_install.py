@@ -141,6 +141,8 @@ for module, names in ((select, ("poll", "epoll")), (socket, ("SO_REUSEPORT", "if
     for name in names:
         if hasattr(module, name):
             delattr(module, name)
+        if name in getattr(module, "__all__", ()):  # a platform's own modules list only what they have
+            module.__all__.remove(name)
 for name in [m for m in sys.modules if m.split(".")[0] in ("resource", "fcntl", "termios", "pwd", "grp")]:
     del sys.modules[name]
 from companion.cli import main

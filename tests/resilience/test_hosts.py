@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import http.client
 import json
+import re
 import socket
 import sqlite3
 
@@ -208,6 +209,7 @@ def test_a_request_without_host_is_refused_in_http_1_1_and_served_in_http_1_0(tm
     server = start(tmp_path)
     try:
         assert raw(server.port, b"GET / HTTP/1.1\r\nConnection: close\r\n\r\n").startswith(b"HTTP/1.1 400")
-        assert raw(server.port, b"GET / HTTP/1.0\r\n\r\n").startswith(b"HTTP/1.0 200")
+        # served; the answer's version is the server's own, HTTP/1.1 (RFC 9110 6.2), as waitress said 1.0
+        assert re.match(rb"HTTP/1\.[01] 200 ", raw(server.port, b"GET / HTTP/1.0\r\n\r\n"))
     finally:
         server.stop()

@@ -63,7 +63,6 @@ def test_a_host_that_is_not_this_machines_is_one_line(tmp_path):
     assert_one_line(serve(tmp_path, "--host", "192.0.2.254", "--port", str(free_port())), "--host")
     assert_one_line(serve(tmp_path, "--host", "no-such-host.invalid", "--port", str(free_port())), "--host")
     assert_one_line(serve(tmp_path, "--port", "70000"), "--port")
-    assert_one_line(serve(tmp_path, "--threads", "0", "--port", str(free_port())), "--threads")
 
 
 @pytest.mark.parametrize("count", WORKERS)
