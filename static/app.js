@@ -107,20 +107,27 @@
       evt.detail.shouldSwap = false;
       return;
     }
-    // A <details> the player opened or closed stays so (by id) when the region is replaced.
-    openState = {};
-    target.querySelectorAll("details[id]").forEach(function (d) { openState[d.id] = d.open; });
-    // Keep values typed but not yet sent in other fields across the swap.
-    pending = {};
-    target.querySelectorAll("input, textarea, select").forEach(function (input) {
-      if (input.type === "hidden" || input.type === "submit") return;
-      var dirty = input.type === "checkbox" || input.type === "radio" ? input.checked !== input.defaultChecked : input.value !== input.defaultValue;
-      if (dirty && (isPoll || refused)) pending[keyOf(input)] = input.type === "checkbox" || input.type === "radio" ? input.checked : input.value;
-    });
+    remember(target, isPoll || refused);
   });
 
   document.addEventListener("htmx:afterSwap", function (evt) {
     if (!evt.detail.target || evt.detail.target.id !== "table-live") return;
+    restore();
+  });
+
+  // What a new live region must keep of the old one: a <details> the player opened or closed
+  // stays so (by id), and values typed but not yet sent (keepTyped) go back in their fields.
+  function remember(target, keepTyped) {
+    openState = {};
+    target.querySelectorAll("details[id]").forEach(function (d) { openState[d.id] = d.open; });
+    pending = {};
+    target.querySelectorAll("input, textarea, select").forEach(function (input) {
+      if (input.type === "hidden" || input.type === "submit") return;
+      var dirty = input.type === "checkbox" || input.type === "radio" ? input.checked !== input.defaultChecked : input.value !== input.defaultValue;
+      if (dirty && keepTyped) pending[keyOf(input)] = input.type === "checkbox" || input.type === "radio" ? input.checked : input.value;
+    });
+  }
+  function restore() {
     var live = document.getElementById("table-live");
     if (!live) return;
     applySeat(live);  // first the seat's defaults, then what the player opened or closed by hand
@@ -137,6 +144,78 @@
       else input.value = pending[key];
     });
     pending = {};
+  }
+  // Put a live region the page got by itself (pushed, or a kept write's answer) in place of the
+  // one shown, through the same htmx:beforeSwap and htmx:afterSwap events as htmx's own swaps,
+  // so that every listener keeps what it keeps (above; the games' editors, static/*/): a pushed
+  // region comes as a poll's answer would (verb "get"), a kept write's as its post's (its status).
+  function swapRegion(html, verb, status) {
+    var live = document.getElementById("table-live");
+    if (!live || !window.htmx || html.indexOf('id="table-live"') < 0) return;
+    var info = { target: live, elt: live, requestConfig: { verb: verb }, shouldSwap: true, serverResponse: html,
+                 xhr: verb === "get" ? null : { status: status, responseText: html } };
+    if (!htmx.trigger(live, "htmx:beforeSwap", info) || !info.shouldSwap) return;
+    htmx.swap(live, html, { swapStyle: "outerHTML", swapDelay: 0, settleDelay: 0 }, { eventInfo: info });
+  }
+
+  // --- Push: each new version arrives as it is written (companion/web/push.py) ----------------
+  // The page's #table-push opens a stream of server-sent events through htmx's SSE extension,
+  // which opens it again when it drops. Each event is the live region of a new version, drawn
+  // here rather than by the extension, with the same care as a poll: never an older table than
+  // this phone has seen (a tap's answer can be newer), never the one already shown, and never
+  // while someone types in the region: it waits until they leave the field. While the stream
+  // is not open (no EventSource, a proxy that holds it back, the server away) the region polls
+  // as before; while it is open, the polls are not sent.
+  var pushOpen = false;
+  var deferred = null;  // a pushed region held back while someone types
+  function shownVersion() {
+    var live = document.getElementById("table-live");
+    var v = live ? parseInt(live.getAttribute("data-version"), 10) : NaN;
+    return isNaN(v) ? null : v;
+  }
+  function typingInRegion() {
+    var live = document.getElementById("table-live");
+    return isEditing(document.activeElement) && live && live.contains(document.activeElement);
+  }
+  function drawPushed(html) {
+    var drawn = versionIn(html);
+    var shown = shownVersion(), known = latestVersion();
+    if (drawn === null || (shown !== null && drawn <= shown) || (known !== null && drawn < known)) return;
+    // Nor while this phone's own write is on its way: its form would leave the page before its
+    // answer came, and htmx would tell no one that the write was answered.
+    if (typingInRegion() || writing()) { deferred = html; return; }
+    deferred = null;
+    swapRegion(html, "get");
+  }
+  function writing() { return Object.keys(inFlight).length > 0; }
+  // A held-back region, once nobody types and no write is on its way (if still newer by then).
+  function drawDeferred() {
+    setTimeout(function () {
+      if (!deferred || typingInRegion() || writing()) return;
+      var html = deferred;
+      deferred = null;
+      drawPushed(html);
+    }, 0);
+  }
+  document.addEventListener("htmx:sseBeforeMessage", function (evt) {
+    evt.preventDefault();  // drawn here (drawPushed), not swapped by the extension
+    drawPushed(evt.detail && evt.detail.data);
+  });
+  document.addEventListener("focusout", drawDeferred);
+  document.addEventListener("htmx:sseOpen", function () { pushOpen = true; answered(); });
+  document.addEventListener("htmx:sseError", function (evt) {
+    var source = evt.detail && evt.detail.source;
+    pushOpen = !!(source && source.readyState === 1);
+  });
+  document.addEventListener("htmx:sseClose", function () { pushOpen = false; });
+  // While taps are kept, the polls go on all the same: each one that gets through says the server
+  // is there and sends the kept taps at once, as it did before push (see "kept writes").
+  document.addEventListener("htmx:beforeRequest", function (evt) {
+    var cfg = evt.detail.requestConfig || {};
+    var elt = evt.detail.elt;
+    if (pushOpen && !waitingHere().length && (cfg.verb || "").toLowerCase() === "get" && elt && elt.id === "table-live") {
+      evt.preventDefault();
+    }
   });
 
   // "Share result": the phone's share sheet where it has one; else copy the text. Over plain
@@ -466,6 +545,7 @@
       .then(function (answer) {
         clearTimeout(timer);
         delete inFlight[next.id];
+        drawDeferred();
         if (answer.status === 0 || answer.status >= 500) { failed(next.id, answer.status, answer.text); return; }
         retryDelay = RETRY_FIRST_MS;
         if (answer.status < 400) {
@@ -478,10 +558,10 @@
         } else if (answer.status === 409) {
           change(next.id, function (w) { w.gaveUp = true; w.failed = true; });
           heard(versionIn(answer.text));
-          showRefusal(answer.text);  // "the table changed on another phone": here it is now
+          showRefusal(answer.text, answer.status);  // "the table changed on another phone": here it is now
         } else {
           forget(next.id);
-          showRefusal(answer.text);  // refused: as a tap's answer shows it
+          showRefusal(answer.text, answer.status);  // refused: as a tap's answer shows it
         }
         paintMarks();
         answered();
@@ -500,16 +580,11 @@
       var holder = document.createElement("template");
       holder.innerHTML = html;
       holder.content.querySelectorAll("#table-live > .table-head > .notice").forEach(function (n) { n.remove(); });
-      showRefusal(holder.innerHTML);
+      showRefusal(holder.innerHTML, 409);
     }
     return true;
   }
-  function showRefusal(html) {
-    var live = document.getElementById("table-live");
-    if (!live || !window.htmx || html.indexOf('id="table-live"') < 0) return;
-    htmx.swap(live, html, { swapStyle: "outerHTML", swapDelay: 0, settleDelay: 0 });
-    applySeat(document.getElementById("table-live"));
-  }
+  function showRefusal(html, status) { swapRegion(html, "post", status); }
 
   // A tap on a table's form. Note the control (the banner keeps clear of it). While another
   // write of this table is on its way or kept, keep this one too, and send it in turn.
@@ -571,6 +646,7 @@
     var id = isWrite(cfg.verb, cfg.path) && cfg.formData ? cfg.formData.get("write_id") : null;
     if (!id || !inFlight[id]) return;
     delete inFlight[id];
+    drawDeferred();
     if (status === 0 || status >= 500) { failed(id, status, xhr ? xhr.responseText : ""); return; }
     forget(id);
     if (status < 300) carryUndos(tableOf(cfg.path), sentVersion(cfg.formData.get("expected_version:int")), newestVersionIn(xhr.responseText));

@@ -14,7 +14,6 @@ from .. import db as database, logs, storage, wording
 from . import guard, steppers
 from .connection import close_db, thread_db
 from .live import LiveCache
-from .polls import QuickPolls
 from ..paths import DB_NAME, STATIC, TEMPLATES, data_folder
 
 CSP = (
@@ -43,9 +42,8 @@ def create_app(test_config: dict | None = None) -> Flask:
         MAX_CONTENT_LENGTH=1024 * 1024,
         POLL_MS=750,
         SEND_FILE_MAX_AGE_DEFAULT=3600,
-        # answer unchanged and already-rendered polls (polls.py) and steppers' taps (taps.py)
-        # before Flask; COMPANION_FAST_PATHS=off leaves every request to Flask, to measure what they save
-        QUICK_POLLS=fast_paths,
+        # answer steppers' taps before Flask (taps.py); COMPANION_FAST_PATHS=off leaves every
+        # request to Flask, to measure what it saves
         QUICK_TAPS=fast_paths,
         WAL_FLUSHER=True,  # False in `serve`'s workers: their parent flushes the file for all (workers.py)
     )
@@ -59,6 +57,7 @@ def create_app(test_config: dict | None = None) -> Flask:
         database.WalFlusher.start(app.config["DATABASE"])
     app.extensions["companion.db"] = threading.local()  # one connection per worker thread
     app.extensions["companion.live"] = LiveCache()  # one render of a live region per version
+    app.extensions["companion.push"] = None  # the streams' hub, where `companion serve` pushes (push.enable)
 
     app.jinja_env.globals["event_url"] = event_url
     app.jinja_env.globals["undo_url"] = undo_url
@@ -85,10 +84,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.register_blueprint(profiles.bp)
     app.register_blueprint(plays.bp)
     app.register_blueprint(api.bp)
-    # in front of Flask, kept in app.extensions for tests and benchmarks to count what they answer
-    if app.config["QUICK_POLLS"]:
-        app.wsgi_app = app.extensions["companion.quick_polls"] = QuickPolls(
-            app.wsgi_app, app, lambda: thread_db(app), lambda: SECURITY_HEADERS)
+    # in front of Flask, kept in app.extensions for tests and benchmarks to count what it answers
     if app.config["QUICK_TAPS"]:
         from .taps import QuickTaps
 

@@ -1,8 +1,9 @@
 """What a tap and a poll are answered with: each decided once, here, for every path that answers.
 
-A table's commonest requests can be answered twice over: by their Flask routes
-(`tables.post_event`, `tables.live`) and, for the plain cases, by the fast paths in front of
-Flask (`taps.py`, `polls.py`). Both call the functions below, so that they cannot drift apart:
+A table's commonest requests can be answered more than one way: a tap by its Flask route
+(`tables.post_event`) or, in the plain case, by the fast path in front of Flask (`taps.py`);
+a new version by a poll (`tables.live`, where push is unavailable) or on a phone's open stream
+(`tables.events`, push.py). All call the functions below, so that they cannot drift apart:
 
 - who a request is: the table's secret and the device's seat, read from its cookies
   (`secret_of`, `seat_of`), and the screen it asks for (`screen_of`);
@@ -10,12 +11,12 @@ Flask (`taps.py`, `polls.py`). Both call the functions below, so that they canno
   the write's transaction (a wrong secret is NotFound, an expected_version that is not the
   table's is Conflict); the answers below are drawn only once a write went through;
 - what a poll gets (`poll`): 304 while the version it names is current, else the shared render
-  of the new version, when one is kept;
+  of the new version, when one is kept; a stream (push.py) asks the same on each change;
 - what a stepper's tap gets (`after_tap`): the stepper alone, or the whole live region
   retargeted there when the game cannot draw the stepper alone.
 
-The fast paths read cookies with `cookies_of`, which is what Flask's `request.cookies` does with
-the raw header, and If-None-Match with werkzeug's `parse_etags`, as `request.if_none_match` does.
+The fast path reads cookies with `cookies_of`, which is what Flask's `request.cookies` does with
+the raw header.
 """
 
 from __future__ import annotations
@@ -83,6 +84,12 @@ def live_tag(table_id: str, version: int) -> str:
     return f"{table_id}-{version}"
 
 
+def version_number(raw: str | None) -> int | None:
+    """Return a version a phone names (a stream's Last-Event-ID or ?v=), as seat_number reads a seat."""
+    raw = raw or ""
+    return int(raw) if raw.isascii() and raw.isdigit() and len(raw) < 16 else None
+
+
 @dataclass(frozen=True)
 class Poll:
     """A poll's answer: `unchanged` (304), else the render of the new version if one is kept."""
@@ -90,6 +97,7 @@ class Poll:
     tag: str
     unchanged: bool
     html: str | None = None
+    version: int = 0
 
 
 def poll(db, cache, table_id: str, secret: str | None, seen: Container[str], screen: Callable[[], str | None]) -> Poll:
@@ -102,8 +110,8 @@ def poll(db, cache, table_id: str, secret: str | None, seen: Container[str], scr
     version = tables.version_if_authorized(db, table_id, secret)
     tag = live_tag(table_id, version)
     if tag in seen:
-        return Poll(tag, True)
-    return Poll(tag, False, cache.get(table_id, screen(), version))
+        return Poll(tag, True, version=version)
+    return Poll(tag, False, cache.get(table_id, screen(), version), version)
 
 
 def after_tap(tap: steppers.Tap, table: tables.Table, type_: str, data: Any, screen: str | None,

@@ -5,12 +5,12 @@ from __future__ import annotations
 import ipaddress
 from urllib.parse import urlsplit
 
-from flask import Blueprint, abort, current_app, make_response, redirect, request, url_for
+from flask import Blueprint, Response, abort, current_app, make_response, redirect, request, stream_with_context, url_for
 
 from .. import forms, network, qr, results, tables, wording
 from ..games.validation import RulesError
 from ..network import is_local, lan_address
-from . import answers, steppers
+from . import answers, push, steppers
 from .connection import get_db
 from .answers import seat_cookie, secret_cookie
 from .render import is_htmx, render_block, render_page_or_block
@@ -50,7 +50,7 @@ def join_url(table_id: str, secret: str) -> str:
     listens on when it names one other devices can use; else the address this page was opened
     at, only if it is one of this machine's own (a laptop on two networks shows the one its
     phones share); else this machine's LAN address. The port is the one `serve` listens on,
-    else the one waitress took the connection on.
+    else the one the server took the connection on.
     """
     listen = str(current_app.config.get("LISTEN_HOST") or "")
     host = listen if listen and not is_local(listen) else (_own_address(request.host) or lan_address() or "127.0.0.1")
@@ -168,6 +168,49 @@ def live(table_id: str):
         response = make_response(answer.html or live_region(current_table(table_id), _screen()))
     response.set_etag(answer.tag)
     return response
+
+
+@bp.get("/t/<table_id>/events")
+def events(table_id: str):
+    """Open a phone's stream of the live region's new versions (push.py); 204 where there is no push.
+
+    The phone names the version it holds (the browser's Last-Event-ID when it opens the stream
+    again by itself, else the page's ?v=); an older one gets the current region at once, so
+    a phone that was away catches up. Each later version is decided as a poll is (answers.poll).
+    """
+    screen = _screen()
+    secret = answers.secret_of(request.cookies, table_id)
+    shown = answers.version_number(request.headers.get("Last-Event-ID") or request.args.get("v"))
+    seen = () if shown is None else (answers.live_tag(table_id, shown),)
+    cache = current_app.extensions["companion.live"]
+
+    def region_after(version: int):
+        try:
+            answer = answers.poll(get_db(), cache, table_id, secret, (answers.live_tag(table_id, version),), lambda: screen)
+        except tables.NotFound:
+            return None
+        if answer.unchanged:
+            return version, None
+        if answer.html is not None:
+            return answer.version, answer.html
+        try:  # the first stream to see a version renders it for the others
+            table = tables.authorize(get_db(), table_id, secret)
+        except tables.NotFound:
+            return None
+        return table.version, live_region(table, screen)
+
+    try:
+        answer = answers.poll(get_db(), cache, table_id, secret, seen, lambda: screen)
+    except tables.NotFound:
+        abort(404, NO_TABLE)
+    hub = current_app.extensions.get("companion.push")
+    if hub is None:
+        return "", 204  # served without gevent: the page polls
+    version, first = answer.version, None
+    if not answer.unchanged:
+        version, first = region_after(-1) or abort(404, NO_TABLE)
+    body = stream_with_context(push.stream(hub, table_id, version, first, region_after))
+    return Response(body, mimetype="text/event-stream", headers={"X-Accel-Buffering": "no"})
 
 
 def _after_write(table_id: str, ok_table=None, error=None, notice=None, status=200, posted=None):

@@ -87,52 +87,36 @@ def test_an_old_render_never_replaces_a_newer_one():
     assert kept.get("t", None, 3) is None and kept.get("v", None, 1) == "v1"
 
 
-# --- polls answered before Flask (companion/web/polls.py) ---------------------------------------
-
-
-def both_paths(tmp_path):
-    """Two apps on the same database: one answers polls before Flask, one only through its route."""
-    from companion import create_app
-
-    quick = create_app({"DATA_DIR": str(tmp_path), "QUICK_POLLS": True})
-    flask_only = create_app({"DATA_DIR": str(tmp_path), "QUICK_POLLS": False})
-    return quick, flask_only
+# --- the poll, where push is unavailable (tables.live, answers.poll) ------------------------------
 
 
 @pytest.mark.parametrize("case", ["unchanged", "changed, rendered", "changed, not rendered", "weak tag", "two tags",
                                   "any tag", "no cookie", "wrong secret", "quoted cookie", "screen", "odd screen",
                                   "a cookie not in UTF-8"])
-def test_a_poll_gets_the_same_answer_before_flask_as_through_it(tmp_path, case):
-    quick, flask_only = both_paths(tmp_path)
-    t = quick.test_client().post("/api/v1/tables", json={"game": "codex", "players": ["Anna", "Tom"]}).get_json()
+def test_a_poll_is_answered_by_the_tags_and_the_cookie_it_sends(app, case):
+    client = app.test_client()
+    t = client.post("/api/v1/tables", json={"game": "codex", "players": ["Anna", "Tom"]}).get_json()
     tid = t["table"]
     cookie = {"no cookie": "", "wrong secret": f"tc_{tid}={t['token'][:-1]}x", "quoted cookie": f'tc_{tid}="{t["token"]}"',
               # another service on the LAN set it: the header's bytes are not UTF-8 (latin-1 é)
               "a cookie not in UTF-8": f"tc_{tid}={t['token']}; other=caf\xe9"}.get(case, f"tc_{tid}={t['token']}; seat_{tid}=1")
     query = {"screen": "end"} if case == "screen" else {"screen": " book-1\u00e9%"} if case == "odd screen" else {}
     etag = f'"{tid}-0"'
+    first = None
     if case.startswith("changed"):
-        quick.test_client().post(f"/api/v1/tables/{tid}/events", json={"type": "points", "data": {"player": 0, "delta": 3}, "expected_version": 0},
-                                 headers={"X-Table-Token": t["token"]})
-        if case == "changed, rendered":  # another phone asked first, in each app
-            for app in (quick, flask_only):
-                app.test_client(use_cookies=False).get(f"/t/{tid}/live", headers={"Cookie": cookie, "If-None-Match": etag})
+        client.post(f"/api/v1/tables/{tid}/events", json={"type": "points", "data": {"player": 0, "delta": 3}, "expected_version": 0},
+                    headers={"X-Table-Token": t["token"]})
+        if case == "changed, rendered":  # another phone asked first
+            first = app.test_client(use_cookies=False).get(f"/t/{tid}/live", headers={"Cookie": cookie, "If-None-Match": etag})
     header = {"weak tag": f"W/{etag}", "two tags": f'"{tid}-9", {etag}', "any tag": "*"}.get(case, etag)
-    answers = []
-    for app in (quick, flask_only):
-        quick_polls = app.extensions.get("companion.quick_polls")
-        before = quick_polls.answered if quick_polls else 0
-        # use_cookies=False: the test client would otherwise replace the Cookie header with its own jar
-        response = app.test_client(use_cookies=False).get(f"/t/{tid}/live", query_string=query,
-                                                          headers={"Cookie": cookie, "If-None-Match": header})
-        answers.append((response.status_code, sorted(response.headers.items()), response.get_data()))
-        if app is quick:
-            # the path before Flask reads cookies and If-None-Match with Flask's own parsers (web/answers.py)
-            expected = case in ("unchanged", "changed, rendered", "two tags", "any tag", "quoted cookie", "screen", "odd screen",
-                                "a cookie not in UTF-8")
-            assert (quick_polls.answered == before + 1) == expected
-    assert answers[0] == answers[1]
-    assert answers[0][0] == STATUS[case]
+    # use_cookies=False: the test client would otherwise replace the Cookie header with its own jar
+    response = app.test_client(use_cookies=False).get(f"/t/{tid}/live", query_string=query,
+                                                      headers={"Cookie": cookie, "If-None-Match": header})
+    assert response.status_code == STATUS[case]
+    if response.status_code == 200:
+        assert 'id="table-live" data-version="' in response.get_data(as_text=True)
+    if first is not None:  # one render, shared
+        assert response.get_data() == first.get_data()
 
 
 STATUS = {"unchanged": 304, "changed, rendered": 200, "changed, not rendered": 200, "weak tag": 200, "two tags": 304,

@@ -214,6 +214,22 @@ def test_htmx_is_vendored_with_its_checksum(client):
         assert response.status_code == 200
 
 
+def test_the_sse_extension_is_vendored_with_its_checksum_and_pulled_by_table_pages(client, api):
+    import hashlib
+
+    from companion.paths import STATIC
+
+    sums = dict(reversed(line.split()) for line in (STATIC / "vendor" / "SHA256SUMS").read_text().splitlines())
+    name = next(n for n in sums if n.startswith("htmx-ext-sse-"))
+    assert re.fullmatch(r"htmx-ext-sse-2\.\d+\.\d+\.min\.js", name)
+    assert hashlib.sha256((STATIC / "vendor" / name).read_bytes()).hexdigest() == sums[name]
+    t = api.create("codex", ["Anna", "Tom"])
+    client.get(f"/join/{t['table']}/{t['token']}")
+    page = client.get(f"/t/{t['table']}").get_data(as_text=True)
+    assert f"/static/vendor/{name}" in page and 'sse-connect="/t/' in page
+    assert f"/static/vendor/{name}" not in client.get("/").get_data(as_text=True)  # only where there is a table
+
+
 # --- box profiles --------------------------------------------------------------------------
 
 

@@ -108,3 +108,98 @@ def _cpu_seconds(pid: int) -> float:
     with open(f"/proc/{pid}/stat") as stat:
         fields = stat.read().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / 100  # clock ticks; 100 a second on Linux
+
+
+#: open streams for the push test: every phone at a hall's tables and far more
+STREAMS = 5000
+STREAM_TABLES = 50
+
+
+def open_streams(port: int, tables: list[dict], count: int) -> list[socket.socket]:
+    """Open count event streams (GET /t/ID/events with the table's cookie), spread over the tables,
+    and read each one's answer head; return the sockets, still open."""
+    import selectors
+
+    sockets = []
+    for i in range(count):
+        t = tables[i % len(tables)]
+        sock = socket.create_connection(("127.0.0.1", port), timeout=30)
+        sock.sendall((f"GET /t/{t['table']}/events?v=0 HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
+                      f"Cookie: tc_{t['table']}={t['token']}\r\nAccept: text/event-stream\r\n\r\n").encode())
+        sockets.append(sock)
+    heads = {}
+    with selectors.DefaultSelector() as sel:
+        for sock in sockets:
+            sock.setblocking(False)
+            sel.register(sock, selectors.EVENT_READ)
+        deadline = time.monotonic() + 120
+        while len(heads) < count and time.monotonic() < deadline:
+            for key, _ in sel.select(timeout=1):
+                data = key.fileobj.recv(65536)
+                heads[key.fileobj] = heads.get(key.fileobj, b"") + data
+                if b"retry:" in heads[key.fileobj] or not data:
+                    sel.unregister(key.fileobj)
+    opened = [s for s in sockets if heads.get(s, b"").startswith(b"HTTP/1.1 200") and b"text/event-stream" in heads[s]]
+    assert len(opened) == count, f"{len(opened)} of {count} streams opened"
+    return sockets
+
+
+def wait_for_events(sockets: list[socket.socket], marker: bytes, seconds: float) -> tuple[int, float]:
+    """Read every socket until each has received `marker`; return how many did and the seconds it took."""
+    import selectors
+
+    start = time.monotonic()
+    got: dict = {}
+    done = set()
+    with selectors.DefaultSelector() as sel:
+        for sock in sockets:
+            sel.register(sock, selectors.EVENT_READ)
+        while len(done) < len(sockets) and time.monotonic() - start < seconds:
+            for key, _ in sel.select(timeout=1):
+                sock = key.fileobj
+                data = sock.recv(1 << 20)
+                got[sock] = (got.get(sock, b"") + data)[-200_000:]
+                if marker in got[sock] or not data:
+                    if data:
+                        done.add(sock)
+                    sel.unregister(sock)
+    return len(done), time.monotonic() - start
+
+
+@pytest.mark.parametrize("workers", [1, 2], ids=["one process", "two workers"])
+def test_thousands_of_open_streams_all_get_the_next_version_and_the_server_answers(tmp_path, enough_files, workers):
+    # issue 16: every phone holds a stream open; 5,000 of them (25 halls' worth at one table
+    # each) are held, each gets the version a tap makes, and pages are still answered
+    import json
+
+    port = free_port()
+    server = Server(url=f"http://127.0.0.1:{port}", port=port, data=tmp_path / "data", workers=workers,
+                    args=("--create-limit", "off")).start()
+    sockets = []
+    try:
+        tables = []
+        for _ in range(STREAM_TABLES):
+            status, _, body = server.send("POST", "/api/v1/tables", json.dumps({"game": "codex", "players": ["A", "B"]}),
+                                          {"Content-Type": "application/json"})
+            assert status == 201
+            tables.append(json.loads(body))
+        started = time.monotonic()
+        sockets = open_streams(port, tables, STREAMS)
+        opened_s = time.monotonic() - started
+        settled = [answer_time(server.url) for _ in range(5)]
+        for t in tables:  # one change at every table
+            status, _, _ = server.send("POST", f"/api/v1/tables/{t['table']}/events",
+                                       json.dumps({"type": "points", "data": {"player": 0, "delta": 1}, "expected_version": 0}),
+                                       {"Content-Type": "application/json", "X-Table-Token": t["token"]})
+            assert status == 200
+        received, seconds = wait_for_events(sockets, b"id: 1\n", 60)
+        print(f"\n{workers} process(es): {STREAMS} streams opened in {opened_s:.1f} s; pages answered in at most"
+              f" {max(settled) * 1000:.0f} ms beside them; a change at each of {STREAM_TABLES} tables reached"
+              f" {received} streams in {seconds:.2f} s")
+        assert received == STREAMS, f"only {received} of {STREAMS} streams got the new version"
+        assert server.process.poll() is None
+        assert "Traceback" not in server.log.read_text()
+    finally:
+        for sock in sockets:
+            sock.close()
+        server.stop()

@@ -1,0 +1,173 @@
+"""Push each new version of a table to its phones as it is written (server-sent events).
+
+A table page holds one stream open, `GET /t/ID/events` (the route is `tables.events`), through
+htmx's SSE extension (static/vendor/). The stream sends the live region of each new version:
+the same text a poll gets, from the same shared render (companion/web/live.py), decided by
+the same `answers.poll`, so a stream and a poll cannot disagree. An idle phone sends nothing
+at all; it polls only while push is unavailable (static/app.js).
+
+How a stream learns of a change: the Hub below watches the database, not the code that writes
+it, so a write made by another process (`serve --workers`, the CLI) reaches every stream too.
+One greenlet per process asks SQLite's `PRAGMA data_version` every TICK_S: a number that
+changes whenever another connection has committed, read from shared memory without touching
+the tables. Only when it changed does it read the versions of the tables that have streams
+open, and wake the streams whose table moved. With no stream open it does not run.
+
+This needs gevent (companion/serving.py): a stream is a greenlet that waits on a gevent
+Event. Served any other way (Flask's test client, a debugger), there is no Hub and the route
+answers 204: "no push here", on which the page polls.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from typing import Iterator
+
+import gevent
+from gevent.event import Event
+
+#: seconds between two looks at the database while streams are open (a change reaches an
+#: open stream within this, plus the render)
+TICK_S = 0.02
+#: seconds between two comments on an idle stream: they find a phone that left (the write
+#: fails) and stay under serving.IDLE_TIMEOUT_S, after which a silent connection is closed
+KEEP_ALIVE_S = 15
+#: what the browser waits before it opens a stream that dropped again (the SSE `retry` field)
+RETRY_MS = 1000
+
+
+class Hub:
+    """The open streams of one process, and the greenlet that wakes them when their table changes."""
+
+    def __init__(self, database: str, tick: float = TICK_S):
+        self.database = database
+        self.tick = tick
+        self.versions: dict[str, int] = {}  # table id -> the newest version seen, for tables with streams
+        self.streams: dict[str, int] = {}  # table id -> how many streams are open on it
+        self.changed: dict[str, Event] = {}  # table id -> set (and replaced) when it moves past versions[id]
+        self._watcher: gevent.Greenlet | None = None
+        self._wake = Event()  # set when the first stream opens: the watcher runs only while there are some
+
+    def open(self, table_id: str, version: int) -> None:
+        """Count a stream on the table, which has shown `version`."""
+        self.streams[table_id] = self.streams.get(table_id, 0) + 1
+        if self.versions.get(table_id, -1) < version:
+            self.versions[table_id] = version
+        if self._watcher is None or self._watcher.dead:
+            self._watcher = gevent.spawn(self._watch)
+        self._wake.set()
+
+    def close(self, table_id: str) -> None:
+        """Forget a stream that ended."""
+        left = self.streams.get(table_id, 0) - 1
+        if left > 0:
+            self.streams[table_id] = left
+            return
+        self.streams.pop(table_id, None)
+        self.versions.pop(table_id, None)
+        event = self.changed.pop(table_id, None)
+        if event is not None:
+            event.set()
+
+    def wait(self, table_id: str, version: int, timeout: float) -> bool:
+        """Wait until the table is seen past `version`, or timeout seconds; True if it moved."""
+        if self.versions.get(table_id, -1) > version:
+            return True
+        event = self.changed.get(table_id)
+        if event is None:
+            event = self.changed[table_id] = Event()
+        event.wait(timeout)
+        return self.versions.get(table_id, -1) > version
+
+    def _watch(self) -> None:
+        conn = sqlite3.connect(self.database, timeout=0.5)
+        try:
+            seen = None
+            while True:
+                if not self.streams:
+                    self._wake.clear()
+                    self._wake.wait()  # no stream open: nothing to look for
+                    seen = None
+                gevent.sleep(self.tick)
+                try:
+                    now = conn.execute("PRAGMA data_version").fetchone()[0]
+                    if now == seen:
+                        continue
+                    seen = now
+                    self._read_versions(conn)
+                except sqlite3.Error:  # the disk, or a busy file: the streams' own polls see it; look again
+                    seen = None
+                    gevent.sleep(1)
+        finally:
+            conn.close()
+
+    def _read_versions(self, conn: sqlite3.Connection) -> None:
+        ids = list(self.streams)
+        moved = []
+        for start in range(0, len(ids), 500):  # SQLite takes at most 999 parameters a statement
+            part = ids[start:start + 500]
+            marks = ",".join("?" * len(part))
+            found = dict(conn.execute(f"SELECT id, version FROM tables WHERE id IN ({marks})", part).fetchall())
+            for table_id in part:
+                version = found.get(table_id)
+                if version is None:  # gone from the file: its streams find out and end
+                    moved.append(table_id)
+                elif version > self.versions.get(table_id, -1):
+                    self.versions[table_id] = version
+                    moved.append(table_id)
+        for table_id in moved:
+            event = self.changed.pop(table_id, None)
+            if event is not None:
+                event.set()
+
+
+def enable(app) -> None:
+    """Push to the app's table pages: called by `companion serve`, which serves with gevent.
+
+    $COMPANION_PUSH_TICK_S sets the seconds between looks at the database (default TICK_S);
+    a test slows it to have pushes arrive after the taps they follow.
+    """
+    import os
+
+    tick = os.environ.get("COMPANION_PUSH_TICK_S")
+    try:
+        seconds = float(tick) if tick else TICK_S
+    except ValueError:
+        raise SystemExit(f"error: COMPANION_PUSH_TICK_S: {tick!r} is not a number of seconds") from None
+    if not 0 < seconds <= 60:
+        raise SystemExit(f"error: COMPANION_PUSH_TICK_S: must be more than 0 and at most 60, not {tick}")
+    app.extensions["companion.push"] = Hub(app.config["DATABASE"], seconds)
+
+
+def event(version: int, html: str) -> bytes:
+    """Return one server-sent event carrying a live region: its id is the version it shows."""
+    data = "".join(f"data: {line}\n" for line in html.strip().split("\n"))
+    return f"id: {version}\nevent: live\n{data}\n".encode()
+
+
+def stream(hub: Hub, table_id: str, version: int, first: str | None, next_region) -> Iterator[bytes]:
+    """Yield a stream's bytes: the retry delay, the region the phone lacks, then each new version.
+
+    `version` is the table's version as the stream opens; `first` its region, when the phone
+    holds an older one (None if it is current). `next_region(version)` returns (version,
+    region) newer than `version`, (version, None) if there is none, or None when the table is
+    gone or the secret no longer opens it.
+    """
+    hub.open(table_id, version)
+    try:
+        yield f"retry: {RETRY_MS}\n\n".encode()
+        if first is not None:
+            yield event(version, first)
+        while True:
+            hub.wait(table_id, version, KEEP_ALIVE_S)
+            found = next_region(version)
+            if found is None:
+                return  # gone: the browser opens the stream again, and gets 404, on which the page polls
+            newer, html = found
+            if html is None:
+                yield b": keep-alive\n\n"
+                continue
+            version = newer
+            yield event(version, html)
+    finally:
+        hub.close(table_id)
