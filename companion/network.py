@@ -9,6 +9,12 @@ import time
 
 LOCAL_NAMES = {"localhost", "0.0.0.0", "::", "::1", ""}
 
+#: how the host name is resolved to addresses. `companion serve` (companion/serving.py) puts
+#: gevent's in its place, which waits for the answer without stopping the server: a host name
+#: that no file answers (macOS's NAME.local with no network) can take seconds to resolve, and
+#: the server runs every request in one thread
+resolve = socket.getaddrinfo
+
 
 def _interface_addresses() -> list[str]:
     """Return the IPv4 addresses of this machine's interfaces (Linux ioctl; elsewhere the host name's)."""
@@ -29,7 +35,7 @@ def _interface_addresses() -> list[str]:
     except (ImportError, OSError, AttributeError):
         pass
     try:
-        for info in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET):
+        for info in resolve(socket.gethostname(), None, socket.AF_INET):
             found.append(info[4][0])
     except OSError:
         pass

@@ -112,6 +112,11 @@ def server(app, host: str = "127.0.0.1", port: int = 8000, sockets: list[socket.
     Give `sockets` (one, already listening: a worker's) or host and port. Raises OSError when
     it cannot listen (the port is taken, the host is not this machine's).
     """
+    import gevent.socket
+
+    from . import network
+
+    network.resolve = gevent.socket.getaddrinfo  # a slow name lookup waits in gevent's threads, not the server
     listener = sockets[0] if sockets else (host, port)
     if sockets:
         # gevent accepts until the socket has nothing more: a blocking one would block the process
