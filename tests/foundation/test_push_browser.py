@@ -15,8 +15,9 @@ from urllib.parse import urlparse
 
 import pytest
 
-from tests.conftest import FIGURES, Server, free_port, take_seat
+from tests.conftest import FIGURES, Server, free_port
 from tests.foundation.test_lost_taps import create
+from tests.foundation.test_lost_taps_browser import open_table
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -53,12 +54,6 @@ WATCH_REGIONS = """() => {
     tools();
   }).observe(document.body, {childList: true, subtree: true, attributes: true, attributeFilter: ['data-version']});
 }"""
-
-
-def open_table(page, server, t: dict, seat: str) -> None:
-    page.goto(server.url + urlparse(t["join_url"]).path)
-    page.wait_for_url("**/t/*")
-    take_seat(page, seat)
 
 
 def shown_version(page) -> int:
