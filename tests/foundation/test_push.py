@@ -31,11 +31,12 @@ def test_without_push_the_stream_answers_204_and_a_wrong_secret_404(client, api)
 class Stream:
     """One phone's open stream, read off a raw socket (chunked, as the server sends it)."""
 
-    def __init__(self, port: int, t: dict, query: str = "v=0", headers: dict | None = None):
+    def __init__(self, port: int, t: dict, query: str = "v=0", headers: dict | None = None, seat: int | None = None):
         self.sock = socket.create_connection(("127.0.0.1", port), timeout=10)
+        cookie = f"tc_{t['table']}={t['token']}" + ("" if seat is None else f"; seat_{t['table']}={seat}")
         extra = "".join(f"{k}: {v}\r\n" for k, v in (headers or {}).items())
         self.sock.sendall((f"GET /t/{t['table']}/events?{query} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
-                           f"Cookie: tc_{t['table']}={t['token']}\r\nAccept: text/event-stream\r\n{extra}\r\n").encode())
+                           f"Cookie: {cookie}\r\nAccept: text/event-stream\r\n{extra}\r\n").encode())
         self.raw = b""
 
     def read_until(self, pattern: bytes, seconds: float = 10) -> bytes:
@@ -59,6 +60,11 @@ class Stream:
             found.append((int(block[0]), int(version.group(1))))
         return found
 
+    def event_data(self, version: int) -> bytes:
+        """The data lines of the live event with this id, as sent."""
+        found = re.search(rb"id: %d\nevent: live\n(.*?)\n\n" % version, self.raw, re.S)
+        return found.group(1) if found else b""
+
     def close(self) -> None:
         self.sock.close()
 
@@ -67,8 +73,8 @@ class Stream:
 def test_a_stream_sends_what_the_phone_lacks_then_each_version_written_by_any_process(server):
     t = create(server, game="codex", players=("Anna", "Tom"))
     assert api_post(server, t, "events", {"type": "points", "data": {"player": 0, "delta": 1}, "expected_version": 0})[0] == 200
-    behind = Stream(server.port, t, "v=0")  # its page showed version 0: it gets version 1 at once
-    current = Stream(server.port, t, "v=1")  # its page is current: nothing until something changes
+    behind = Stream(server.port, t, "v=0", seat=0)  # Anna's page showed version 0: it gets version 1 at once
+    current = Stream(server.port, t, "v=1", seat=1)  # Tom's page is current: nothing until something changes
     try:
         head = behind.read_until(rb"event: live")
         assert head.startswith(b"HTTP/1.1 200 ") and b"Content-Type: text/event-stream" in head and b"retry: 1000" in head
@@ -88,6 +94,8 @@ def test_a_stream_sends_what_the_phone_lacks_then_each_version_written_by_any_pr
         behind.read_until(rb"id: 2\n")
         current.read_until(rb"id: 2\n")
         assert behind.events() == [(1, 1), (2, 2)] and current.events() == [(2, 2)]
+        # the same region for every seat, rendered once and shared (companion/web/live.py): the same bytes
+        assert behind.event_data(2) == current.event_data(2) and b'data-version="2"' in current.event_data(2)
     finally:
         behind.close()
         current.close()
