@@ -57,9 +57,15 @@ def seat_of(cookies: Mapping[str, str], table_id: str) -> int | None:
 
 
 def seat_number(raw: str) -> int | None:
-    """Return a seat written as a short number of ASCII digits, else None: "²" and "١" are digits
-    to str.isdigit, and int() of 5,000 nines raises."""
-    return int(raw) if raw.isascii() and raw.isdigit() and len(raw) < 4 else None
+    """Return a seat written as a short number of ASCII digits, else None (see short_number)."""
+    return short_number(raw, 3)
+
+
+def short_number(raw: str | None, most_digits: int) -> int | None:
+    """Return `raw` as a number of at most `most_digits` ASCII digits, else None: "²" and "١" are
+    digits to str.isdigit, and int() of 5,000 nines raises."""
+    raw = raw or ""
+    return int(raw) if raw.isascii() and raw.isdigit() and len(raw) <= most_digits else None
 
 
 def screen_of(value: str | None) -> str | None:
@@ -85,9 +91,8 @@ def live_tag(table_id: str, version: int) -> str:
 
 
 def version_number(raw: str | None) -> int | None:
-    """Return a version a phone names (a stream's Last-Event-ID or ?v=), as seat_number reads a seat."""
-    raw = raw or ""
-    return int(raw) if raw.isascii() and raw.isdigit() and len(raw) < 16 else None
+    """Return a version a phone names (a stream's Last-Event-ID or ?v=), else None."""
+    return short_number(raw, 15)
 
 
 @dataclass(frozen=True)

@@ -164,10 +164,25 @@ def live(table_id: str):
         abort(404, NO_TABLE)
     if answer.unchanged:
         response = make_response("", 304)
-    else:  # the first phone to ask after a change renders it for the others
-        response = make_response(answer.html or live_region(current_table(table_id), _screen()))
+    else:
+        try:
+            response = make_response(region_of(answer, table_id, answers.secret_of(request.cookies, table_id), _screen())[1])
+        except tables.NotFound:
+            abort(404, NO_TABLE)
     response.set_etag(answer.tag)
     return response
+
+
+def region_of(answer: answers.Poll, table_id: str, secret: str | None, screen: str | None) -> tuple[int, str]:
+    """Return the version and the live region a changed poll's answer shows: the render another
+    phone's poll or stream already made, else this one renders it for the others.
+
+    Raises tables.NotFound if the table went meanwhile.
+    """
+    if answer.html is not None:
+        return answer.version, answer.html
+    table = tables.authorize(get_db(), table_id, secret)
+    return table.version, live_region(table, screen)
 
 
 @bp.get("/t/<table_id>/events")
@@ -180,35 +195,24 @@ def events(table_id: str):
     """
     screen = _screen()
     secret = answers.secret_of(request.cookies, table_id)
-    shown = answers.version_number(request.headers.get("Last-Event-ID") or request.args.get("v"))
-    seen = () if shown is None else (answers.live_tag(table_id, shown),)
     cache = current_app.extensions["companion.live"]
 
-    def region_after(version: int):
+    def region_after(version: int | None):
+        """(version, region) newer than `version` (None: any), (version, None) if none is, None if gone."""
+        seen = () if version is None else (answers.live_tag(table_id, version),)
         try:
-            answer = answers.poll(get_db(), cache, table_id, secret, (answers.live_tag(table_id, version),), lambda: screen)
+            answer = answers.poll(get_db(), cache, table_id, secret, seen, lambda: screen)
+            return (version, None) if answer.unchanged else region_of(answer, table_id, secret, screen)
         except tables.NotFound:
             return None
-        if answer.unchanged:
-            return version, None
-        if answer.html is not None:
-            return answer.version, answer.html
-        try:  # the first stream to see a version renders it for the others
-            table = tables.authorize(get_db(), table_id, secret)
-        except tables.NotFound:
-            return None
-        return table.version, live_region(table, screen)
 
-    try:
-        answer = answers.poll(get_db(), cache, table_id, secret, seen, lambda: screen)
-    except tables.NotFound:
+    opening = region_after(answers.version_number(request.headers.get("Last-Event-ID") or request.args.get("v")))
+    if opening is None:
         abort(404, NO_TABLE)
     hub = current_app.extensions.get("companion.push")
     if hub is None:
         return "", 204  # served without gevent: the page polls
-    version, first = answer.version, None
-    if not answer.unchanged:
-        version, first = region_after(-1) or abort(404, NO_TABLE)
+    version, first = opening
     body = stream_with_context(push.stream(hub, table_id, version, first, region_after))
     return Response(body, mimetype="text/event-stream", headers={"X-Accel-Buffering": "no"})
 
