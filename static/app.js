@@ -58,9 +58,11 @@
 
   // The newest version of the table this page has seen: the tools' data-version. A stepper's tap
   // updates it out of band without redrawing the region (companion/web/steppers.py).
-  function knownVersion() {
-    var tools = document.getElementById("table-tools");
-    var v = tools ? parseInt(tools.getAttribute("data-version"), 10) : NaN;
+  function knownVersion() { return dataVersion("table-tools"); }
+  // The version an element of the page shows (its data-version), or null.
+  function dataVersion(id) {
+    var el = document.getElementById(id);
+    var v = el ? parseInt(el.getAttribute("data-version"), 10) : NaN;
     return isNaN(v) ? null : v;
   }
 
@@ -101,9 +103,8 @@
         return;
       }
     }
-    var active = document.activeElement;
     // A live update never takes the field someone is typing in: wait until they leave it.
-    if (isPoll && isEditing(active) && target.contains(active)) {
+    if (isPoll && typingInRegion()) {
       evt.detail.shouldSwap = false;
       return;
     }
@@ -168,18 +169,13 @@
   // as before; while it is open, the polls are not sent.
   var pushOpen = false;
   var deferred = null;  // a pushed region held back while someone types
-  function shownVersion() {
-    var live = document.getElementById("table-live");
-    var v = live ? parseInt(live.getAttribute("data-version"), 10) : NaN;
-    return isNaN(v) ? null : v;
-  }
   function typingInRegion() {
     var live = document.getElementById("table-live");
     return isEditing(document.activeElement) && live && live.contains(document.activeElement);
   }
   function drawPushed(html) {
     var drawn = versionIn(html);
-    var shown = shownVersion(), known = latestVersion();
+    var shown = dataVersion("table-live"), known = latestVersion();
     if (drawn === null || (shown !== null && drawn <= shown) || (known !== null && drawn < known)) return;
     // Nor while this phone's own write is on its way: its form would leave the page before its
     // answer came, and htmx would tell no one that the write was answered.
@@ -187,7 +183,6 @@
     deferred = null;
     swapRegion(html, "get");
   }
-  function writing() { return Object.keys(inFlight).length > 0; }
   // A held-back region, once nobody types and no write is on its way (if still newer by then).
   function drawDeferred() {
     setTimeout(function () {
@@ -270,6 +265,7 @@
   var RETRY_FIRST_MS = 1000, RETRY_MAX_MS = 30000, WRITE_TIMEOUT_MS = 6000, PENDING_MS = 1000, MAX_REBASES = 3;
   var CHANGED = "not saved: the table changed, tap again";
   var inFlight = {};  // write_id -> true while this page waits for its answer
+  function writing() { return Object.keys(inFlight).length > 0; }
   var retryTimer = null, retryDelay = RETRY_FIRST_MS, offline = false, trouble = null, troubleText = "";
   var lastTapped = null, lastControl = null;  // the control of the latest tap: the banner keeps clear of it
 
@@ -313,7 +309,7 @@
   function keptHere() { var table = thisTable(); return keptWrites().filter(function (w) { return w.table === table; }); }
   // the ones still to be sent
   function waitingHere() { return keptHere().filter(function (w) { return !w.gaveUp; }); }
-  function busy() { return Object.keys(inFlight).length > 0 || waitingHere().length > 0; }
+  function busy() { return writing() || waitingHere().length > 0; }
   // A new tap is the player's answer to "tap again": the marks of writes given up go.
   function dropGivenUp() {
     var table = thisTable();
@@ -522,7 +518,7 @@
   // newest version this phone knows (as every form does), an undo on the version it was tapped on
   // (moved on only by carryUndos); its write_id is the one made at the tap.
   function sendKept() {
-    if (Object.keys(inFlight).length) return;
+    if (writing()) return;
     var next = waitingHere()[0];
     if (!next) { retryDelay = RETRY_FIRST_MS; return; }
     inFlight[next.id] = true;
@@ -575,8 +571,7 @@
     if (version === null || (entry.rebased || 0) >= MAX_REBASES || !/\/events$/.test(entry.url)) return false;
     change(entry.id, function (w) { w.rebased = (w.rebased || 0) + 1; });
     heard(version);
-    var live = document.getElementById("table-live");
-    if (!(isEditing(document.activeElement) && live && live.contains(document.activeElement))) {
+    if (!typingInRegion()) {
       var holder = document.createElement("template");
       holder.innerHTML = html;
       holder.content.querySelectorAll("#table-live > .table-head > .notice").forEach(function (n) { n.remove(); });
