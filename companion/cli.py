@@ -243,7 +243,7 @@ def run_backup(args) -> int:
 
 
 def archive_line(path: Path, url: str) -> str:
-    """Return the line that hands the host key to another device: the plays archive with every play."""
+    """Return the line that hands the host key to the host's devices (its own browser too): the plays archive with every play."""
     from urllib.parse import quote
 
     from . import db, hostkey
@@ -253,7 +253,7 @@ def archive_line(path: Path, url: str) -> str:
         key = hostkey.host_key(conn)
     finally:
         conn.conn.close()
-    return f"Plays archive on another device: {url}plays?key={quote(key, safe='')}"
+    return f"Plays archive, every play (your own devices alone, this one too): {url}plays?key={quote(key, safe='')}"
 
 
 def serve(args) -> int:

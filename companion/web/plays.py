@@ -1,16 +1,17 @@
 """The plays archive: finished tables newest first, each play's record with its chart, the stats
 per game, and the downloads of the plays (JSON, CSV) and of a backup.
 
-Who sees what (issue 12): the host's own browser (a loopback address) sees every play; another
-device sees the plays of the tables it joined (it holds their secret cookie), or every play once
-it holds the host key (`/plays?key=KEY`, which `companion serve` prints as a link: the key goes
-into a cookie and out of the address). Nobody else sees anything, and a record a device may not
-see answers 404 exactly as a missing one does.
+Who sees what (issue 12, issue 27): a device sees the plays of the tables it joined (it holds
+their secret cookie), or every play once it holds the host key (`/plays?key=KEY`, which
+`companion serve` prints as a link: the key goes into a cookie and out of the address). The
+host's own browser is no exception: it opens that link too. No address grants anything, loopback
+included: behind a reverse proxy on the same machine every request comes from 127.0.0.1.
+Nobody else sees anything, and a record a device may not see answers 404 exactly as a missing
+one does.
 """
 
 from __future__ import annotations
 
-import ipaddress
 import os
 import tempfile
 from datetime import datetime
@@ -40,20 +41,9 @@ KEY_WORDS = {"gk": "GK", "vp": "VP"}
 
 # --- who may see what ------------------------------------------------------------------------------
 
-def is_loopback(address: str | None) -> bool:
-    """True for 127.0.0.0/8 and ::1 (also written as an IPv4-mapped IPv6 address): the host's own browser."""
-    try:
-        ip = ipaddress.ip_address((address or "").split("%")[0])
-    except ValueError:
-        return False
-    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
-        ip = ip.ipv4_mapped
-    return ip.is_loopback
-
-
 def is_host() -> bool:
-    """True for the host's own browser, and for a device holding the host key in its cookie."""
-    return is_loopback(request.remote_addr) or hostkey.is_host_key(get_db(), request.cookies.get(HOST_COOKIE))
+    """True for a device holding the host key in its cookie, and for nothing else (never an address)."""
+    return hostkey.is_host_key(get_db(), request.cookies.get(HOST_COOKIE))
 
 
 def joined_ids() -> set[str]:

@@ -339,7 +339,7 @@ def test_backup_while_the_server_writes_restores_every_table(server, tmp_path):
         live.conn.close()
 
     # `serve` printed the host key with its address: the plays archive, for another device
-    printed = [line for line in (server.data / "server.log").read_text().splitlines() if line.startswith("Plays archive on another device: ")]
+    printed = [line for line in (server.data / "server.log").read_text().splitlines() if line.startswith("Plays archive, every play (your own devices alone, this one too): ")]
     live = database.connect(server.data / "companion.db")
     try:
         assert printed and printed[0].endswith(f"/plays?key={hostkey.host_key(live)}")

@@ -21,9 +21,11 @@ from markupsafe import escape
 
 from companion import charts, results, stats, tables
 from companion.web.connection import get_db
-from companion.web.plays import HOST_COOKIE, NO_PLAY, WRONG_KEY, is_loopback
+from companion.web.plays import HOST_COOKIE, NO_PLAY, WRONG_KEY
 
 OTHER = {"REMOTE_ADDR": "192.168.1.23"}
+#: where a request comes from when a reverse proxy on the same machine hands it on (issue 27)
+PROXIED = ("127.0.0.1", "127.8.9.10", "::1", "::ffff:127.0.0.1")
 SPECIALTIES = ("typesetting", "woodcutting", "binding", "illuminating")
 
 
@@ -77,6 +79,27 @@ def listed(page: str) -> list[str]:
 
 def text(response) -> str:
     return response.get_data(as_text=True)
+
+
+def host_key(app) -> str:
+    from companion import hostkey
+
+    with app.app_context():
+        return hostkey.host_key(get_db())
+
+
+def host_client(app):
+    """The host's own browser: a test client that opened the host-key link `companion serve` prints
+    (issue 27: an address, loopback included, grants nothing)."""
+    browser = app.test_client()
+    assert browser.get("/plays", query_string={"key": host_key(app)}).status_code == 303
+    return browser
+
+
+@pytest.fixture
+def client(app):
+    """The host's own browser (host_client)."""
+    return host_client(app)
 
 
 @pytest.fixture
@@ -296,20 +319,27 @@ def test_per_game_orders_players_by_wins_and_averages_to_one_decimal():
 
 # --- who sees what ---------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("address", ["127.0.0.1", "127.8.9.10", "::1", "::ffff:127.0.0.1"])
-def test_loopback_is_the_host(address):
-    assert is_loopback(address)
+@pytest.mark.parametrize("address", PROXIED)
+def test_no_address_is_the_host_not_even_loopback(app, plays, address):
+    """Behind a reverse proxy on the same machine every request comes from loopback (issue 27):
+    without the key it sees no play, no record, no backup and no download of any play."""
+    stranger = app.test_client()
+    stranger.environ_base["REMOTE_ADDR"] = address
+    page = text(stranger.get("/plays"))
+    assert listed(page) == [] and "Download a backup" not in page and 'href="/plays/backup"' not in page
+    for t in plays:
+        assert stranger.get(f"/plays/{t['table']}").data == stranger.get("/plays/nosuchid").data
+    assert 'data-game="' not in text(stranger.get("/plays/stats"))
+    assert json.loads(stranger.get("/plays/export.json").data) == {"plays": []}
+    assert list(csv.reader(io.StringIO(stranger.get("/plays/export.csv").get_data(as_text=True).lstrip("\ufeff"))))[1:] == []
+    assert stranger.get("/plays/backup").status_code == 404
 
 
-@pytest.mark.parametrize("address", ["192.168.1.23", "::2", "fe80::1", "", None, "localhost", "128.0.0.1"])
-def test_other_addresses_are_not(address):
-    assert not is_loopback(address)
-
-
-def test_the_hosts_own_browser_sees_every_play_from_any_loopback_address(app, client, plays):
+def test_the_hosts_own_browser_sees_every_play_once_it_opened_the_key_link(app, client, plays):
     every = [d["table"] for d in all_results(app)]
-    for address in ("127.0.0.1", "::1"):
+    for address in PROXIED:
         assert listed(text(client.get("/plays", environ_base={"REMOTE_ADDR": address}))) == every
+    assert client.get("/plays/backup").status_code == 200
 
 
 def test_another_device_sees_nothing_it_did_not_join(app, other, plays):
@@ -338,13 +368,6 @@ def test_another_device_sees_the_plays_of_the_tables_it_joined(app, other, plays
     # a forged cookie for another table opens nothing
     other.set_cookie(f"tc_{plays[0]['table']}", joined["token"])
     assert listed(text(other.get("/plays"))) == [joined["table"]]
-
-
-def host_key(app) -> str:
-    from companion import hostkey
-
-    with app.app_context():
-        return hostkey.host_key(get_db())
 
 
 def test_the_host_key_shows_another_device_every_play_and_leaves_the_address(app, other, plays):

@@ -1,7 +1,8 @@
 """The plays archive on a 360 px phone, light and dark: the list, a record with its chart, the stats (issue 12).
 
-The plays are finished through the real server's JSON API; the browser is the host's own (it
-opens 127.0.0.1), so it sees every play.
+The plays are finished through the real server's JSON API; the browser is the host's own: it
+opens the host-key link `companion serve` printed (issue 27: opening 127.0.0.1 grants nothing),
+so it sees every play.
 """
 
 from __future__ import annotations
@@ -77,10 +78,19 @@ def assert_lines_stand_out(page) -> None:
         assert contrast(colour, card) >= 4, (colour, card)
 
 
+def key_link(server) -> str:
+    """The host-key link `companion serve` printed, at the address the test reaches the server on."""
+    printed = re.search(r"Plays archive, every play \(your own devices alone, this one too\): \S+?(/plays\?key=\S+)", server.log.read_text()).group(1)
+    return server.url + printed
+
+
 def tour(page, server, shot, codex: dict, suffix: str) -> list[str]:
     """Open the archive, the Codex record and the stats as a player does; return the chart's series colours."""
     errors = watch_console(page)
     page.goto(f"{server.url}/plays")
+    assert page.locator(".play-entry").count() == 0  # 127.0.0.1 is no key (issue 27)
+    page.goto(key_link(server))
+    page.wait_for_url(f"{server.url}/plays")
     entries = page.locator(".play-entry")
     assert entries.count() == 3
     assert entries.first.locator(".play-game").inner_text() == "Codex Naturalis"  # newest first

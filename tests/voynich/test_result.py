@@ -14,6 +14,7 @@ from companion.games import get
 from companion.games.voynich.rules import KNOWLEDGE, SECTIONS
 
 from .test_web import join
+from tests.foundation.test_plays import host_client
 
 GAME = get("voynich")
 SCORE = GAME.functions["score"].run
@@ -285,7 +286,7 @@ def test_a_solo_game_scores_voynich_as_a_player(app, api):
     assert expected["players"][1]["breakdown"]["tokens"] == 2 * 5  # [V494]
     assert doc["players"][0]["outcome"] == expected["players"][0]["outcome"]
     # the archive's record charts both GK markers, each line named: Voynich's is not "Seat 2"
-    page = app.test_client().get(f"/plays/{g.t['table']}").get_data(as_text=True)
+    page = host_client(app).get(f"/plays/{g.t['table']}").get_data(as_text=True)
     svg_names = re.findall(r'<g data-series="\d+" data-name="([^"]+)">', page)
     legend = re.findall(r'<span class="name"><bdi>([^<]+)</bdi></span> <strong>(-?\d+)</strong></li>', page)
     assert svg_names == ["Ana", "Voynich"]
