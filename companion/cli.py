@@ -182,7 +182,8 @@ def run_export(args) -> int:
         return fail(err.field, err.message)
     except (sqlite3.Error, OSError) as exc:  # a locked, read-only or damaged file
         return fail("data", f"cannot read {path}: {getattr(exc, 'strerror', None) or exc}")
-    text = export.to_json(plays) if args.format == "json" else export.to_csv(plays)
+    # a byte-order mark for a file a spreadsheet opens, not for standard output, which programs read
+    text = export.to_json(plays) if args.format == "json" else export.to_csv(plays, bom=output is not None)
     if output is None:
         _write_stdout(text)
         return 0

