@@ -1,4 +1,4 @@
-"""The command line: `companion serve`, `rules`, `init-db`, `export` and `backup`."""
+"""The command line: `companion serve`, `rules`, `init-db`, `export`, `backup` and `host-key`."""
 
 from __future__ import annotations
 
@@ -56,6 +56,12 @@ def build_parser() -> argparse.ArgumentParser:
     bk = sub.add_parser("backup", help="copy the SQLite file consistently, even while the server runs")
     bk.add_argument("file", help="the copy to write; restore it as companion.db in a data folder")
     bk.add_argument("--data", default=None, help="data folder (as for serve)")
+
+    hk = sub.add_parser("host-key", help="print the plays archive's host-key link; --new replaces the key")
+    hk.add_argument("--new", action="store_true",
+                    help="make a new host key: the old one (old links, devices' cookies, old backups) grants nothing after,"
+                         " on a running server too")
+    hk.add_argument("--data", default=None, help="data folder (as for serve)")
     return parser
 
 
@@ -71,6 +77,8 @@ def main(argv: list[str] | None = None) -> int:
         return run_export(args)
     if args.command == "backup":
         return run_backup(args)
+    if args.command == "host-key":
+        return run_host_key(args)
     if args.command == "init-db":
         from . import db
 
@@ -243,10 +251,43 @@ def run_backup(args) -> int:
     return 0
 
 
-def archive_line(path: Path, url: str) -> str:
-    """Return the line that hands the host key to the host's devices (its own browser too): the plays archive with every play."""
+def run_host_key(args) -> int:
+    """`companion host-key [--new]`: print the archive's key link (after making a new key with --new)."""
+    import sqlite3
+
+    from . import db, export, hostkey
+
+    try:
+        path = existing_database(args.data)
+        if not _is_companion_database(path):
+            raise export.Refused("data", f"{path} is not a Table Companion database")
+        db.migrate(path)  # an older file gets its settings table
+        conn = db.connect(path)
+        try:
+            key = hostkey.new_host_key(conn) if args.new else hostkey.host_key(conn)
+        finally:
+            conn.conn.close()
+    except export.Refused as err:
+        return fail(err.field, err.message)
+    except (sqlite3.Error, OSError) as exc:
+        return fail("data", f"cannot use {path}: {getattr(exc, 'strerror', None) or exc}")
+    if args.new:
+        print("A new host key: the old one, its links, devices' cookies and old backups' key grant nothing from now on.")
+    print(f"Host key: {key}")
+    print(f"Plays archive, every play: open /plays?key={key_text(key)} at the address companion serve prints,"
+          " on your own devices alone")
+    return 0
+
+
+def key_text(key: str) -> str:
+    """The host key as it goes into a link."""
     from urllib.parse import quote
 
+    return quote(key, safe="")
+
+
+def archive_line(path: Path, url: str) -> str:
+    """Return the line that hands the host key to the host's devices (its own browser too): the plays archive with every play."""
     from . import db, hostkey
 
     conn = db.connect(path)
@@ -254,7 +295,7 @@ def archive_line(path: Path, url: str) -> str:
         key = hostkey.host_key(conn)
     finally:
         conn.conn.close()
-    return f"Plays archive, every play (your own devices alone, this one too): {url}plays?key={quote(key, safe='')}"
+    return f"Plays archive, every play (your own devices alone, this one too): {url}plays?key={key_text(key)}"
 
 
 def serve(args) -> int:

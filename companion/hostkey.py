@@ -1,8 +1,12 @@
 """The host key: what lets another device see every play in the archive, as the host's own browser does.
 
 `companion serve` prints it with the address (as a link that hands it to the device that opens
-it). It is made once per data folder, kept in the database's `settings` table, and survives
-restarts and backups. Plain Python: the archive pages and the command line share it.
+it; the host's own browser opens it too: no address grants anything). It is made once per data
+folder, kept in the database's `settings` table, and survives restarts and backups.
+`companion host-key --new` replaces it (`new_host_key`): every request reads the key from the
+file, so from then on the old key grants nothing, on a running server too, whether it comes
+from an old link, a device's cookie or an old backup. Plain Python: the archive pages and the
+command line share it.
 """
 
 from __future__ import annotations
@@ -28,3 +32,11 @@ def host_key(db: sqlite_utils.Database) -> str:
 def is_host_key(db: sqlite_utils.Database, candidate: object) -> bool:
     """True when `candidate` is the host key (compared in constant time)."""
     return isinstance(candidate, str) and bool(candidate) and hmac.compare_digest(candidate.encode(), host_key(db).encode())
+
+
+def new_host_key(db: sqlite_utils.Database) -> str:
+    """Replace the data folder's host key with a new random one and return it; the old one grants nothing after."""
+    key = secrets.token_urlsafe(KEY_BYTES)
+    db.execute("INSERT INTO settings (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value",
+               [NAME, key])
+    return key
