@@ -33,6 +33,9 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--allow-host", action="append", default=[], metavar="NAME",
                        help="also answer to this host name (repeatable); the machine's own addresses, localhost and its"
                             " host name are always answered, any other name gets 400 (against DNS rebinding)")
+    serve.add_argument("--proxy", default=None, metavar="N",
+                       help="trust N reverse proxies in front (nginx, Caddy) for the client's address and scheme"
+                            " (default 0, or $COMPANION_PROXY: forwarding headers are ignored)")
     serve.add_argument("--create-limit", default=None, metavar="N[/MINUTES]",
                        help="tables, and box profiles, one device may create per MINUTES (default 60/1: 60 a minute);"
                             " 'off' lifts it, for benchmarks and scripts; counted per process with --workers")
@@ -361,7 +364,7 @@ def serve(args) -> int:
 
 def serve_config(args) -> tuple[dict, tuple[str, str] | None]:
     """Return create_app's settings from serve's options, or the option and what is wrong with it."""
-    from .web.guard import is_host_name, parse_limit, split_host
+    from .web.guard import is_host_name, parse_limit, parse_proxies, split_host
 
     config: dict = {"LISTEN_HOST": args.host}
     if args.data:
@@ -377,6 +380,11 @@ def serve_config(args) -> tuple[dict, tuple[str, str] | None]:
             return config, ("--allow-host", f"{name!r} is not a host name or address (give the name alone, without a port)")
         allowed.append(found[0])
     config["ALLOWED_HOSTS"] = allowed
+    if args.proxy is not None:
+        try:
+            config["PROXY"] = parse_proxies(args.proxy)
+        except ValueError as exc:
+            return config, ("--proxy", str(exc))
     if args.create_limit is not None:
         try:
             parse_limit(args.create_limit)

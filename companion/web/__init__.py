@@ -34,6 +34,17 @@ def database_settings(config: dict) -> tuple[Path, str]:
     return Path(data) / DB_NAME, sync
 
 
+def proxy_hops(config: dict) -> int:
+    """Return how many reverse proxies in front are trusted: PROXY (--proxy), else $COMPANION_PROXY, else 0."""
+    value = config.get("PROXY")
+    if value is None:
+        try:
+            return guard.parse_proxies(os.environ.get("COMPANION_PROXY", "0"))
+        except ValueError as exc:  # refuse to start rather than guess whom to trust
+            raise SystemExit(f"error: COMPANION_PROXY: {exc}") from None
+    return guard.parse_proxies(value)
+
+
 def create_app(test_config: dict | None = None) -> Flask:
     """Build the app; test_config overrides settings (DATA_DIR above all)."""
     app = Flask("companion", template_folder=str(TEMPLATES), static_folder=str(STATIC), static_url_path="/static")
@@ -93,6 +104,8 @@ def create_app(test_config: dict | None = None) -> Flask:
     # outermost, in front of the fast paths too: nothing runs for a name that is not this machine's
     listen = app.config.get("LISTEN_HOST")  # a name given to --host is one of the machine's own
     allowed = guard.AllowedHosts([*app.config.get("ALLOWED_HOSTS", ()), *([listen] if listen not in (None, "", "0.0.0.0", "::") else [])])
+    # just inside it: with --proxy N the client's address and scheme are the ones the proxies forwarded
+    app.wsgi_app = guard.behind_proxies(app.wsgi_app, proxy_hops(app.config))
     app.wsgi_app = app.extensions["companion.host_check"] = guard.HostCheck(app.wsgi_app, allowed, lambda: SECURITY_HEADERS)
     return app
 

@@ -17,6 +17,16 @@ with Retry-After. The limit counts attempts, in a moving window, with the `limit
 (the core of Flask-Limiter, without its Flask layer: our answers must be the contract's JSON
 on the API and our own short page elsewhere, and the routes stay as they are). Its memory is
 each process's own: with `--workers N` a device may create up to N times the limit.
+
+**Behind a reverse proxy** every request comes from the proxy's address, so every phone would
+share one bucket. `companion serve --proxy N` (or $COMPANION_PROXY) says N proxies in front are
+trusted: werkzeug's ProxyFix, just inside the Host check, then takes the client's address from the
+Nth X-Forwarded-For entry from the right (the one the outermost trusted proxy appended, which no
+client can forge) and the scheme from X-Forwarded-Proto. Not X-Forwarded-Host: nginx and Caddy
+hand the phone's own Host on (nginx's documented `proxy_set_header Host $host`, Caddy by default),
+which the Host check judges, while nginx passes a client's own X-Forwarded-Host through untouched,
+so trusting it would let any client choose the Host the app sees. Without `--proxy` forwarding
+headers are ignored. The address is only ever counted: no right comes from it (web/plays.py).
 """
 
 from __future__ import annotations
@@ -116,6 +126,29 @@ class HostCheck:
         start_response("400 Bad Request", [("Content-Type", "text/plain; charset=utf-8"),
                                            ("Content-Length", str(len(body))), *self.headers()])
         return [body]
+
+
+# --- a trusted proxy ----------------------------------------------------------------------------
+
+#: more proxies than this in a chain is a mistake, not a configuration
+MAX_PROXIES = 10
+
+
+def parse_proxies(text: object) -> int:
+    """Parse how many reverse proxies in front are trusted: a whole number from 0 to MAX_PROXIES."""
+    value = str(text).strip()
+    if not value.isdigit() or int(value) > MAX_PROXIES:
+        raise ValueError(f"must be a whole number from 0 (no proxy trusted) to {MAX_PROXIES}, not {value!r}")
+    return int(value)
+
+
+def behind_proxies(wsgi_app, hops: int):
+    """Return wsgi_app behind werkzeug's ProxyFix trusting `hops` proxies (for, proto), or as it is for 0."""
+    if not hops:
+        return wsgi_app
+    from werkzeug.middleware.proxy_fix import ProxyFix
+
+    return ProxyFix(wsgi_app, x_for=hops, x_proto=hops, x_host=0, x_port=0, x_prefix=0)
 
 
 # --- the creation limit ------------------------------------------------------------------------

@@ -56,7 +56,9 @@ def join_url(table_id: str, secret: str) -> str:
     host = listen if listen and not is_local(listen) else (_own_address(request.host) or lan_address() or "127.0.0.1")
     port = current_app.config.get("LISTEN_PORT") or request.environ.get("SERVER_PORT") or 80
     shown = f"[{host}]" if ":" in host else host
-    return f"{request.scheme}://{shown}:{port}" + url_for("tables.join", table_id=table_id, secret=secret)
+    # this server's own scheme, not one a proxy in front forwarded (--proxy): the address is its own
+    scheme = request.environ.get("werkzeug.proxy_fix.orig", request.environ)["wsgi.url_scheme"]
+    return f"{scheme}://{shown}:{port}" + url_for("tables.join", table_id=table_id, secret=secret)
 
 
 def _own_address(host_header: str) -> str | None:
