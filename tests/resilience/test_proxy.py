@@ -14,13 +14,24 @@ real nginx and Caddy on loopback in front of a real `companion serve`.
 
 from __future__ import annotations
 
+import csv
+import http.client
+import io
+import json
+import os
+import re
+import shutil
+import signal
+import socket
 import subprocess
 import sys
+import time
 
 import pytest
 
 from companion import create_app
-from tests.conftest import ROOT
+from tests.conftest import ROOT, Api
+from tests.foundation.test_plays import gutenberg_play, listed, sheet
 
 DOC = {"game": "gutenberg", "players": ["Anna", "Tom"]}
 
@@ -84,9 +95,6 @@ def test_a_bad_proxy_option_is_one_line_and_exit_2(tmp_path, value):
 
 def test_a_trusted_proxy_grants_no_right_either(tmp_path):
     """With --proxy 1 a forwarded loopback address is no key, as a direct one is not."""
-    from tests.foundation.test_plays import gutenberg_play, listed
-    from tests.conftest import Api
-
     app = create_app({"TESTING": True, "DATA_DIR": str(tmp_path / "data"), "PROXY": 1})
     gutenberg_play(Api(app.test_client()), ["Anna", "Ben"], [40, 52])
     stranger = app.test_client()
@@ -102,3 +110,266 @@ def test_the_join_address_keeps_the_servers_own_scheme(tmp_path):
     client = limited_app(tmp_path, PROXY=1).test_client()
     answer = create(client, "10.0.0.1", proto="https")
     assert answer.status_code == 201 and answer.get_json()["join_url"].startswith("http://")
+
+
+# --- a real proxy on loopback ---------------------------------------------------------------------
+
+#: Debian's (scripts/test.sh installs them when missing: nginx-light, caddy)
+NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
+CADDY = shutil.which("caddy") or "/usr/bin/caddy"
+#: two phones behind the proxy: Linux routes all of 127.0.0.0/8 to the loopback interface
+PHONE_A, PHONE_B = "127.0.0.2", "127.0.0.3"
+#: nginx's reverse-proxy configuration as its documentation shows it
+NGINX_CONF = """daemon off;
+master_process off;
+worker_processes 1;
+pid {dir}/nginx.pid;
+error_log {dir}/error.log;
+events {{ worker_connections 64; }}
+http {{
+  access_log {dir}/access.log;
+  client_body_temp_path {dir}/body;
+  proxy_temp_path {dir}/proxy;
+  fastcgi_temp_path {dir}/fastcgi;
+  uwsgi_temp_path {dir}/uwsgi;
+  scgi_temp_path {dir}/scgi;
+  server {{
+    listen 127.0.0.1:{port};
+    location / {{
+      proxy_pass http://127.0.0.1:{upstream};
+      proxy_set_header Host $host;
+      proxy_set_header X-Real-IP $remote_addr;
+      proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
+      proxy_set_header X-Forwarded-Proto $scheme;
+    }}
+  }}
+}}
+"""
+#: Caddy's: reverse_proxy, which sets X-Forwarded-For/-Proto/-Host and hands the Host on; no admin endpoint
+CADDYFILE = """{{
+  admin off
+  auto_https off
+}}
+http://127.0.0.1:{port} {{
+  bind 127.0.0.1
+  reverse_proxy 127.0.0.1:{upstream}
+}}
+"""
+
+
+def wait_for(check, what: str, log, seconds: float = 20):
+
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        found = check()
+        if found:
+            return found
+        time.sleep(0.05)
+    raise AssertionError(f"{what} within {seconds} s: {log()}")
+
+
+class Processes:
+    """The processes a test starts, each in its own session, stopped at the end."""
+
+    def __init__(self):
+        self.started: list[subprocess.Popen] = []
+
+    def start(self, argv, log_path, **kw) -> subprocess.Popen:
+        with open(log_path, "ab") as log:
+            process = subprocess.Popen(argv, stdout=log, stderr=subprocess.STDOUT, start_new_session=True, **kw)
+        self.started.append(process)
+        return process
+
+    def stop(self, process) -> None:
+
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGTERM)
+            try:
+                process.wait(10)
+            except subprocess.TimeoutExpired:
+                os.killpg(process.pid, signal.SIGKILL)
+                process.wait(10)
+
+    def stop_all(self) -> None:
+        for process in reversed(self.started):
+            self.stop(process)
+
+
+@pytest.fixture
+def processes():
+    found = Processes()
+    yield found
+    found.stop_all()
+
+
+def serve(processes, folder, *args: str) -> int:
+    """A real `companion serve` on 127.0.0.1 and a port it chose (--port 0); return the port."""
+
+    folder.mkdir(parents=True)
+    log = folder / "serve.log"
+    process = processes.start([sys.executable, "-m", "companion", "serve", "--host", "127.0.0.1", "--port", "0",
+                               "--data", str(folder / "data"), "--quiet", *args], log, cwd=ROOT,
+                              env={**os.environ, "PYTHONUNBUFFERED": "1"})
+
+    def port():
+        assert process.poll() is None, log.read_text()
+        found = re.search(r"Open http://127\.0\.0\.1:(\d+)/", log.read_text())
+        return int(found.group(1)) if found else None
+
+    return wait_for(port, "companion serve said its port", log.read_text)
+
+
+def loopback_port() -> int:
+    """A port free on 127.0.0.1 now (nginx and Caddy take no port 0: a taken one is retried)."""
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def proxy(processes, kind: str, folder, upstream: int) -> int:
+    """Debian's nginx or Caddy on 127.0.0.1 in front of `upstream`; return its port."""
+
+    folder.mkdir(parents=True, exist_ok=True)
+    for attempt in range(5):
+        port = loopback_port()
+        log = folder / f"{kind}-{attempt}.log"
+        if kind == "nginx":
+            (folder / "nginx.conf").write_text(NGINX_CONF.format(dir=folder, port=port, upstream=upstream))
+            process = processes.start([NGINX, "-p", str(folder), "-c", str(folder / "nginx.conf"), "-e", str(log)], log)
+        else:
+            (folder / "Caddyfile").write_text(CADDYFILE.format(port=port, upstream=upstream))
+            home = {"HOME": str(folder), "XDG_DATA_HOME": str(folder / "data"), "XDG_CONFIG_HOME": str(folder / "config")}
+            process = processes.start([CADDY, "run", "--config", str(folder / "Caddyfile"), "--adapter", "caddyfile"], log,
+                                      env={**os.environ, **home}, cwd=folder)
+
+        def answered():
+            if process.poll() is not None:
+                return "exited"
+            try:
+                return request(port, "GET", "/")[0] == 200
+            except OSError:
+                return False
+
+        if wait_for(answered, f"{kind} answered", lambda: (folder / log.name).read_text()) is True:
+            return port
+        if "in use" not in log.read_text():  # not a port someone took in between: a real failure
+            raise AssertionError(log.read_text())
+    raise AssertionError(f"{kind} found no free port in 5 tries")
+
+
+def request(port: int, method: str, path: str, source: str = "127.0.0.1", headers: dict | None = None,
+            body: bytes | None = None) -> tuple[int, dict, bytes]:
+    """One request to the proxy on 127.0.0.1:port from the loopback address `source` (one phone)."""
+
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10, source_address=(source, 0))
+    try:
+        conn.request(method, path, body=body, headers=headers or {})
+        answer = conn.getresponse()
+        return answer.status, {k.lower(): v for k, v in answer.getheaders()}, answer.read()
+    finally:
+        conn.close()
+
+
+def api(port: int, path: str, doc: dict, source: str, token: str | None = None) -> tuple[int, dict]:
+
+    headers = {"Content-Type": "application/json", **({"X-Table-Token": token} if token else {})}
+    status, _, body = request(port, "POST", path, source, headers, json.dumps(doc).encode())
+    return status, json.loads(body)
+
+
+def finished_play(port: int, source: str) -> dict:
+    """A Gutenberg calculator table made and finished by the phone at `source`, through the proxy."""
+
+    status, t = api(port, "/api/v1/tables", {**DOC, "calculator": True}, source)
+    assert status == 201, t
+    for seat, fame in enumerate((40, 52)):
+        status, answer = api(port, f"/api/v1/tables/{t['table']}/events",
+                             {"type": "sheet", "data": sheet(seat, fame), "expected_version": seat}, source, t["token"])
+        assert status == 200, answer
+    assert answer["state"]["finished"]
+    return t
+
+
+def cookie(headers: dict) -> str:
+    """The name=value of a Set-Cookie answer."""
+    return headers["set-cookie"].split(";", 1)[0]
+
+
+def archive(port: int, source: str, cookies: str = "") -> dict:
+    """What one device gets from the archive through the proxy: listed plays, the exports' tables, the backup's status."""
+
+
+    headers = {"Cookie": cookies} if cookies else {}
+    got = {path: request(port, "GET", path, source, headers) for path in ("/plays", "/plays/export.json", "/plays/export.csv", "/plays/backup")}
+    assert all(status in (200, 404) for status, _, _ in got.values()), got
+    rows = list(csv.DictReader(io.StringIO(got["/plays/export.csv"][2].decode("utf-8-sig"))))
+    return {"listed": sorted(listed(got["/plays"][2].decode())),
+            "json": sorted(p["table"] for p in json.loads(got["/plays/export.json"][2])["plays"]),
+            "csv": sorted({row["table"].lstrip("'") for row in rows}),
+            "backup": got["/plays/backup"][0] == 200 and got["/plays/backup"][2].startswith(b"SQLite format 3\0")}
+
+
+def host_key_link(folder) -> str:
+
+    return re.search(r"(/plays\?key=\S+)", (folder / "serve.log").read_text()).group(1)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("kind", ["nginx", "caddy"])
+@pytest.mark.parametrize("trusted", [(), ("--proxy", "1")], ids=["no-proxy-option", "proxy-1"])
+def test_through_a_real_proxy_only_the_host_key_opens_the_archive(processes, tmp_path, kind, trusted):
+    upstream = serve(processes, tmp_path / "companion", *trusted)
+    port = proxy(processes, kind, tmp_path / kind, upstream)
+    mine, theirs = finished_play(port, PHONE_A), finished_play(port, PHONE_B)
+    both = sorted([mine["table"], theirs["table"]])
+    nothing = {"listed": [], "json": [], "csv": [], "backup": False}
+    # a phone without the key or any table's cookie: nothing, though the proxy speaks from 127.0.0.1
+    assert archive(port, PHONE_A) == nothing
+    assert archive(port, "127.0.0.1") == nothing
+    # a phone that joined one table: that play alone, no backup
+    status, headers, _ = request(port, "GET", f"/join/{mine['table']}/{mine['token']}", PHONE_A)
+    assert status == 303
+    assert archive(port, PHONE_A, cookie(headers)) == {"listed": [mine["table"]], "json": [mine["table"]],
+                                                      "csv": [mine["table"]], "backup": False}
+    # the host's own browser, on this machine: the link serve printed, then every play and the backup
+    status, headers, _ = request(port, "GET", host_key_link(tmp_path / "companion"))
+    assert status == 303
+    host = cookie(headers)
+    assert archive(port, "127.0.0.1", host) == {"listed": both, "json": both, "csv": both, "backup": True}
+    # a new key, made by the command line on the running server's data folder: the old one opens nothing
+    done = subprocess.run([sys.executable, "-m", "companion", "host-key", "--new", "--data", str(tmp_path / "companion" / "data")],
+                          cwd=ROOT, capture_output=True, text=True, timeout=30)
+    assert done.returncode == 0, done.stderr
+    assert archive(port, "127.0.0.1", host) == nothing
+    old_link = host_key_link(tmp_path / "companion")
+    assert request(port, "GET", old_link)[0] == 403
+
+    new_link = re.search(r"(/plays\?key=\S+)", done.stdout).group(1)
+    assert new_link != old_link
+    status, headers, _ = request(port, "GET", new_link)
+    assert status == 303
+    assert archive(port, "127.0.0.1", cookie(headers)) == {"listed": both, "json": both, "csv": both, "backup": True}
+
+
+def creations(port: int, source: str, count: int, forwarded: str | None = None) -> list[int]:
+
+    headers = {"Content-Type": "application/json", **({"X-Forwarded-For": forwarded} if forwarded else {})}
+    return [request(port, "POST", "/api/v1/tables", source, headers, json.dumps(DOC).encode())[0] for _ in range(count)]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("kind", ["nginx", "caddy"])
+def test_through_a_real_proxy_the_creation_limit_counts_per_phone_only_with_proxy_1(processes, tmp_path, kind):
+    # trusted: each phone its own bucket, and what a phone writes in X-Forwarded-For changes nothing
+    upstream = serve(processes, tmp_path / "trusted", "--create-limit", "2/1", "--proxy", "1")
+    port = proxy(processes, kind, tmp_path / f"{kind}-trusted", upstream)
+    assert creations(port, PHONE_A, 3) == [201, 201, 429]
+    assert creations(port, PHONE_A, 1, forwarded="10.9.8.7") == [429]
+    assert creations(port, PHONE_B, 2) == [201, 201]
+    # not trusted (the default): every phone behind the proxy is 127.0.0.1, one bucket, as before
+    upstream = serve(processes, tmp_path / "default", "--create-limit", "2/1")
+    port = proxy(processes, kind, tmp_path / f"{kind}-default", upstream)
+    assert creations(port, PHONE_A, 2) == [201, 201]
+    assert creations(port, PHONE_B, 1) == [429]
+    assert creations(port, PHONE_B, 1, forwarded="10.9.8.7") == [429]
