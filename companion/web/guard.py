@@ -22,7 +22,9 @@ each process's own: with `--workers N` a device may create up to N times the lim
 share one bucket. `companion serve --proxy N` (or $COMPANION_PROXY) says N proxies in front are
 trusted: werkzeug's ProxyFix, just inside the Host check, then takes the client's address from the
 Nth X-Forwarded-For entry from the right (the one the outermost trusted proxy appended, which no
-client can forge) and the scheme from X-Forwarded-Proto. Not X-Forwarded-Host: nginx and Caddy
+client can forge) and the scheme from X-Forwarded-Proto (behind an HTTPS proxy the host key's
+cookie is then Secure; the QR code keeps the server's own scheme, as it names the server's own
+address). Not X-Forwarded-Host: nginx and Caddy
 hand the phone's own Host on (nginx's documented `proxy_set_header Host $host`, Caddy by default),
 which the Host check judges, while nginx passes a client's own X-Forwarded-Host through untouched,
 so trusting it would let any client choose the Host the app sees. Without `--proxy` forwarding

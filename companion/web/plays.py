@@ -133,7 +133,9 @@ def index():
         if hostkey.is_host_key(get_db(), key):
             rest = {k: v for k, v in request.args.items() if k != "key"}
             response = redirect(url_for("plays.index", **rest), 303)
-            response.set_cookie(HOST_COOKIE, key, max_age=HOST_COOKIE_AGE, httponly=True, samesite="Lax")
+            # Secure when reached over HTTPS (a trusted proxy's X-Forwarded-Proto, --proxy): never sent in clear after
+            response.set_cookie(HOST_COOKIE, key, max_age=HOST_COOKIE_AGE, httponly=True, samesite="Lax",
+                                secure=request.is_secure)
             return response
         key_error = WRONG_KEY
     game, player, error = filters()

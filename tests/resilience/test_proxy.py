@@ -31,7 +31,7 @@ import pytest
 
 from companion import create_app
 from tests.conftest import ROOT, Api
-from tests.foundation.test_plays import gutenberg_play, listed, sheet
+from tests.foundation.test_plays import gutenberg_play, host_key, listed, sheet
 
 DOC = {"game": "gutenberg", "players": ["Anna", "Tom"]}
 
@@ -373,3 +373,14 @@ def test_through_a_real_proxy_the_creation_limit_counts_per_phone_only_with_prox
     assert creations(port, PHONE_A, 2) == [201, 201]
     assert creations(port, PHONE_B, 1) == [429]
     assert creations(port, PHONE_B, 1, forwarded="10.9.8.7") == [429]
+
+
+def test_the_host_key_cookie_is_secure_when_a_trusted_proxy_says_https(tmp_path):
+    """Reached through an HTTPS proxy (--proxy 1), the host key's cookie is never sent over plain
+    HTTP; an untrusted X-Forwarded-Proto changes nothing."""
+    for hops, secure in ((1, True), (0, False)):
+        app = create_app({"TESTING": True, "DATA_DIR": str(tmp_path / str(hops)), "PROXY": hops})
+        link = f"/plays?key={host_key(app)}"
+        answer = app.test_client().get(link, headers={"X-Forwarded-For": "10.0.0.1", "X-Forwarded-Proto": "https"})
+        assert answer.status_code == 303
+        assert ("; Secure" in answer.headers["Set-Cookie"]) is secure
