@@ -1,4 +1,4 @@
-"""The host key: what lets another device see every play in the archive, as the host's own browser does.
+"""The host key: what lets a device see every play in the archive (the host's own browser too).
 
 `companion serve` prints it with the address (as a link that hands it to the device that opens
 it; the host's own browser opens it too: no address grants anything). It is made once per data

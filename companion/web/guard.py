@@ -20,15 +20,15 @@ each process's own: with `--workers N` a device may create up to N times the lim
 
 **Behind a reverse proxy** every request comes from the proxy's address, so every phone would
 share one bucket. `companion serve --proxy N` (or $COMPANION_PROXY) says N proxies in front are
-trusted: werkzeug's ProxyFix, just inside the Host check, then takes the client's address from the
-Nth X-Forwarded-For entry from the right (the one the outermost trusted proxy appended, which no
-client can forge) and the scheme from X-Forwarded-Proto (behind an HTTPS proxy the host key's
+trusted: werkzeug's ProxyFix, just inside the Host check, then takes the client's address from
+the Nth X-Forwarded-For entry from the right (the one the outermost trusted proxy appended, which
+no client can forge) and the scheme from X-Forwarded-Proto (behind an HTTPS proxy the host key's
 cookie is then Secure; the QR code keeps the server's own scheme, as it names the server's own
-address). Not X-Forwarded-Host: nginx and Caddy
-hand the phone's own Host on (nginx's documented `proxy_set_header Host $host`, Caddy by default),
-which the Host check judges, while nginx passes a client's own X-Forwarded-Host through untouched,
-so trusting it would let any client choose the Host the app sees. Without `--proxy` forwarding
-headers are ignored. The address is only ever counted: no right comes from it (web/plays.py).
+address). Not X-Forwarded-Host: nginx and Caddy hand the phone's own Host on (nginx's documented
+`proxy_set_header Host $host`, Caddy by default), which the Host check judges, while nginx passes
+a client's own X-Forwarded-Host through untouched, so trusting it would let any client choose the
+Host the app sees. Without `--proxy` forwarding headers are ignored. The address is only ever
+counted: no right comes from it (web/plays.py).
 """
 
 from __future__ import annotations
