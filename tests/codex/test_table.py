@@ -131,7 +131,7 @@ def test_finish_waits_for_the_last_turns():
     error = rejected(fold(events), "finish", {})
     assert error.field == "type" and "4 last turns are still to play" in error.message and "Cara" in error.message
     error = rejected(fold(events + [("turn_played", {})] * 3), "finish", {})
-    assert "1 last turn is still to play" in error.message and "Ben" in error.message
+    assert "Cara's last turn is still to play" in error.message
     assert fold(events + [("turn_played", {})] * 4 + [("finish", {})])["finished"] is True
 
 
@@ -316,8 +316,7 @@ def test_finish_freezes_the_table():
 def test_every_event_has_words_in_the_history():
     events = [("first_player", {"player": 0}), ("draw_first_player", {}), ("points", {"player": 0, "delta": 3}),
               ("gold_corners", {"player": 0, "corners": 2}), ("gold_objects", {"player": 1, "object": "quill", "count": 2}),
-              ("decks_empty", {"player": 1}), ("turn_played", {}), ("turn_played", {}), ("turn_played", {}),
-              ("turn_played", {}), ("common_objectives", {"cards": [95, 96]}),
+              ("decks_empty", {"player": 1}), *[("turn_played", {})] * 5, ("common_objectives", {"cards": [95, 96]}),
               ("secret_objective", {"player": 0, "card": 91}), ("count", {"player": 0, "symbol": "fungi", "delta": 1}),
               ("set_count", {"player": 0, "symbol": "fungi", "value": 4}), ("pattern_count", {"player": 0, "card": 91, "delta": 1}),
               ("pattern_grid", {"player": 0, "card": 91, "cells": []}),
