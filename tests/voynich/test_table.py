@@ -107,6 +107,19 @@ def test_two_symbols_one_token_used_then_back_and_forth_gives_only_the_other_aga
     assert t.state["players"][0]["exchange"]["astrology"] == 1
 
 
+def test_a_table_stored_before_the_symbols_were_kept_counts_those_up_to_each_marker():
+    # a state without "insights": every symbol up to a marker's position gave its token [V170]
+    t = Table(["Ana", "Bea"], profile=PROFILE)
+    t.do("move", player=0, marker="writings", delta=9)  # 4 and 9
+    t.do("exchange", player=0, type="writings")
+    t.do("exchange", player=0, type="writings")
+    del t.state["players"][0]["insights"]
+    t.do("move", player=0, marker="writings", delta=-9)
+    t.do("move", player=0, marker="writings", delta=10)
+    assert t.state["players"][0]["exchange"]["writings"] == 0
+    assert t.state["players"][0]["insights"]["writings"] == [4, 9]
+
+
 def test_without_insight_positions_no_tokens_are_invented():
     t = Table(["Ana", "Bea"])
     t.do("move", player=0, marker="botany", delta=20)
