@@ -247,6 +247,7 @@ def test_the_inquisitions_plus_one_is_checked_before_the_natural_philosopher():
     assert rules.main_action_suspicion(True) == 1 and rules.main_action_suspicion(False) == 0
     assert rules.philosopher_unavailable(at_11, False, TRACK, inquisition_up=False) is None
     assert rules.philosopher_unavailable(at_11, False) is None  # no track given: as it stands
+    assert rules.philosopher_unavailable(at_11, False, TRACK) is None  # the token face down unless said
     why = rules.philosopher_unavailable(at_11, False, TRACK, inquisition_up=True)
     assert why.startswith("would go to Prison: the Inquisition's +1") and "past the Prison icon" in why
     at_10 = dict(at_11, position=10)

@@ -396,6 +396,9 @@ def test_each_insight_symbol_gives_its_token_once_per_marker():
     assert rules.insights_taken_back(10, 0, [4, 9, 15], given=[4, 9], unused=0) == []
     assert rules.insights_taken_back(10, 5, [4, 9, 15], given=[4, 9], unused=2) == [9]
     assert rules.insights_taken_back(10, 0, [4, 9, 15], given=[9], unused=2) == [9]
+    # a marker back on a symbol's space still reaches it; one leaving it does not
+    assert rules.insights_taken_back(10, 9, [4, 9, 15], given=[4, 9], unused=2) == []
+    assert rules.insights_taken_back(9, 5, [4, 9, 15], given=[4, 9], unused=2) == [9]
 
 
 def test_duplicate_player_names_are_refused():
