@@ -139,6 +139,8 @@ def test_a_renamed_player_is_scored_under_the_new_name(app, api):
     t = api.create("codex", ["Anna", "Ben"], first_player=0)
     ok(api, t, "points", {"player": 0, "delta": 20})
     assert api.event(t, "rename", {"player": 1, "name": "Bea"}).status_code == 200
+    for _ in range(3):  # [CN54] Anna (first) triggered: Ben, then both once more
+        ok(api, t, "turn_played")
     ok(api, t, "finish")
     table = api.stored(t)
     expected = SCORE({"players": [{"name": "Anna", "placement_points": 20, "visible": {}, "objectives": []},
@@ -224,7 +226,7 @@ def test_the_end_screen_says_the_verdict(client, api):
     t = api.create("codex", ["Anna", "Ben"], first_player=0)
     for type_, data in [("common_objectives", {"cards": [95, 102]}), ("points", {"player": 0, "delta": 20}),
                         ("points", {"player": 1, "delta": 18}), ("set_count", {"player": 1, "symbol": "quill", "value": 2}),
-                        ("finish", {})]:
+                        ("turn_played", {}), ("turn_played", {}), ("turn_played", {}), ("finish", {})]:
         ok(api, t, type_, data)
     # both on 20; Ben has 2 from objectives
     expected = SCORE({"players": [

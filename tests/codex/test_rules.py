@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from companion.games.codex import GAME, functions
 from companion.games.codex.packing import max_disjoint
-from companion.games.codex.rules import Layout, final_turns
+from companion.games.codex.rules import Layout, final_turns, last_turns_left, may_finish, target_reached
 from companion.games.validation import RulesError
 
 
@@ -270,6 +270,18 @@ def test_last_player_triggering_leaves_one_round():
 
 def test_first_player_triggering_finishes_the_round_then_one_more():
     assert final_turns(["A", "B", "C", "D"], "A") == ["B", "C", "D", "A", "B", "C", "D"]
+
+
+def test_the_end_holds_while_someone_has_the_target_and_finishing_waits_for_the_last_turns():
+    # [CN53] reaches or passes 20 (30 in the variant); [CN54] the last turns; [CN55] then objectives
+    assert target_reached([17, 20, 3], 20) and not target_reached([17, 19, 3], 20)
+    assert not target_reached([29, 25], 30) and target_reached([31, 25], 30)
+    assert last_turns_left(None) is None and not may_finish(None)
+    pending = {"reason": "target", "trigger": 1, "turns": None, "played": 0}
+    assert last_turns_left(pending) is None and not may_finish(pending)
+    end = {"reason": "decks", "trigger": 2, "turns": [0, 1, 2], "played": 2}
+    assert last_turns_left(end) == 1 and not may_finish(end)
+    assert may_finish(dict(end, played=3)) and last_turns_left(dict(end, played=3)) == 0
 
 
 def test_final_turns_works_on_seat_indices():

@@ -117,6 +117,63 @@ def test_ticking_before_the_end_is_refused():
     assert "not triggered" in rejected(fold([]), "turn_played", {}).message
 
 
+def test_finish_on_a_fresh_table_is_refused():
+    # Issue 27, finding 14: nobody has 20 points and the decks have not run out: the game is not
+    # over [CN53], so the objectives are not added yet [CN55]
+    error = rejected(fold([("first_player", {"player": 0})]), "finish", {})
+    assert error.field == "type"
+    assert "not over" in error.message and "20 points" in error.message and "both decks" in error.message
+
+
+def test_finish_waits_for_the_last_turns():
+    # Ben reaches 20 (first player Anna): Cara, then everyone once more [CN54]; only then [CN55]
+    events = [("first_player", {"player": 0}), ("points", {"player": 1, "delta": 20})]
+    error = rejected(fold(events), "finish", {})
+    assert error.field == "type" and "4 last turns are still to play" in error.message and "Cara" in error.message
+    error = rejected(fold(events + [("turn_played", {})] * 3), "finish", {})
+    assert "Cara's last turn is still to play" in error.message
+    assert fold(events + [("turn_played", {})] * 4 + [("finish", {})])["finished"] is True
+
+
+def test_finish_needs_the_first_player_to_name_the_last_turns():
+    error = rejected(fold([("points", {"player": 1, "delta": 20})]), "finish", {})
+    assert error.field == "type" and "first player" in error.message
+
+
+def test_finish_after_both_decks_ran_out_and_the_last_round():
+    # CDX-C1: both decks empty triggers the end too; Cara (last in order) triggers: one round
+    events = [("first_player", {"player": 0}), ("decks_empty", {"player": 2})]
+    assert "3 last turns" in rejected(fold(events), "finish", {}).message
+    assert fold(events + [("turn_played", {})] * 3 + [("finish", {})])["finished"] is True
+
+
+def test_a_correction_from_20_to_17_untriggers_the_end():
+    # Issue 27, finding 14: the end is triggered "as soon as a player reaches or passes 20" [CN53];
+    # a -3 correction shows nobody has: the end is no longer triggered, and finishing is refused
+    events = [("first_player", {"player": 0}), ("points", {"player": 1, "delta": 20}), ("turn_played", {})]
+    state = fold(events + [("points", {"player": 1, "delta": -3})])
+    assert state["scores"] == [0, 17, 0] and state["end"] is None
+    assert "no longer triggered" in state["notice"]["text"]
+    assert "not over" in rejected(state, "finish", {}).message
+    assert "not triggered" in rejected(state, "turn_played", {}).message
+    # reaching 20 again triggers it again, from this turn
+    state = GAME.apply(state, "points", {"player": 1, "delta": 3}, ctx())
+    assert state["end"] == {"reason": "target", "trigger": 1, "turns": [2, 0, 1, 2], "played": 0}
+
+
+def test_a_correction_below_20_keeps_the_end_while_another_player_has_20():
+    events = [("first_player", {"player": 0}), ("points", {"player": 1, "delta": 20}),
+              ("points", {"player": 2, "delta": 21}), ("points", {"player": 1, "delta": -3})]
+    state = fold(events)
+    assert state["end"]["reason"] == "target" and state["end"]["trigger"] == 1
+
+
+def test_a_correction_below_20_keeps_the_end_when_the_decks_ran_out():
+    events = [("first_player", {"player": 0}), ("decks_empty", {"player": 2}),
+              ("points", {"player": 1, "delta": 20}), ("points", {"player": 1, "delta": -3})]
+    assert fold(events)["end"] == {"reason": "decks", "trigger": 2, "turns": [0, 1, 2], "played": 0}
+
+
 def test_gold_objects_helper_adds_one_per_object():
     state = fold([("first_player", {"player": 0}), ("gold_objects", {"player": 0, "object": "quill", "count": 3})])
     assert state["scores"] == [3, 0, 0]
@@ -251,7 +308,7 @@ def test_end_screen_uses_the_manuscript():
 
 
 def test_finish_freezes_the_table():
-    state = fold([("finish", {})])
+    state = fold([("first_player", {"player": 0}), ("decks_empty", {"player": 2})] + [("turn_played", {})] * 3 + [("finish", {})])
     assert state["finished"] is True
     assert "game is over" in rejected(state, "first_player", {"player": 0}).message
 
@@ -259,7 +316,7 @@ def test_finish_freezes_the_table():
 def test_every_event_has_words_in_the_history():
     events = [("first_player", {"player": 0}), ("draw_first_player", {}), ("points", {"player": 0, "delta": 3}),
               ("gold_corners", {"player": 0, "corners": 2}), ("gold_objects", {"player": 1, "object": "quill", "count": 2}),
-              ("decks_empty", {"player": 1}), ("turn_played", {}), ("common_objectives", {"cards": [95, 96]}),
+              ("decks_empty", {"player": 1}), *[("turn_played", {})] * 5, ("common_objectives", {"cards": [95, 96]}),
               ("secret_objective", {"player": 0, "card": 91}), ("count", {"player": 0, "symbol": "fungi", "delta": 1}),
               ("set_count", {"player": 0, "symbol": "fungi", "value": 4}), ("pattern_count", {"player": 0, "card": 91, "delta": 1}),
               ("pattern_grid", {"player": 0, "card": 91, "cells": []}),

@@ -125,6 +125,38 @@ def test_end_screen_shows_places_and_winner(client, api):
     assert "<bdi>Anna</bdi> wins" in page
 
 
+def test_finish_before_the_end_is_400_and_the_page_offers_no_finish(client, api):
+    # Issue 27, finding 14: a fresh table is not over [CN53-55]: 400 on "type", nothing stored,
+    # no BG Stats play; the end screen says what comes first instead of offering the button
+    t = api.create("codex", ["Anna", "Ben"], first_player=0)
+    before = api.get(t)
+    r = api.event(t, "finish")
+    assert r.status_code == 400 and r.get_json()["field"] == "type"
+    assert "not over" in r.get_json()["error"]
+    assert api.get(t) == before and api.result(t).status_code == 409
+    open_table(client, t)
+    page = client.get(f"/t/{t['table']}?screen=end").get_data(as_text=True)
+    assert "Objectives counted: end the game" not in page
+    assert "The game is not over yet" in page
+    # Anna reaches 20: Ben, then both once more; with the last turns played, the button is there
+    assert api.event(t, "points", {"player": 0, "delta": 20}).status_code == 200
+    page = client.get(f"/t/{t['table']}?screen=end").get_data(as_text=True)
+    assert "Objectives counted: end the game" not in page and "3 last turns are still to play" in page
+    for _ in range(3):
+        assert api.event(t, "turn_played").status_code == 200
+    page = client.get(f"/t/{t['table']}?screen=end").get_data(as_text=True)
+    assert "Objectives counted: end the game" in page
+    assert api.event(t, "finish").status_code == 200
+
+
+def test_a_correction_below_20_untriggers_the_end_over_the_api(api):
+    t = api.create("codex", ["Anna", "Ben"], first_player=0)
+    assert api.event(t, "points", {"player": 0, "delta": 20}).get_json()["state"]["end"]["reason"] == "target"
+    r = api.event(t, "points", {"player": 0, "delta": -3})
+    assert r.status_code == 200 and r.get_json()["state"]["end"] is None
+    assert api.event(t, "finish").status_code == 400
+
+
 # --- the phone ---------------------------------------------------------------------------------------
 
 @pytest.mark.browser

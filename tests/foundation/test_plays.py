@@ -56,7 +56,9 @@ def codex_play(api, names=("Anna", "Ben", "Cleo"), points=CODEX_POINTS) -> dict:
     """A tracked Codex game: points on the score track, then the objectives counted (finish)."""
     t = api.create("codex", list(names), first_player=0)
     for seat, delta in points:
-        ok(api.event(t, "points", {"player": seat, "delta": delta}))
+        state = ok(api.event(t, "points", {"player": seat, "delta": delta}))["state"]
+    for _ in state["end"]["turns"]:  # [CN54] the last turns, then the objectives [CN55]
+        ok(api.event(t, "turn_played"))
     assert ok(api.event(t, "finish"))["state"]["finished"]
     time.sleep(0.003)
     return t

@@ -43,7 +43,9 @@ def finished_plays(server) -> dict:
                                        "inks": 1, "specialties": {s: 2 for s in SPECIALTIES}})
     codex = call(server, "/api/v1/tables", {"game": "codex", "players": CODEX, "first_player": 0})
     for seat, delta in CODEX_POINTS:
-        event(server, codex, "points", {"player": seat, "delta": delta})
+        state = event(server, codex, "points", {"player": seat, "delta": delta})["state"]
+    for _ in state["end"]["turns"]:  # [CN54] the last turns, then the objectives [CN55]
+        event(server, codex, "turn_played", {})
     assert event(server, codex, "finish", {})["state"]["finished"]
     return codex
 
@@ -104,7 +106,8 @@ def tour(page, server, shot, codex: dict, suffix: str) -> list[str]:
     assert chart.is_visible() and chart.bounding_box()["width"] >= 280
     assert page.locator(".chart-legend .name").all_inner_texts() == CODEX
     page.locator("#history summary").click()
-    assert page.locator("#history li").count() == len(CODEX_POINTS) + 1  # every event, and the finish
+    # every event: the points, the 7 last turns (Anna, first, reached 20) and the finish
+    assert page.locator("#history li").count() == len(CODEX_POINTS) + 7 + 1
     fits_a_phone(page, "main")
     shot(page, f"plays-record{suffix}")
     colours = series_colours(page)

@@ -240,6 +240,22 @@ def player(name, order, **kw):
     return base | kw
 
 
+def test_the_inquisitions_plus_one_is_checked_before_the_natural_philosopher():
+    # [GT398] +1 at the beginning of the turn while face up, none face down; GAL-C13: before the
+    # action resolves, so at 11 it arrests the figure [GT164], which is then not available [GT531]
+    at_11 = {"position": 11, "penance_taken": [True, True, True], "arrested": False, "at_stake": False}
+    assert rules.main_action_suspicion(True) == 1 and rules.main_action_suspicion(False) == 0
+    assert rules.philosopher_unavailable(at_11, False, TRACK, inquisition_up=False) is None
+    assert rules.philosopher_unavailable(at_11, False) is None  # no track given: as it stands
+    assert rules.philosopher_unavailable(at_11, False, TRACK) is None  # the token face down unless said
+    why = rules.philosopher_unavailable(at_11, False, TRACK, inquisition_up=True)
+    assert why.startswith("would go to Prison: the Inquisition's +1") and "past the Prison icon" in why
+    at_10 = dict(at_11, position=10)
+    assert rules.philosopher_unavailable(at_10, False, TRACK, inquisition_up=True) is None
+    # already used or in Prison: that reason first
+    assert rules.philosopher_unavailable(at_11, True, TRACK, inquisition_up=True) == "has already been used this cycle"
+
+
 def test_luna_15_status_12_rank_meg_10_8_dan_5_4_domy_0_0():
     # [GT759] Luna 15 + 12 (3 lower), Meg 10 + 8, Dan 5 + 4, Domy 0 + 0
     doc = {"cathedral": CATHEDRAL, "players": [

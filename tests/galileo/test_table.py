@@ -123,6 +123,38 @@ def test_natural_philosopher_once_per_cycle_and_never_in_prison_or_at_the_stake(
     assert "Stake" in t.refused("action", "data.action", player=1, action="philosopher")
 
 
+def test_luna_at_11_under_the_inquisition_cannot_use_her_natural_philosopher():
+    # Audit case (issue 27, finding 13). Luna's suspicion is 11, the token is face up. The +1
+    # comes "at the beginning of their turn" [GT398] as soon as a Main Action other than Pass is
+    # declared (RULES.md GAL-C13): 11 -> 12 moves past Prison (after 11), the figure is arrested
+    # at once [GT164] and a figure in Prison is not available [GT531]. So "Use Natural
+    # Philosopher" is refused, nothing changes, and Luna picks another action.
+    t = Table()
+    t.round("pass", "treatise", "treatise", "treatise")  # Meg passes: the token is face up
+    t("suspicion", player=1, delta=10)  # Luna at 11, free
+    assert t.state["inquisition"] is True and t.sus(1)["position"] == 11 and not t.sus(1)["arrested"]
+    msg = t.refused("action", "data.action", player=1, action="philosopher")
+    assert "Luna's Natural Philosopher would go to Prison" in msg and "Inquisition" in msg
+    assert t.state["players"][1]["philosopher_used"] is False
+    # the page shows why before she chooses, and offers no philosopher button
+    from companion.games.galileo.view import build
+    view = build(t.state, NAMES, t.options)
+    assert view["players"][1]["philosopher"] == msg.removeprefix("Luna's Natural Philosopher ")
+    # she picks another Main Action: the +1 arrests her figure, which was never used
+    t("action", player=1, action="invention")
+    assert t.sus(1) == {"position": 12, "penance_taken": [True, True, True], "arrested": True, "at_stake": False}
+    assert t.state["players"][1]["philosopher_used"] is False
+
+
+def test_passing_at_11_under_the_inquisition_costs_nothing_and_keeps_the_figure_free():
+    # [GT400] "Passing does not cause you an increase in Suspicion": no +1, no arrest
+    t = Table()
+    t.round("pass", "treatise", "treatise", "treatise")
+    t("suspicion", player=1, delta=10)
+    t("pass", player=1)
+    assert t.sus(1)["position"] == 11 and not t.sus(1)["arrested"]
+
+
 def test_everyone_passing_in_the_same_round_never_flips_the_token():
     t = Table()
     t.round("treatise", "treatise", "treatise", "treatise")

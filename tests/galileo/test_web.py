@@ -207,3 +207,25 @@ def test_new_table_form_takes_the_readings(client, api):
     response = client.post("/new/galileo", data=form)
     assert response.status_code == 400
     assert 'data-field="options.passing_order"' in response.data.decode()
+
+
+def test_luna_at_11_under_the_inquisition_is_refused_her_philosopher_over_the_api(client, api):
+    # Issue 27, finding 13: the Inquisition's +1 [GT398] would arrest her figure [GT164], which is
+    # then not available [GT531] (RULES.md GAL-C13): 400 on data.action, nothing stored
+    t = api.create("galileo", ["Meg", "Luna"])
+    assert api.event(t, "board", {"suspicion_track": TRACK}).status_code == 200
+    assert api.event(t, "pass", {"player": 0}).status_code == 200
+    assert api.event(t, "action", {"player": 1, "action": "treatise"}).status_code == 200
+    state = api.get(t)["state"]
+    assert state["inquisition"] is True  # Meg passed, Luna did not
+    assert api.event(t, "suspicion", {"player": 1, "delta": 10}).status_code == 200
+    version = api.get(t)["version"]
+    response = api.event(t, "action", {"player": 1, "action": "philosopher"})
+    assert response.status_code == 400
+    body = response.get_json()
+    assert body["field"] == "data.action" and "Prison" in body["error"]
+    assert api.get(t)["version"] == version
+    # the page names the reason and offers no philosopher button for her
+    page = client.get(join(client, t)).data.decode()
+    assert "Natural Philosopher: would go to Prison" in page
+    assert '"action": "philosopher"' not in page and "&#34;philosopher&#34;" not in page

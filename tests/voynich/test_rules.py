@@ -386,6 +386,21 @@ def test_an_insight_symbol_under_the_starting_space_was_already_reached():
     assert rules.insights_crossed(3, 15, [4, 9, 15]) == 3  # reaching 15 counts it
 
 
+def test_each_insight_symbol_gives_its_token_once_per_marker():
+    # [V170], RULES.md VOY-A2: reached again after a correction back, a symbol already given gives nothing
+    assert rules.insights_reached(0, 10, [4, 9, 15]) == [4, 9]
+    assert rules.insights_reached(0, 10, [4, 9, 15], given=[4]) == [9]
+    assert rules.insights_reached(4, 15, [4, 9, 15], given=[4, 9]) == [15]
+    # a correction back takes back only unused tokens, the furthest symbol first [V325]
+    assert rules.insights_taken_back(10, 0, [4, 9, 15], given=[4, 9], unused=1) == [9]
+    assert rules.insights_taken_back(10, 0, [4, 9, 15], given=[4, 9], unused=0) == []
+    assert rules.insights_taken_back(10, 5, [4, 9, 15], given=[4, 9], unused=2) == [9]
+    assert rules.insights_taken_back(10, 0, [4, 9, 15], given=[9], unused=2) == [9]
+    # a marker back on a symbol's space still reaches it; one leaving it does not
+    assert rules.insights_taken_back(10, 9, [4, 9, 15], given=[4, 9], unused=2) == []
+    assert rules.insights_taken_back(9, 5, [4, 9, 15], given=[4, 9], unused=2) == [9]
+
+
 def test_duplicate_player_names_are_refused():
     doc = base_doc()
     doc["players"].append(player("ana"))

@@ -70,6 +70,56 @@ def test_insight_symbols_give_exchange_tokens_of_the_markers_type():
     assert "botany: 1" in str(t.view()["players"][0]["exchange"]).replace("'", "")
 
 
+def test_a_used_token_is_not_given_again_after_a_correction_back_and_forth():
+    # Issue 27, finding 15. [V170] "Every time you reach or pass an insight symbol": a marker only
+    # moves forward in play, so each symbol gives its token once per marker; moving back over it
+    # is a correction, and reaching it again is the same reach. Ana's token was used.
+    t = Table(["Ana", "Bea"], profile=PROFILE)
+    t.do("move", player=0, marker="botany", delta=4)  # reaches 4: one token
+    t.do("exchange", player=0, type="botany")  # used: a botany piece placed [V325]
+    t.do("move", player=0, marker="botany", delta=-2)  # a correction back over 4
+    assert t.state["players"][0]["exchange"]["botany"] == 0
+    t.do("move", player=0, marker="botany", delta=2)  # on 4 again: no second token
+    assert t.state["players"][0]["exchange"]["botany"] == 0
+    t.do("end_turn")  # nothing left to place
+
+
+def test_a_correction_back_takes_back_an_unused_token_and_the_symbol_gives_it_again():
+    # a mis-tap: the token it gave was never used, so the correction takes it back and the
+    # symbol has given nothing; the real move then gives it
+    t = Table(["Ana", "Bea"], profile=PROFILE)
+    t.do("move", player=0, marker="baths", delta=5)
+    t.do("move", player=0, marker="baths", delta=-5)
+    assert t.state["players"][0]["exchange"]["baths"] == 0
+    t.do("move", player=0, marker="baths", delta=4)
+    assert t.state["players"][0]["exchange"]["baths"] == 1
+
+
+def test_two_symbols_one_token_used_then_back_and_forth_gives_only_the_other_again():
+    # astrology passes 4 and 9 (two tokens [V170], VOY-A2), one is used; back to 0 takes the
+    # unused one back (the symbol on 9's), forward again to 10 gives only that one
+    t = Table(["Ana", "Bea"], profile=PROFILE)
+    t.do("move", player=0, marker="astrology", delta=10)
+    t.do("exchange", player=0, type="astrology")
+    t.do("move", player=0, marker="astrology", delta=-10)
+    assert t.state["players"][0]["exchange"]["astrology"] == 0
+    t.do("positions", player=0, markers={"astrology": 10})  # typed: the same as a move [V170]
+    assert t.state["players"][0]["exchange"]["astrology"] == 1
+
+
+def test_a_table_stored_before_the_symbols_were_kept_counts_those_up_to_each_marker():
+    # a state without "insights": every symbol up to a marker's position gave its token [V170]
+    t = Table(["Ana", "Bea"], profile=PROFILE)
+    t.do("move", player=0, marker="writings", delta=9)  # 4 and 9
+    t.do("exchange", player=0, type="writings")
+    t.do("exchange", player=0, type="writings")
+    del t.state["players"][0]["insights"]
+    t.do("move", player=0, marker="writings", delta=-9)
+    t.do("move", player=0, marker="writings", delta=10)
+    assert t.state["players"][0]["exchange"]["writings"] == 0
+    assert t.state["players"][0]["insights"]["writings"] == [4, 9]
+
+
 def test_without_insight_positions_no_tokens_are_invented():
     t = Table(["Ana", "Bea"])
     t.do("move", player=0, marker="botany", delta=20)

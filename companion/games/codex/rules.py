@@ -39,6 +39,30 @@ def reaches_target(score: int, target: int) -> bool:
     return score >= target
 
 
+def target_reached(scores: Sequence[int], target: int) -> bool:
+    """Return whether any player has reached or passed the target [CN53].
+
+    A score lowered by a correction is re-checked with this: when nobody holds the target any
+    more, a trigger by points did not happen (the decks' trigger stands on its own [CN53]).
+    """
+    return any(reaches_target(score, target) for score in scores)
+
+
+def last_turns_left(end: Mapping | None) -> int | None:
+    """Return how many of the last turns are still to play [CN54]: None while the end is not
+    triggered or the last turns are not named yet (they need the first player [CN36])."""
+    if end is None or end["turns"] is None:
+        return None
+    return len(end["turns"]) - end["played"]
+
+
+def may_finish(end: Mapping | None) -> bool:
+    """Return whether the objectives may be added now: the end was triggered [CN53] and every
+    last turn is played ("The current round is finished, then everyone plays one last time"
+    [CN54], "You then add the points from the ... objectives" [CN55])."""
+    return last_turns_left(end) == 0
+
+
 # --- objectives ---------------------------------------------------------------------------
 
 def objective_from_card(card_id: int) -> dict:

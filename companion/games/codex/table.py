@@ -43,7 +43,7 @@ EVENTS = {
     "pattern_count": '{"player": SEAT, "card": ID, "delta": N}: change a pattern objective\'s count of card-disjoint occurrences',
     "pattern_grid": '{"player": SEAT, "card": ID, "cells": [{"x", "y", "kingdom"}, ...]}: lay out card colours; the app counts the pattern [CN50]',
     "play_card": '{"player": SEAT, "id": CARD, "side": "front" | "back", "x": X, "y": Y} (or "cell": [X, Y]): manuscript mode: lay a card, checked and scored [CN39-48]',
-    "finish": "{}: the objectives are counted: the game is over (undo reopens it)",
+    "finish": "{}: the objectives are counted: the game is over (undo reopens it); only once the end is triggered and every last turn is played [CN53-55]",
     calculator.SHEET: calculator.EVENT,
 }
 
@@ -117,6 +117,12 @@ def _add_points(state: dict, seat: int, delta: int) -> None:
     # [CN53] "as soon as a player reaches or passes 20 points" (30 in the variant [CN67])
     if state["end"] is None and delta > 0 and rules.reaches_target(new, state["target"]):
         _trigger(state, seat, "target")
+    elif end is not None and end["reason"] == "target" and not rules.target_reached(state["scores"], state["target"]):
+        # a correction shows nobody reached the target: the end was not triggered [CN53]; the
+        # decks' trigger ("no more cards to draw") is kept whatever the scores
+        state["end"] = None
+        state["notice"] = {"player": seat, "text": f"Back to {new}: nobody has {state['target']} points now, "
+                                                   "so the end is no longer triggered"}
 
 
 def _trigger(state: dict, seat: int, reason: str) -> None:
@@ -338,7 +344,33 @@ def _where(data: dict) -> tuple[int, int]:
 def _finish(state, data, ctx):
     if state["finished"]:
         raise RulesError("type", "the game is already over")
+    why = finish_blocker(state, ctx.names)
+    if why:
+        raise RulesError("type", why)
     state["finished"] = True
+
+
+def finish_blocker(state: dict, names) -> str | None:
+    """Return why the objectives cannot be added yet, in players' words, or None.
+
+    [CN53] the end is triggered by 20 points (or 30) or by no more cards to draw; [CN54] the
+    round is finished, then everyone plays once more; [CN55] then the objectives are added.
+    The decision is rules.may_finish; this only says what comes first.
+    """
+    end = state["end"]
+    if rules.may_finish(end):
+        return None
+    if end is None:
+        return (f"The game is not over yet: it ends once a player reaches {state['target']} points or both decks "
+                "run out, and everyone has played their last turns")
+    left = rules.last_turns_left(end)
+    if left is None:
+        # [CN36][CN54] the last turns depend on who played first
+        return "The game is not over yet: choose the first player, so that the last turns can be named"
+    name = names[end["turns"][end["played"]]]
+    if left == 1:
+        return f"The game is not over yet: {name}'s last turn is still to play"
+    return f"The game is not over yet: {left} last turns are still to play ({name} next)"
 
 
 SHAPES = {

@@ -14,7 +14,7 @@ from ..words import standing
 from . import calculator, functions, rules
 from . import cards as catalogue
 from .cards import KINGDOMS, OBJECTS, SYMBOLS
-from .table import layout_of, objectives_of, pattern_count, turn_order
+from .table import finish_blocker, layout_of, objectives_of, pattern_count, turn_order
 
 QUICK_POINTS = (1, 2, 3, 5)  # [CN46] "1, 3 or 5 points"; 2 for the gold cards' 2 per corner [CN47]
 KINGDOM_CYCLE = ("",) + KINGDOMS  # the grid editor's tap order
@@ -398,6 +398,9 @@ def view(state: dict, names: list[str], options: dict, profile: dict, seat: int 
         out["counter"] = [counter_view(state, s) for s in range(n)]
         out["sheets"] = sheet_cards(state, names, False)
         out["fields"] = sheet_fields(state["common"])
+        # the finish is offered only once the last turns are played [CN53-55]; otherwise what comes first
+        blocker = finish_blocker(state, names)
+        out["finish_blocker"] = sentence.naming(blocker, names) if blocker else None
     out["notice"] = notice(state, names)
     out["scoreboard"] = scoreboard(state, names, result if state["finished"] else None, False, banner)
     return out

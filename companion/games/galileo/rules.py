@@ -126,8 +126,42 @@ def consistency_problem(track: dict, state: dict) -> tuple[str, str] | None:
     return None
 
 
-def philosopher_unavailable(suspicion: dict, used: bool) -> str | None:
-    """Return why the Natural Philosopher cannot be assigned now, or None [GT650-652]."""
+#: [GT398] while the Inquisition token is face up, a Main Action costs +1 "at the beginning of
+#: their turn"; "Passing does not cause you an increase in Suspicion" [GT400]
+INQUISITION_SUSPICION = 1
+
+
+def main_action_suspicion(inquisition_up: bool) -> int:
+    """Return the suspicion a Main Action other than Pass costs before it resolves [GT396-400].
+
+    GAL-C13: the +1 is applied as soon as the Main Action is declared, before it resolves,
+    so it can send the figure to Prison before the player uses it.
+    """
+    return INQUISITION_SUSPICION if inquisition_up else 0
+
+
+def philosopher_unavailable(suspicion: dict, used: bool, track: dict | None = None,
+                            inquisition_up: bool = False, overshoot: str = "discard") -> str | None:
+    """Return why the Natural Philosopher cannot be assigned now, or None [GT531].
+
+    With the `track` and the token face up, the check is made after the Inquisition's +1
+    (GAL-C13): a +1 that moves the marker past Prison arrests the figure at once [GT164], past
+    the Stake sends it there [GT186], and either way it is no longer available [GT531].
+    """
+    why = _philosopher_unavailable_now(suspicion, used)
+    delta = main_action_suspicion(inquisition_up)
+    if why or track is None or not delta:
+        return why
+    after, _ = move_suspicion(track, suspicion, delta, overshoot)
+    status = status_of(after)
+    if status == "free":
+        return None
+    place, icon = {"prison": ("Prison", "Prison"), "stake": ("the Stake", "Stake")}[status]
+    return (f"would go to {place}: the Inquisition's +{delta} at the beginning of the turn moves the "
+            f"suspicion marker past the {icon} icon; choose another Main Action or pass")
+
+
+def _philosopher_unavailable_now(suspicion: dict, used: bool) -> str | None:
     if suspicion["at_stake"]:
         return "is at the Stake: it can no longer be used for the rest of the game"  # [GT186]
     if suspicion["arrested"]:

@@ -202,7 +202,10 @@ def _on_action(s: dict, data: Any, ctx: Context) -> None:
     action = choice(data["action"], "data.action", rules.MAIN_ACTIONS)
     p = s["players"][player]
     if action == "philosopher":
-        why = rules.philosopher_unavailable(p["suspicion"], p.get("philosopher_used", False))
+        # GAL-C13: checked after the Inquisition's +1 [GT398], which may arrest the figure at
+        # once [GT164]; a figure in Prison or at the Stake is not available [GT531]
+        why = rules.philosopher_unavailable(p["suspicion"], p.get("philosopher_used", False), s["board"]["suspicion_track"],
+                                            s["inquisition"], ctx.options.get("stake_overshoot", "discard"))
         if why:
             raise RulesError("data.action", f"{ctx.names[player]}'s Natural Philosopher {why}")
         p["philosopher_used"] = True
@@ -417,8 +420,9 @@ def _suspect(s: dict, ctx: Context, player: int, delta: int, why: str = "") -> N
 
 def _main_action(s: dict, ctx: Context, player: int) -> None:
     # [GT396-398] face up: +1 at the beginning of the turn for a Main Action (GAL-C13)
-    if s["inquisition"]:
-        _suspect(s, ctx, player, 1, why="the Inquisition")
+    delta = rules.main_action_suspicion(s["inquisition"])
+    if delta:
+        _suspect(s, ctx, player, delta, why="the Inquisition")
 
 
 def _end_turn(s: dict, ctx: Context, player: int) -> None:

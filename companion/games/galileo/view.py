@@ -185,7 +185,10 @@ def build(state: dict, names: list[str], options: dict) -> dict:
             "over_100": not rules.tiles_affect(p["vp"]),
             "cells": track_cells(track, sus["position"]) if track else [],
             "can_abjure": rules.can_abjure(p["principle"], state["cycle"]) is None,
-            "philosopher": rules.philosopher_unavailable(sus, p.get("philosopher_used", False)),
+            # on the player's turn, after the Inquisition's +1 a Main Action would cost (GAL-C13)
+            "philosopher": rules.philosopher_unavailable(sus, p.get("philosopher_used", False), track,
+                                                         state["inquisition"] and i == now,
+                                                         options.get("stake_overshoot", "discard")),
             "passed": i in state["passing"] or i in state["future"],
             "final": p["final"],
             "tiles": [t for t in range(len(state["tiles"]))

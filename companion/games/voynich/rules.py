@@ -62,7 +62,31 @@ def insights_crossed(old: int, new: int, insights: Iterable[int]) -> int:
 
     MRR (VOY-A2): one move crossing two symbols gives two tokens. Moving back gives none.
     """
-    return sum(1 for pos in insights if old < pos <= new)
+    return len(insights_reached(old, new, insights))
+
+
+def insights_reached(old: int, new: int, insights: Iterable[int], given: Iterable[int] = ()) -> list[int]:
+    """Return the insight symbols a forward move from old to new reaches or passes that have
+    not yet given this marker their token, in track order [V170]; each gives one token.
+
+    "Every time you reach or pass an insight symbol" [V170]: in play a knowledge marker only
+    moves forward, so each symbol is reached once per marker per game. A move back is a
+    correction, and reaching the symbol again is the same reach: `given` holds the symbols
+    whose token this marker already took, used or not.
+    """
+    done = set(given)
+    return [pos for pos in sorted(insights) if old < pos <= new and pos not in done]
+
+
+def insights_taken_back(old: int, new: int, insights: Iterable[int], given: Iterable[int], unused: int) -> list[int]:
+    """Return the symbols whose token a correction back from old to new takes back.
+
+    Only a token still unused comes back (a used one was returned for a puzzle piece placed
+    at once [V325], so its symbol stays given); the furthest symbol first, at most `unused`.
+    """
+    done = set(given)
+    crossed = [pos for pos in sorted(insights, reverse=True) if new < pos <= old and pos in done]
+    return crossed[:unused]
 
 
 def final_turns_order(players: list, trigger: int) -> list:

@@ -92,6 +92,8 @@ def new_player() -> dict:
     return {
         "markers": {m: 0 for m in MARKERS},  # [V64] all five on the "0" mark
         "exchange": {k: 0 for k in KNOWLEDGE},
+        # the insight symbols whose token each marker took, used or not: each gives it once [V170]
+        "insights": {k: [] for k in KNOWLEDGE},
         "pages": [{"phase": 1} for _ in range(2 * len(SECTIONS))],
         "research": [],
         "cards": None,
@@ -150,16 +152,29 @@ def _advance(s: dict, i: int, marker: str, delta: int, field: str, ctx: Context)
     player["markers"][marker] = new
     track = effective_track(s, ctx.profile)
     if marker in KNOWLEDGE and "insights" in track:
+        given = _insights_given(player, marker, old, track["insights"])
         if delta > 0:
-            # [V170] each insight symbol reached or passed: one exchange token of that type
-            player["exchange"][marker] += rules.insights_crossed(old, new, track["insights"])
+            # [V170] each insight symbol reached or passed: one exchange token of that type,
+            # once per symbol and marker (a correction back and forth does not give it again)
+            got = rules.insights_reached(old, new, track["insights"], given)
+            player["exchange"][marker] += len(got)
+            given = sorted(given + got)
         else:
-            # a correction back over a symbol takes back the token it gave, if still unused
-            back = rules.insights_crossed(new, old, track["insights"])
-            player["exchange"][marker] = max(0, player["exchange"][marker] - back)
+            # a correction back over a symbol takes back the token it gave, if still unused [V325]
+            back = rules.insights_taken_back(old, new, track["insights"], given, player["exchange"][marker])
+            player["exchange"][marker] -= len(back)
+            given = [pos for pos in given if pos not in back]
+        player.setdefault("insights", {})[marker] = given
     # [V174] GK crossing an insight does nothing
     if marker == "gk":
         _end_if_reached(s, i, track)
+
+
+def _insights_given(player: dict, marker: str, position: int, insights: list[int]) -> list[int]:
+    """The insight symbols whose token this marker took; a table stored before they were kept
+    took one for every symbol up to the marker's position [V170]."""
+    given = player.get("insights", {}).get(marker)
+    return list(given) if given is not None else [pos for pos in insights if pos <= position]
 
 
 def _end_if_reached(s: dict, i: int, track: dict) -> None:
