@@ -27,7 +27,7 @@ from pathlib import Path
 import pytest
 
 from companion import rules
-from tests.conftest import Server, free_port
+from tests.conftest import Server
 from tests.resilience.fuzzing import SEEDS
 
 pytestmark = pytest.mark.slow
@@ -145,8 +145,7 @@ def test_the_installed_app_runs_from_an_empty_folder_and_writes_only_its_data(ho
 
     # serve --data TMP: it prints the folder, answers the pages, the static files and the manifest
     data = tmp_path / "data"
-    port = free_port()
-    server = Server(url=f"http://127.0.0.1:{port}", port=port, data=data, companion=(str(companion),), cwd=empty, env=env).start()
+    server = Server(data=data, companion=(str(companion),), cwd=empty, env=env).start()
     try:
         base = server.url
         opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()))

@@ -16,7 +16,7 @@ import time
 
 import pytest
 
-from tests.conftest import Server, free_port
+from tests.conftest import Server
 from tests.foundation.test_lost_taps import api_post, create
 
 pytestmark = pytest.mark.slow
@@ -35,8 +35,7 @@ def stalled_stream(port: int, t: dict) -> socket.socket:
 
 
 def test_a_stream_whose_phone_stopped_reading_is_closed_with_one_log_line(tmp_path):
-    port = free_port()
-    server = Server(url=f"http://127.0.0.1:{port}", port=port, data=tmp_path / "srv",
+    server = Server(data=tmp_path / "srv",
                     env=dict(os.environ, COMPANION_IDLE_TIMEOUT_S=str(TIMEOUT_S))).start()
     try:
         t = create(server)
