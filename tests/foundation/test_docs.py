@@ -140,3 +140,17 @@ def test_readme_tells_a_host_how_to_install_run_back_up_and_upgrade():
     from companion.paths import APP_NAME
 
     assert section.count(APP_NAME) >= 3
+
+
+def test_the_readmes_csv_example_is_a_score_the_rules_can_give():
+    """Issue 27: it showed `patronage` 4, where each patronage card is 8 [GB304]. The row is the
+    rulebook's example, John's 111 [GB309]: the breakdown gutenberg's score gives for his sheet."""
+    block = README.split("$ head -2 plays.csv", 1)[1].split("```", 1)[0].strip().splitlines()
+    header, row = (line.split(",") for line in block)
+    values = dict(zip(header, row))
+    breakdown = {key.removeprefix("breakdown."): int(value) for key, value in values.items() if key.startswith("breakdown.")}
+    assert int(values["total"]) == sum(breakdown.values())
+    john = {"name": values["player"], "fame": breakdown["fame_track"], "guilders": 4, "patronage_cards": breakdown["patronage"] // 8,
+            "specialties": {"typesetting": 6, "woodcutting": 3, "binding": 4, "illuminating": 5}, "types": 5, "inks": 1}
+    scored = rules.find("gutenberg", "score").run({"solo": True, "players": [john]})["players"][0]
+    assert scored["breakdown"] == breakdown and scored["total"] == int(values["total"])
