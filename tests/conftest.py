@@ -288,10 +288,10 @@ def server(tmp_path):
 
 @pytest.fixture(scope="session")
 def browser():
-    """Debian's chromium driven by Playwright (no browser download)."""
+    """Debian's chromium, or the browser $CHROMIUM names, driven by Playwright (no browser download)."""
     sync_api = pytest.importorskip("playwright.sync_api")
     if not Path(CHROMIUM).exists():
-        pytest.fail(f"chromium not found at {CHROMIUM}: .ci/run installs Debian's chromium")
+        pytest.fail(f"chromium not found at {CHROMIUM}: set $CHROMIUM to a Chromium or Chrome (README, Tests), or run -m 'not browser'")
     with sync_api.sync_playwright() as p:
         b = p.chromium.launch(
             executable_path=CHROMIUM,

@@ -154,3 +154,21 @@ def test_the_readmes_csv_example_is_a_score_the_rules_can_give():
             "specialties": {"typesetting": 6, "woodcutting": 3, "binding": 4, "illuminating": 5}, "types": 5, "inks": 1}
     scored = rules.find("gutenberg", "score").run({"solo": True, "players": [john]})["players"][0]
     assert scored["breakdown"] == breakdown and scored["total"] == int(values["total"])
+
+
+def test_readme_installs_pipx_the_way_pipx_says_on_each_system():
+    """Issue 27: `python3 -m pip install --user pipx` stops on Debian 12+ and Ubuntu 23.04+ (PEP 668)."""
+    section = README.split("## Install for your game nights", 1)[1].split("\n## ", 1)[0]
+    for words in ("sudo apt install pipx", "brew install pipx", "py -m pip install --user pipx", "pipx ensurepath",
+                  "externally-managed-environment"):
+        assert words in section, words
+    assert "(`python3 -m pip install --user pipx` if you have none)" not in section
+
+
+def test_readme_says_how_to_run_the_tests_off_debian_how_long_and_the_fast_lane():
+    section = README.split("## Tests", 1)[1].split("\n## ", 1)[0]
+    for words in ('-m "not slow and not browser"', "Debian and Ubuntu", "$CHROMIUM", "minutes on 2 cores"):
+        assert words in section, words
+    # the variable the README names is the one the browser fixture reads
+    assert 'os.environ.get("CHROMIUM"' in (ROOT / "tests" / "conftest.py").read_text()
+    assert "CHROMIUM" in (ROOT / "scripts" / "test.sh").read_text()
