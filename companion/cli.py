@@ -312,8 +312,9 @@ def serve(args) -> int:
     if count == 1 and workers.hall_workers() > 1:
         print(f"For a hall of more than about 150 tables: companion serve --workers {workers.hall_workers()}", flush=True)
     if count == 1:
-        stop_on_ctrl_c(made)
+        ctrl_c = stop_on_ctrl_c(made)  # held while serving: gevent drops a watcher nothing holds
         made.serve_forever()
+        ctrl_c.cancel()
         print(workers.STOPPED, flush=True)
         return 0
 
@@ -342,17 +343,18 @@ def where_to_open(host: str, port: int) -> tuple[str, bool]:
     return f"http://{shown}:{port}/", not is_local(host)
 
 
-def stop_on_ctrl_c(made) -> None:
-    """Have Ctrl-C (SIGINT) stop the one-process server as a clean end, not a KeyboardInterrupt traceback.
+def stop_on_ctrl_c(made):
+    """Have Ctrl-C (SIGINT) stop the one-process server as a clean end, not a KeyboardInterrupt traceback;
+    return gevent's watcher, to keep until the server stopped.
 
-    gevent runs the handler in its loop; stop() waits for the connections (open streams are ended
-    after the server's stop_timeout), then serve_forever() returns.
+    gevent runs the handler in a greenlet of its own: stop() closes the socket, waits for the
+    connections (open streams are ended after the server's stop_timeout, 1 s), and serve_forever() returns.
     """
     import signal
 
     import gevent
 
-    gevent.signal_handler(signal.SIGINT, lambda: gevent.spawn(made.stop))
+    return gevent.signal_handler(signal.SIGINT, made.stop)
 
 
 def serve_config(args) -> tuple[dict, tuple[str, str] | None]:
