@@ -73,7 +73,13 @@ def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command == "serve":
-        return serve(args)
+        try:
+            return serve(args)
+        except KeyboardInterrupt:  # Ctrl-C while starting, before serve() took it over
+            from .workers import STOPPED
+
+            print(STOPPED, flush=True)
+            return 0
     if args.command == "rules":
         return run_rules(args, parser)
     if args.command == "export":
@@ -310,7 +316,6 @@ def serve(args) -> int:
     """
     from . import create_app, qr, serving, workers
     from .web import push
-    from .network import lan_address
     from .web import database_settings
 
     config, problem = serve_config(args)
@@ -338,18 +343,24 @@ def serve(args) -> int:
         except OSError as exc:
             return fail(*cannot_listen(args, exc))
         port = config["LISTEN_PORT"] = sockets[0].getsockname()[1]
-    host = lan_address() if args.host in ("0.0.0.0", "::", "") else args.host
-    url = f"http://{host or '127.0.0.1'}:{port}/"
-    print(f"Table Companion is running. Open {url} on any phone on this network.", flush=True)
+    url, phones = where_to_open(args.host, port)
+    if phones:
+        print(f"Table Companion is running. Open {url} on any phone on this network.", flush=True)
+    else:
+        print(f"Table Companion is running only on this machine: {url} (it listens on {args.host} alone, which no phone"
+              " reaches but through a proxy on this machine; --host 0.0.0.0 lets phones in)", flush=True)
     print(f"Data: {path} (sync {sync}; {count} process{'es' if count > 1 else ''})", flush=True)
-    if not args.quiet:
+    if phones and not args.quiet:
         print(qr.terminal(url), flush=True)
     # after the QR code, which is only the address: the key is the host's to hand to a device of its own
     print(archive_line(path, url), flush=True)
     if count == 1 and workers.hall_workers() > 1:
         print(f"For a hall of more than about 150 tables: companion serve --workers {workers.hall_workers()}", flush=True)
     if count == 1:
+        ctrl_c = stop_on_ctrl_c(made)  # held while serving: gevent drops a watcher nothing holds
         made.serve_forever()
+        ctrl_c.cancel()
+        print(workers.STOPPED, flush=True)
         return 0
 
     def serve_on(sock):
@@ -360,6 +371,35 @@ def serve(args) -> int:
     if sync == "normal":  # one flusher for the file, in the parent, started after the fork
         return workers.run(serve_on, sockets, on_started=lambda: db.WalFlusher.start(path))
     return workers.run(serve_on, sockets)
+
+
+def where_to_open(host: str, port: int) -> tuple[str, bool]:
+    """Return the address `serve` prints (and draws) for a server listening on host:port, and
+    whether phones can reach it there: never an address the server does not listen on.
+
+    On every interface (the default), the machine's LAN address; on one address or name, that
+    one; on loopback alone (127.0.0.1, ::1, localhost), that, which only this machine reaches.
+    """
+    from .network import EVERY_INTERFACE, is_local, lan_address
+
+    if host in EVERY_INTERFACE:
+        return f"http://{lan_address() or '127.0.0.1'}:{port}/", True
+    shown = f"[{host}]" if ":" in host else host
+    return f"http://{shown}:{port}/", not is_local(host)
+
+
+def stop_on_ctrl_c(made):
+    """Have Ctrl-C (SIGINT) stop the one-process server as a clean end, not a KeyboardInterrupt traceback;
+    return gevent's watcher, to keep until the server stopped.
+
+    gevent runs the handler in a greenlet of its own: stop() closes the socket, waits for the
+    connections (open streams are ended after the server's stop_timeout, 1 s), and serve_forever() returns.
+    """
+    import signal
+
+    import gevent
+
+    return gevent.signal_handler(signal.SIGINT, made.stop)
 
 
 def serve_config(args) -> tuple[dict, tuple[str, str] | None]:
@@ -397,15 +437,18 @@ def serve_config(args) -> tuple[dict, tuple[str, str] | None]:
 def cannot_listen(args, exc: Exception) -> tuple[str, str]:
     """Return the option to blame for a socket that cannot listen, and why, in one line."""
     import errno
+    import os
     import socket
 
     if not isinstance(exc, OSError):
         return "--host", f"cannot listen on {args.host}:{args.port}: not a name or address of this machine"
     field = "--host" if isinstance(exc, socket.gaierror) or exc.errno == errno.EADDRNOTAVAIL else "--port"
-    reason = exc.strerror or str(exc)
     if exc.errno == errno.EADDRINUSE:
-        reason += " (another program, or another companion serve, uses this port: pick another with --port)"
-    return field, f"cannot listen on {args.host}:{args.port}: {reason}"
+        return field, (f"{args.port} is already in use on {args.host} (by another program, or another companion serve:"
+                       " pick another port with --port)")
+    # the system's words alone: gevent's strerror adds the address as a Python tuple
+    plain = os.strerror(exc.errno) if isinstance(exc.errno, int) and exc.errno > 0 and not isinstance(exc, socket.gaierror) else None
+    return field, f"cannot listen on {args.host}:{args.port}: {plain or exc.strerror or exc}"
 
 
 if __name__ == "__main__":  # pragma: no cover

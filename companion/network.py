@@ -8,6 +8,8 @@ import struct
 import time
 
 LOCAL_NAMES = {"localhost", "0.0.0.0", "::", "::1", ""}
+#: what `serve --host` takes for every interface: the address to show is then the LAN's
+EVERY_INTERFACE = ("", "0.0.0.0", "::")
 
 #: how the host name is resolved to addresses. `companion serve` (companion/serving.py) puts
 #: gevent's in its place, which waits for the answer without stopping the server: a host name

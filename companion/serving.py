@@ -17,7 +17,9 @@ What is set here, and why:
   phone's delayed ACK (a tap took 42 ms instead of 0.9);
 - an idle connection is closed after IDLE_TIMEOUT_S, as waitress's channel_timeout did, so
   that silent connections cannot hold every place for good; an open stream writes a comment
-  more often than that (push.KEEP_ALIVE_S);
+  more often than that (push.KEEP_ALIVE_S). The same limit ends a stream whose phone stopped
+  reading: a write that waits that long is given up. $COMPANION_IDLE_TIMEOUT_S sets it (a test
+  shortens it to see a stalled stream closed);
 - the request log is off (a phone's every tap would be a line) and errors go through
   `logging`, where companion/logs.py takes the secrets out.
 """
@@ -25,6 +27,7 @@ What is set here, and why:
 from __future__ import annotations
 
 import logging
+import os
 import socket
 
 from gevent import GreenletExit
@@ -43,6 +46,21 @@ NO_RLIMIT_CONNECTIONS = 10000
 #: not under "companion", the Flask app's logger: its handler writes to the request's wsgi.errors,
 #: which is this logger (pywsgi's error_log), and a record would go round for ever
 log = logging.getLogger("table_companion.server")
+
+
+def env_seconds(name: str, default: float, most: float = 60) -> float:
+    """Return the seconds in the environment variable `name` (more than 0, at most `most`), else default.
+
+    A value that is not such a number stops the server with one line rather than being guessed at.
+    """
+    text = os.environ.get(name)
+    try:
+        seconds = float(text) if text else default
+    except ValueError:
+        raise SystemExit(f"error: {name}: {text!r} is not a number of seconds") from None
+    if not 0 < seconds <= most:
+        raise SystemExit(f"error: {name}: must be more than 0 and at most {most:g}, not {text}")
+    return seconds
 
 
 def connection_limit() -> int:
@@ -70,7 +88,8 @@ def connection_limit() -> int:
 
 
 class Handler(WSGIHandler):
-    """pywsgi's handler, which says when it closes, and logs an unexpected error through `logging`."""
+    """pywsgi's handler, which says when it closes, logs an unexpected error through `logging`, and
+    closes a connection whose phone went quiet (a stalled stream) with one line, not a traceback."""
 
     def finalize_headers(self):
         super().finalize_headers()
@@ -79,6 +98,19 @@ class Handler(WSGIHandler):
         if self.close_connection and self.request_version == "HTTP/1.1" and not any(
                 name.lower() == b"connection" for name, _ in self.response_headers):
             self.response_headers.append((b"Connection", b"close"))
+
+    def handle_error(self, t, v, tb):
+        if issubclass(t, TimeoutError):  # socket.timeout: a phone gone quiet, not a fault of ours
+            self.gave_up()
+            return
+        super().handle_error(t, v, tb)
+
+    def gave_up(self) -> None:
+        """Close a connection whose phone stopped reading its answer (a stalled stream), or sending
+        its request, for the idle timeout: one line in the log, no traceback, no answer."""
+        self.close_connection = True
+        what = "stopped reading its answer" if self.headers_sent else "sent nothing more of its request"
+        log.warning("closed %s %s: the phone %s for %g s", self.command, self.path, what, self.server.idle_timeout)
 
     def _log_error(self, t, v, tb):
         # gevent prints such an error, traceback and request, to stderr itself: through logging
@@ -91,6 +123,8 @@ class Server(WSGIServer):
     """gevent's WSGIServer with the settings above on every connection."""
 
     handler_class = Handler
+    #: seconds a connection may stay silent, or a write wait, before it is closed
+    idle_timeout: float = IDLE_TIMEOUT_S
     #: connections the kernel queues while the server is busy, as `--workers`' sockets do
     #: (gevent's default, 256, dropped part of a burst of connects, which the phones then retried
     #: seconds later)
@@ -101,7 +135,7 @@ class Server(WSGIServer):
             sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         except OSError:  # not TCP (a test's Unix socket), or already closed
             pass
-        sock.settimeout(IDLE_TIMEOUT_S)
+        sock.settimeout(self.idle_timeout)
         return super().handle(sock, address)
 
 
@@ -122,6 +156,7 @@ def server(app, host: str = "127.0.0.1", port: int = 8000, sockets: list[socket.
         # gevent accepts until the socket has nothing more: a blocking one would block the process
         sockets[0].setblocking(False)
     made = Server(listener, app, spawn=Pool(connections or connection_limit()), log=None, error_log=log)
+    made.idle_timeout = env_seconds("COMPANION_IDLE_TIMEOUT_S", IDLE_TIMEOUT_S, 3600)
     made.init_socket()  # binds now: a taken port is an error here, not once serving
     return made
 

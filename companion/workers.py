@@ -28,6 +28,8 @@ import time
 from typing import Callable
 
 MAX_WORKERS = 4
+#: what `companion serve` says when Ctrl-C stopped it, with one process or several
+STOPPED = "Table Companion stopped (Ctrl-C)."
 BACKLOG = 1024
 
 
@@ -106,8 +108,8 @@ def run(serve: Callable[[socket.socket], None], sockets: list[socket.socket], on
     context = multiprocessing.get_context("fork")
     parent = os.getpid()
     stopping = []
-    signal.signal(signal.SIGTERM, lambda *_: stopping.append(True))
-    signal.signal(signal.SIGINT, lambda *_: stopping.append(True))
+    signal.signal(signal.SIGTERM, lambda signum, _: stopping.append(signum))
+    signal.signal(signal.SIGINT, lambda signum, _: stopping.append(signum))
 
     def start(sock):
         process = context.Process(target=_worker, args=(serve, sock, parent), daemon=False, name="companion-worker")
@@ -133,4 +135,6 @@ def run(serve: Callable[[socket.socket], None], sockets: list[socket.socket], on
         process.join(10)
         if process.is_alive():
             process.kill()
+    if stopping[0] == signal.SIGINT:
+        print(STOPPED, flush=True)
     return 0

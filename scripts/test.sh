@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# Run the whole test suite on a fresh machine: a virtualenv in .venv, the project with its
-# test extra, Debian's chromium for the browser tests and nginx and Caddy for the reverse-proxy
-# tests (tests/resilience/test_proxy.py), each installed with apt when missing, then pytest.
-# (Debian's packages also start nginx's and Caddy's own services on port 80; the tests run their
-# own instances on loopback and need neither service.)
-# Extra arguments go to pytest (e.g. scripts/test.sh -k gutenberg).
+# Run the whole test suite on a fresh Debian or Ubuntu machine: a virtualenv in .venv, the project with
+# its test extra, then what the tests drive that pip cannot bring, each installed with apt-get (through
+# sudo) when missing: Debian's chromium for the browser tests (unless $CHROMIUM names one), and nginx and
+# Caddy for the reverse-proxy tests (tests/resilience/test_proxy.py; Debian's packages also start their
+# own services on port 80, which the tests do not use). Then pytest. Elsewhere, README.md ("Tests")
+# gives the same steps.
+# Extra arguments go to pytest (e.g. scripts/test.sh -k gutenberg, or -m "not slow and not browser").
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PY="${PYTHON:-python3}"
@@ -14,10 +15,15 @@ fi
 .venv/bin/python -m pip install --quiet --upgrade pip
 .venv/bin/python -m pip install --quiet -e '.[test]'
 MISSING=""
-command -v chromium >/dev/null 2>&1 || MISSING="$MISSING chromium fonts-dejavu-core"
+[ -n "${CHROMIUM:-}" ] || command -v chromium >/dev/null 2>&1 || MISSING="$MISSING chromium fonts-dejavu-core"
 command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || MISSING="$MISSING nginx-light"
 command -v caddy >/dev/null 2>&1 || MISSING="$MISSING caddy"
 if [ -n "$MISSING" ]; then
+  if ! command -v apt-get >/dev/null 2>&1; then
+    echo "missing:$MISSING, and no apt-get to install them: install them yourself (CHROMIUM=/path/to/chromium" \
+         "names a browser), or leave their tests out: .venv/bin/python -m pytest -m 'not browser and not slow' (README.md, Tests)" >&2
+    exit 2
+  fi
   echo "installing Debian's$MISSING for the browser and proxy tests" >&2
   SUDO=""
   [ "$(id -u)" -eq 0 ] || SUDO="sudo"

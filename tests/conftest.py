@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import signal
 import socket
@@ -139,19 +140,60 @@ def count_rows(app, table: str) -> int:
         conn.close()
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
+#: the first line `companion serve` prints names where it listens (cli.where_to_open): read back
+#: for the port it took with --port 0
+LISTENING = re.compile(r"^Table Companion is running\b[^\n]*?http://(\[[^\]\n]+\]|[^/:\s]+):(\d+)/", re.M)
+
+
+def listening_port(output: str) -> int | None:
+    """The port in `companion serve`'s first line, or None while it has not printed it."""
+    found = LISTENING.search(output)
+    return int(found.group(2)) if found else None
+
+
+def listening_addresses(pid: int) -> set[tuple[str, int]] | None:
+    """The (address, port) of every TCP socket the process listens on, from Linux's /proc; None elsewhere."""
+    fds = Path(f"/proc/{pid}/fd")
+    if not fds.is_dir():
+        return None
+    inodes = set()
+    for fd in fds.iterdir():
+        try:
+            target = os.readlink(fd)
+        except OSError:  # closed meanwhile
+            continue
+        if target.startswith("socket:["):
+            inodes.add(target[len("socket:["):-1])
+    found = set()
+    for name, family in (("tcp", socket.AF_INET), ("tcp6", socket.AF_INET6)):
+        table = Path("/proc/net") / name
+        if not table.exists():
+            continue
+        for line in table.read_text().splitlines()[1:]:
+            fields = line.split()
+            if fields[3] != "0A" or fields[9] not in inodes:  # 0A: LISTEN
+                continue
+            address, port = fields[1].split(":")
+            raw = bytes.fromhex(address)  # each 32-bit word in the kernel's (little-endian) order
+            raw = b"".join(raw[i:i + 4][::-1] for i in range(0, len(raw), 4))
+            found.add((socket.inet_ntop(family, raw), int(port, 16)))
+    return found
 
 
 @dataclass
 class Server:
-    """A real `companion serve` process."""
+    """A real `companion serve` process, listening on 127.0.0.1 alone.
 
-    url: str
-    port: int
+    It takes its port itself (`--port 0`) and the test reads it back from the first line the
+    server prints: no port is picked before and freed for the server to bind (another program
+    could take it in between), and nothing listens on the network's interfaces while the tests
+    run. Give `port` only to start a server again on the port an earlier one read back (a
+    restart after a kill, which the phones' pages must find at the same address).
+    """
+
     data: Path
+    port: int = 0
+    url: str = ""  # http://127.0.0.1:PORT, once started
     process: subprocess.Popen | None = None
     workers: int = 1  # `companion serve --workers N`
     open_files: int | None = None  # soft and hard RLIMIT_NOFILE for the server, as a small box may have
@@ -162,23 +204,39 @@ class Server:
     env: dict | None = None  # default: this process's
     #: more `companion serve` options, e.g. ("--allow-host", "box.lan") or ("--create-limit", "off")
     args: tuple[str, ...] = ()
+    #: the address it listens on; only test_keep_awake_browser.py, which is about a page opened at
+    #: the LAN address, gives another (tests/foundation/test_test_servers.py holds every other to this)
+    host: str = "127.0.0.1"
 
     def start(self) -> "Server":
         env = dict(os.environ if self.env is None else self.env, PYTHONUNBUFFERED="1")
         self.data.mkdir(parents=True, exist_ok=True)
         self.log = self.data / "server.log"
+        before = self.log.stat().st_size if self.log.exists() else 0  # a restart appends to the same log
         with open(self.log, "ab") as log:
             self.process = subprocess.Popen(
-                [*self.companion, "serve", "--port", str(self.port), "--data", str(self.data), "--quiet",
-                 "--workers", str(self.workers), *self.args],
+                [*self.companion, "serve", "--host", self.host, "--port", str(self.port), "--data", str(self.data),
+                 "--quiet", "--workers", str(self.workers), *self.args],
                 cwd=self.cwd, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
                 preexec_fn=self._limit_files if self.open_files else None,
             )
         deadline = time.monotonic() + 20
+        port = None
+        while port is None and time.monotonic() < deadline and self.process.poll() is None:
+            port = listening_port(self.log.read_bytes()[before:].decode("utf-8", "replace"))
+            time.sleep(0.02)
+        if port is None:
+            raise RuntimeError(f"companion serve printed no address: {self.log.read_text()}")
+        assert self.port in (0, port), (self.port, port)
+        self.port = port
+        self.url = f"http://{self.host}:{port}"
         while time.monotonic() < deadline:
             try:
                 with urllib.request.urlopen(self.url + "/", timeout=1) as response:
                     if response.status == 200:
+                        listening = listening_addresses(self.process.pid)
+                        # it listens where it was told, and nowhere else
+                        assert listening is None or listening == {(self.host, port)}, listening
                         return self
             except OSError:
                 time.sleep(0.05)
@@ -197,7 +255,7 @@ class Server:
         lone surrogate's escape as written); return (status, headers, body)."""
         import http.client
 
-        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=10)
+        conn = http.client.HTTPConnection(self.host, self.port, timeout=10)
         try:
             conn.request(method, path, body=body or None, headers=headers or {})
             response = conn.getresponse()
@@ -222,19 +280,18 @@ class Server:
 
 @pytest.fixture
 def server(tmp_path):
-    """A real server process on a free port, listening on all interfaces, in a temp data folder."""
-    port = free_port()
-    srv = Server(url=f"http://127.0.0.1:{port}", port=port, data=tmp_path / "server-data").start()
+    """A real server process on 127.0.0.1 and a port it took itself, in a temp data folder."""
+    srv = Server(data=tmp_path / "server-data").start()
     yield srv
     srv.stop()
 
 
 @pytest.fixture(scope="session")
 def browser():
-    """Debian's chromium driven by Playwright (no browser download)."""
+    """Debian's chromium, or the browser $CHROMIUM names, driven by Playwright (no browser download)."""
     sync_api = pytest.importorskip("playwright.sync_api")
     if not Path(CHROMIUM).exists():
-        pytest.fail(f"chromium not found at {CHROMIUM}: .ci/run installs Debian's chromium")
+        pytest.fail(f"chromium not found at {CHROMIUM}: set $CHROMIUM to a Chromium or Chrome (README, Tests), or run -m 'not browser'")
     with sync_api.sync_playwright() as p:
         b = p.chromium.launch(
             executable_path=CHROMIUM,

@@ -127,15 +127,9 @@ def enable(app) -> None:
     $COMPANION_PUSH_TICK_S sets the seconds between looks at the database (default TICK_S);
     a test slows it to have pushes arrive after the taps they follow.
     """
-    import os
+    from ..serving import env_seconds
 
-    tick = os.environ.get("COMPANION_PUSH_TICK_S")
-    try:
-        seconds = float(tick) if tick else TICK_S
-    except ValueError:
-        raise SystemExit(f"error: COMPANION_PUSH_TICK_S: {tick!r} is not a number of seconds") from None
-    if not 0 < seconds <= 60:
-        raise SystemExit(f"error: COMPANION_PUSH_TICK_S: must be more than 0 and at most 60, not {tick}")
+    seconds = env_seconds("COMPANION_PUSH_TICK_S", TICK_S)
     app.extensions["companion.push"] = Hub(app.config["DATABASE"], seconds)
 
 

@@ -9,7 +9,7 @@ from flask import Blueprint, Response, abort, current_app, make_response, redire
 
 from .. import forms, network, qr, results, tables, wording
 from ..games.validation import RulesError
-from ..network import is_local, lan_address
+from ..network import EVERY_INTERFACE, is_local, lan_address
 from . import answers, push, steppers
 from .connection import get_db
 from .answers import seat_cookie, secret_cookie
@@ -47,13 +47,14 @@ def join_url(table_id: str, secret: str) -> str:
 
     Built from what the server knows of itself, never from the request's Host header, which
     any device (or a page DNS-rebound to this machine) sets as it likes: the address `serve`
-    listens on when it names one other devices can use; else the address this page was opened
-    at, only if it is one of this machine's own (a laptop on two networks shows the one its
-    phones share); else this machine's LAN address. The port is the one `serve` listens on,
-    else the one the server took the connection on.
+    listens on when it names one (a LAN address, or loopback alone: never an address it does
+    not listen on, though no phone reaches 127.0.0.1); on every interface, the address this page
+    was opened at, only if it is one of this machine's own and not loopback (a laptop on two
+    networks shows the one its phones share); else this machine's LAN address. The port is the
+    one `serve` listens on, else the one the server took the connection on.
     """
     listen = str(current_app.config.get("LISTEN_HOST") or "")
-    host = listen if listen and not is_local(listen) else (_own_address(request.host) or lan_address() or "127.0.0.1")
+    host = listen if listen not in EVERY_INTERFACE else (_own_address(request.host) or lan_address() or "127.0.0.1")
     port = current_app.config.get("LISTEN_PORT") or request.environ.get("SERVER_PORT") or 80
     shown = f"[{host}]" if ":" in host else host
     # this server's own scheme, not one a proxy in front forwarded (--proxy): the address is its own

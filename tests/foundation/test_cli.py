@@ -56,20 +56,20 @@ def test_rules_errors_exit_2_with_one_line():
         assert len(lines) == 1 and lines[0].startswith(start), result.stderr
 
 
-def test_serve_prints_the_lan_address_and_a_qr_code(tmp_path):
-    proc = subprocess.Popen([sys.executable, "-m", "companion", "serve", "--port", "0", "--data", str(tmp_path)],
-                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    try:
-        first = proc.stdout.readline()
-        data_line = proc.stdout.readline()
-        qr_lines = [proc.stdout.readline() for _ in range(5)]
-    finally:
-        proc.kill()
-        proc.wait()
-        proc.stdout.close()
-    assert first.startswith("Table Companion is running. Open http://") and "127.0.0.1" not in first, first
-    assert data_line.startswith("Data: ")
-    assert all("█" in line for line in qr_lines)
+def test_serve_on_every_interface_prints_the_lan_address_and_a_qr_code_of_it():
+    # in-process: no test server listens on every interface (tests/foundation/test_test_servers.py);
+    # tests/resilience/test_serve_options.py starts real ones on loopback and on the LAN address
+    from companion import qr
+    from companion.network import lan_address
+
+    for wildcard in ("0.0.0.0", "::"):
+        url, phones = cli.where_to_open(wildcard, 8123)
+        assert phones and url == f"http://{lan_address() or '127.0.0.1'}:8123/"
+    assert all("█" in line for line in qr.terminal(url).splitlines()[1:6])
+    assert cli.where_to_open("192.168.7.9", 8000) == ("http://192.168.7.9:8000/", True)
+    for loopback in ("127.0.0.1", "localhost", "::1"):
+        url, phones = cli.where_to_open(loopback, 8000)
+        assert not phones and url == f"http://{'[::1]' if loopback == '::1' else loopback}:8000/"
 
 
 def test_parser_has_help_for_every_command():

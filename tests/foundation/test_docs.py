@@ -30,8 +30,9 @@ def test_readme_names_every_script():
 
 def test_readme_lists_every_rules_function():
     table = README.split("<!-- rules-functions", 1)[1].split("\n\n", 1)[0]
-    listed = set(re.findall(r"^\| (\w+) \| `(\w+)` \|", table, re.M))
-    assert listed == {(g, f) for g, f, _ in rules.listing()}
+    listed = re.findall(r"^\| (\w+) \| `(\w+)` \| (.*?) \|$", table, re.M)
+    # the same pairs in the same order, each with the very summary `companion rules --list` prints
+    assert listed == [(g, f, summary) for g, f, summary in rules.listing()]
 
 
 def test_every_event_type_is_documented():
@@ -139,3 +140,35 @@ def test_readme_tells_a_host_how_to_install_run_back_up_and_upgrade():
     from companion.paths import APP_NAME
 
     assert section.count(APP_NAME) >= 3
+
+
+def test_the_readmes_csv_example_is_a_score_the_rules_can_give():
+    """Issue 27: it showed `patronage` 4, where each patronage card is 8 [GB304]. The row is the
+    rulebook's example, John's 111 [GB309]: the breakdown gutenberg's score gives for his sheet."""
+    block = README.split("$ head -2 plays.csv", 1)[1].split("```", 1)[0].strip().splitlines()
+    header, row = (line.split(",") for line in block)
+    values = dict(zip(header, row))
+    breakdown = {key.removeprefix("breakdown."): int(value) for key, value in values.items() if key.startswith("breakdown.")}
+    assert int(values["total"]) == sum(breakdown.values())
+    john = {"name": values["player"], "fame": breakdown["fame_track"], "guilders": 4, "patronage_cards": breakdown["patronage"] // 8,
+            "specialties": {"typesetting": 6, "woodcutting": 3, "binding": 4, "illuminating": 5}, "types": 5, "inks": 1}
+    scored = rules.find("gutenberg", "score").run({"solo": True, "players": [john]})["players"][0]
+    assert scored["breakdown"] == breakdown and scored["total"] == int(values["total"])
+
+
+def test_readme_installs_pipx_the_way_pipx_says_on_each_system():
+    """Issue 27: `python3 -m pip install --user pipx` stops on Debian 12+ and Ubuntu 23.04+ (PEP 668)."""
+    section = README.split("## Install for your game nights", 1)[1].split("\n## ", 1)[0]
+    for words in ("sudo apt install pipx", "brew install pipx", "py -m pip install --user pipx", "pipx ensurepath",
+                  "externally-managed-environment"):
+        assert words in section, words
+    assert "(`python3 -m pip install --user pipx` if you have none)" not in section
+
+
+def test_readme_says_how_to_run_the_tests_off_debian_how_long_and_the_fast_lane():
+    section = README.split("## Tests", 1)[1].split("\n## ", 1)[0]
+    for words in ('-m "not slow and not browser"', "Debian and Ubuntu", "$CHROMIUM", "minutes on 2 cores"):
+        assert words in section, words
+    # the variable the README names is the one the browser fixture reads
+    assert 'os.environ.get("CHROMIUM"' in (ROOT / "tests" / "conftest.py").read_text()
+    assert "CHROMIUM" in (ROOT / "scripts" / "test.sh").read_text()

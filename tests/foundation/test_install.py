@@ -156,10 +156,9 @@ def test_serve_without_workers_needs_nothing_linux_only(tmp_path):
     import json
     import urllib.request
 
-    from tests.conftest import Server, free_port
+    from tests.conftest import Server
 
-    port = free_port()
-    server = Server(url=f"http://127.0.0.1:{port}", port=port, data=tmp_path / "data",
+    server = Server(data=tmp_path / "data",
                     companion=(sys.executable, "-c", WITHOUT_POSIX)).start()
     try:
         request = urllib.request.Request(server.url + "/api/v1/tables", json.dumps({"game": "codex", "players": ["Ana", "Ben"]}).encode(),
@@ -179,7 +178,7 @@ def test_serve_without_workers_needs_nothing_linux_only(tmp_path):
 
 
 def test_workers_refuse_politely_where_the_port_cannot_be_shared(tmp_path):
-    result = subprocess.run([sys.executable, "-c", WITHOUT_POSIX, "serve", "--workers", "2", "--data", str(tmp_path), "--quiet"],
+    result = subprocess.run([sys.executable, "-c", WITHOUT_POSIX, "serve", "--host", "127.0.0.1", "--workers", "2", "--data", str(tmp_path), "--quiet"],
                             cwd=ROOT, capture_output=True, text=True, timeout=30)
     assert result.returncode == 2
     assert result.stderr.strip() == "error: --workers: must be 1 or more (more than 1 only on Linux)"

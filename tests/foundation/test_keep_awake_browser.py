@@ -13,7 +13,7 @@ from urllib.parse import urlparse
 import pytest
 
 from companion.network import lan_address
-from tests.conftest import PHONE, Server, free_port
+from tests.conftest import PHONE, Server
 from tests.foundation.test_lost_taps import create
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -21,13 +21,13 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 @pytest.fixture
 def lan_server(tmp_path):
-    """A real `companion serve` on all interfaces (its default), reached at the machine's LAN address."""
+    """A real `companion serve` on the machine's LAN address alone, where the page is opened: the one
+    test server that listens on another address than 127.0.0.1 (test_test_servers.py)."""
     address = lan_address()
     if address is None:
         pytest.skip("this machine has no non-loopback IPv4 address to open the page at")
-    port = free_port()
-    srv = Server(url=f"http://127.0.0.1:{port}", port=port, data=tmp_path / "srv").start()
-    yield srv, f"http://{address}:{port}"
+    srv = Server(data=tmp_path / "srv", host=address).start()
+    yield srv, srv.url
     srv.stop()
 
 

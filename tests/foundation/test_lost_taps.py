@@ -19,7 +19,7 @@ from companion.network import lan_address
 from companion.paths import DB_NAME
 from companion.web.connection import get_db
 from companion.web.steppers import settings, stepper_id
-from tests.conftest import Server, free_port
+from tests.conftest import Server
 
 slow = pytest.mark.slow
 FAME_STEPPER = stepper_id("fame", {"player": 0})
@@ -251,14 +251,17 @@ def test_a_seat_cookie_that_is_no_player_number_names_no_seat(server, cookie):
 
 
 def expected_base(port: int) -> str:
+    """The join address of a server on every interface: the LAN's."""
     return f"http://{lan_address() or '127.0.0.1'}:{port}"
 
 
 @slow
 @pytest.mark.parametrize("host", ["localhost", "localhost:{port}", "127.0.0.1:{port}", "{lan}:1", "evil.example:1", "evil.example"])
-def test_the_join_url_is_the_lan_address_and_the_port_the_server_listens_on(server, host):
+def test_the_join_url_is_the_address_and_the_port_the_server_listens_on(server, host):
+    # the test server listens on 127.0.0.1 alone: its join address is that, whatever the Host
+    # (on every interface, it is the LAN's: test_join_url_reads_the_listening_address_from_the_app)
     t = create(server)
-    base = expected_base(server.port)
+    base = server.url
     assert t["join_url"].startswith(base + "/join/"), t["join_url"]
     sent = host.format(port=server.port, lan=lan_address() or "127.0.0.1")
     status, _, html = call(server, "GET", f"/t/{t['table']}", headers={"Host": sent, "Cookie": f"tc_{t['table']}={t['token']}"})
@@ -276,11 +279,10 @@ def test_the_join_url_is_the_lan_address_and_the_port_the_server_listens_on(serv
 @slow
 def test_the_join_url_uses_the_port_the_server_listens_on_not_8000(tmp_path):
     """A second server on another port: each QR code names its own port."""
-    port = free_port()
-    srv = Server(url=f"http://127.0.0.1:{port}", port=port, data=tmp_path / "other").start()
+    srv = Server(data=tmp_path / "other").start()
     try:
         t = create(srv)
-        assert t["join_url"].startswith(expected_base(port) + "/join/") and ":8000/" not in t["join_url"]
+        assert t["join_url"].startswith(srv.url + "/join/") and ":8000/" not in t["join_url"]
     finally:
         srv.stop()
 
@@ -294,6 +296,10 @@ def test_join_url_reads_the_listening_address_from_the_app(tmp_path):
     wildcard = create_app({"DATA_DIR": str(tmp_path / "e"), "LISTEN_HOST": "0.0.0.0", "LISTEN_PORT": 18202})
     t = wildcard.test_client().post("/api/v1/tables", json={"game": "codex", "players": ["Anna", "Tom"]}).get_json()
     assert t["join_url"].startswith(expected_base(18202) + "/join/")
+    # on loopback alone (--host 127.0.0.1), the only address it answers on, not a LAN one it does not (issue 27)
+    loopback = create_app({"DATA_DIR": str(tmp_path / "f"), "LISTEN_HOST": "127.0.0.1", "LISTEN_PORT": 18203})
+    t = loopback.test_client().post("/api/v1/tables", json={"game": "codex", "players": ["Anna", "Tom"]}).get_json()
+    assert t["join_url"].startswith("http://127.0.0.1:18203/join/"), t["join_url"]
 
 
 # --- finding 9: a wrong secret does the same work as a missing table -------------------------

@@ -15,7 +15,7 @@ from urllib.parse import parse_qs, urlparse
 
 import pytest
 
-from tests.conftest import SCREENSHOTS, Server, fits_a_phone, free_port, take_seat
+from tests.conftest import SCREENSHOTS, Server, fits_a_phone, take_seat
 from tests.foundation.test_lost_taps import api_post, call, create, logged
 from tests.resilience.test_storage import fill, small_disk  # noqa: F401 (a fixture: a disk that really fills)
 
@@ -70,8 +70,7 @@ def write_ids(bodies: list[str]) -> set[str]:
 
 
 def test_a_tap_while_the_server_is_down_says_not_saved_and_is_saved_once_it_is_back(tmp_path, phone, dark_phone, shot):
-    port = free_port()
-    server = Server(url=f"http://127.0.0.1:{port}", port=port, data=tmp_path / "srv").start()
+    server = Server(data=tmp_path / "srv").start()
     try:
         t = create(server)
         open_table(phone, server, t, "Anna")
@@ -93,7 +92,7 @@ def test_a_tap_while_the_server_is_down_says_not_saved_and_is_saved_once_it_is_b
         # would have the second meet a 409 ("the table changed on another phone"), shown as ever
         # (test_a_kept_write_that_meets_another_phones_change_gets_the_409_and_is_not_kept)
         dark_phone.route("**/t/*/events", lambda route: route.abort())
-        server = Server(url=f"http://127.0.0.1:{port}", port=port, data=tmp_path / "srv").start()
+        server = Server(data=tmp_path / "srv", port=server.port).start()  # the port the first one took: the pages know it
         wait_saved(phone)
         phone.locator("#connection-banner").wait_for(state="hidden")
         dark_phone.wait_for_function("() => document.querySelector('#table-live').dataset.version === '2'")
@@ -230,8 +229,7 @@ def test_a_kept_write_that_meets_another_phones_change_is_sent_again_on_the_tabl
 
 def test_a_tap_on_a_really_full_disk_says_so_and_is_saved_once_there_is_room(small_disk, phone, shot):
     """The real thing: the server's data on a 2 MB tmpfs filled to the last byte (tests/resilience/test_storage.py)."""
-    port = free_port()
-    server = Server(url=f"http://127.0.0.1:{port}", port=port, data=small_disk / "data").start()
+    server = Server(data=small_disk / "data").start()
     try:
         t = create(server)
         open_table(phone, server, t, "Anna")
@@ -488,8 +486,7 @@ def test_the_not_saved_mark_moves_no_button(server, phone, dark_phone):
 def test_a_tap_the_server_does_not_answer_says_sending_then_not_saved(tmp_path, phone):
     """The server hangs (SIGSTOP): within the 6 s a write waits, the control says "sending…", so the
     player knows the tap is in hand and does not tap again; then "not saved"; saved once it wakes."""
-    port = free_port()
-    server = Server(url=f"http://127.0.0.1:{port}", port=port, data=tmp_path / "srv").start()
+    server = Server(data=tmp_path / "srv").start()
     try:
         t = create(server)
         open_table(phone, server, t, "Anna")
@@ -568,8 +565,7 @@ def test_a_tap_is_kept_where_the_browser_refuses_to_store_it(tmp_path, phone):
     """A private window, or storage that is full: localStorage.setItem throws. The tap lost by the
     network still says "not saved" and is sent once the server is back (the phone holds it in memory)."""
     phone.add_init_script("Storage.prototype.setItem = function () { throw new DOMException('full', 'QuotaExceededError'); };")
-    port = free_port()
-    server = Server(url=f"http://127.0.0.1:{port}", port=port, data=tmp_path / "srv").start()
+    server = Server(data=tmp_path / "srv").start()
     try:
         t = create(server)
         open_table(phone, server, t, "Anna")
@@ -579,7 +575,7 @@ def test_a_tap_is_kept_where_the_browser_refuses_to_store_it(tmp_path, phone):
         phone.locator("#connection-banner").wait_for(state="visible")
         assert "1 tap kept" in phone.locator("#connection-banner").text_content()
         assert kept(phone) == []  # nothing could be stored
-        server = Server(url=f"http://127.0.0.1:{port}", port=port, data=tmp_path / "srv").start()
+        server = Server(data=tmp_path / "srv", port=server.port).start()  # the port the first one took: the pages know it
         wait_saved(phone)
         phone.locator("#connection-banner").wait_for(state="hidden")
         assert fame(server, t) == [1, 0] and len(logged(server, t)) == 1

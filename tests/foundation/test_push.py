@@ -14,7 +14,7 @@ import time
 
 import pytest
 
-from tests.conftest import Server, free_port
+from tests.conftest import Server
 from tests.foundation.test_lost_taps import api_post, create
 
 
@@ -123,11 +123,10 @@ def test_a_stream_opened_again_catches_up_from_the_last_event_it_got(server):
 def test_a_table_taken_out_of_the_file_ends_its_streams_and_they_cannot_open_again(tmp_path):
     # no route deletes a table; a host can, by hand (the API has no DELETE): its phones' streams
     # end, and open again only to 404, on which the page polls and shows "no such table"
-    port = free_port()
-    server = Server(url=f"http://127.0.0.1:{port}", port=port, data=tmp_path / "srv").start()
+    server = Server(data=tmp_path / "srv").start()
     try:
         t = create(server, game="codex", players=("Anna", "Tom"))
-        stream = Stream(port, t, "v=0")
+        stream = Stream(server.port, t, "v=0")
         stream.read_until(rb"retry: 1000\n\n")
         import sqlite3
 

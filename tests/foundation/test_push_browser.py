@@ -15,7 +15,7 @@ from urllib.parse import urlparse
 
 import pytest
 
-from tests.conftest import FIGURES, Server, free_port
+from tests.conftest import FIGURES, Server
 from tests.foundation.test_lost_taps import create
 from tests.foundation.test_lost_taps_browser import open_table
 
@@ -123,8 +123,7 @@ def test_a_tap_shows_on_the_other_phone_without_a_reload_and_never_goes_back(ser
 def test_a_pushed_region_older_than_what_the_phone_has_seen_is_never_drawn(tmp_path, phone):
     # pushes slowed to one look at the database every 3 s: the stepper's answers to three taps
     # come back (the phone has seen version 3) long before the region of version 3 is pushed
-    port = free_port()
-    server = Server(url=f"http://127.0.0.1:{port}", port=port, data=tmp_path / "srv",
+    server = Server(data=tmp_path / "srv",
                     env=dict(os.environ, COMPANION_PUSH_TICK_S="3")).start()
     try:
         t = create(server)
@@ -157,8 +156,7 @@ def test_a_pushed_region_older_than_what_the_phone_has_seen_is_never_drawn(tmp_p
 
 
 def test_the_other_phone_comes_back_by_itself_after_the_server_restarts(tmp_path, phone, dark_phone):
-    port = free_port()
-    server = Server(url=f"http://127.0.0.1:{port}", port=port, data=tmp_path / "srv").start()
+    server = Server(data=tmp_path / "srv").start()
     try:
         t = create(server)
         open_table(phone, server, t, "Anna")

@@ -11,7 +11,7 @@ import urllib.request
 import pytest
 
 from companion import workers
-from tests.conftest import ROOT, free_port
+from tests.conftest import ROOT, listening_port
 
 pytestmark = pytest.mark.skipif(not workers.can_share_port(), reason="several workers need Linux's SO_REUSEPORT")
 
@@ -29,22 +29,28 @@ def children(pid: int) -> list[int]:
     return found
 
 
-def start(tmp_path, port, *extra):
-    """Start `companion serve`; its output goes to tmp_path/serve.log."""
-    with open(tmp_path / "serve.log", "ab") as log:
+def start(tmp_path, *extra, port: int = 0) -> tuple[subprocess.Popen, int]:
+    """Start `companion serve` on 127.0.0.1; return it and the port it printed (its output goes to
+    tmp_path/serve.log). Port 0 by default: the server takes a free one itself, no race for it."""
+    log_path = tmp_path / "serve.log"
+    before = log_path.stat().st_size if log_path.exists() else 0
+    with open(log_path, "ab") as log:
         process = subprocess.Popen([sys.executable, "-m", "companion", "serve", "--host", "127.0.0.1", "--port", str(port),
                                     "--data", str(tmp_path), "--quiet", *extra], cwd=ROOT, stdout=log,
                                    stderr=subprocess.STDOUT, start_new_session=True)
     for _ in range(200):  # at most 20 s
-        try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=1) as answer:
-                if answer.status == 200:
-                    return process
-        except OSError:
-            time.sleep(0.1)
+        port = listening_port(log_path.read_bytes()[before:].decode("utf-8", "replace")) or port
+        if port:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=1) as answer:
+                    if answer.status == 200:
+                        return process, port
+            except OSError:
+                pass
+        time.sleep(0.1)
     process.kill()
     process.wait(10)
-    raise AssertionError((tmp_path / "serve.log").read_text())
+    raise AssertionError(log_path.read_text())
 
 
 def wait_until(check, seconds=10.0) -> bool:
@@ -70,8 +76,7 @@ def read(port, t) -> dict:
 
 
 def test_two_workers_serve_one_port_and_die_with_their_parent(tmp_path):
-    port = free_port()
-    server = start(tmp_path, port, "--workers", "2")
+    server, port = start(tmp_path, "--workers", "2")
     try:
         assert len(children(server.pid)) == 2
         tables = [create(port) for _ in range(10)]  # new connections: the kernel spreads them over both
@@ -80,7 +85,8 @@ def test_two_workers_serve_one_port_and_die_with_their_parent(tmp_path):
         os.kill(server.pid, signal.SIGKILL)  # the parent alone, no chance to stop anything
         server.wait(10)
         assert wait_until(lambda: not any(os.path.exists(f"/proc/{pid}") for pid in first)), "a worker outlived its parent"
-        server = start(tmp_path, port, "--workers", "2")
+        # again on the port the first one took, which the workers' deaths freed: where the phones look
+        server, _ = start(tmp_path, "--workers", "2", port=port)
         assert all(read(port, t)["version"] == 0 for t in tables)
     finally:
         os.killpg(server.pid, signal.SIGKILL)
@@ -88,8 +94,7 @@ def test_two_workers_serve_one_port_and_die_with_their_parent(tmp_path):
 
 
 def test_a_worker_that_dies_is_replaced_and_sigterm_stops_them_all(tmp_path):
-    port = free_port()
-    server = start(tmp_path, port, "--workers", "2")
+    server, port = start(tmp_path, "--workers", "2")
     try:
         victim, other = children(server.pid)
         os.kill(victim, signal.SIGKILL)
@@ -108,7 +113,7 @@ def test_a_worker_that_dies_is_replaced_and_sigterm_stops_them_all(tmp_path):
 
 
 def test_workers_must_be_one_or_more(tmp_path):
-    result = subprocess.run([sys.executable, "-m", "companion", "serve", "--workers", "0", "--data", str(tmp_path)], cwd=ROOT,
+    result = subprocess.run([sys.executable, "-m", "companion", "serve", "--host", "127.0.0.1", "--workers", "0", "--data", str(tmp_path)], cwd=ROOT,
                             capture_output=True, text=True, timeout=30)
     assert result.returncode == 2 and "error: --workers: must be 1 or more" in result.stderr
 
@@ -122,4 +127,4 @@ def test_a_port_in_use_is_a_clear_error(tmp_path):
         port = taken.getsockname()[1]
         result = subprocess.run([sys.executable, "-m", "companion", "serve", "--host", "127.0.0.1", "--port", str(port),
                                  "--workers", "2", "--data", str(tmp_path), "--quiet"], cwd=ROOT, capture_output=True, text=True, timeout=30)
-    assert result.returncode == 2 and f"error: --port: cannot listen on 127.0.0.1:{port}" in result.stderr
+    assert result.returncode == 2 and result.stderr.startswith(f"error: --port: {port} is already in use on 127.0.0.1 ")

@@ -23,7 +23,7 @@ import pytest
 from companion import db as database
 from companion import tables, workers
 from companion.paths import DB_NAME
-from tests.conftest import Server, free_port
+from tests.conftest import Server
 
 GAME = "gutenberg"
 KILLS = 20
@@ -130,8 +130,7 @@ def server(request, tmp_path):
     """The server as a table runs it (one process) and as a hall does (--workers 2: writers in two processes)."""
     if request.param > 1 and not workers.can_share_port():
         pytest.skip("several workers need Linux's SO_REUSEPORT")
-    port = free_port()
-    srv = Server(url=f"http://127.0.0.1:{port}", port=port, data=tmp_path / "server-data", workers=request.param).start()
+    srv = Server(data=tmp_path / "server-data", workers=request.param).start()
     yield srv
     srv.stop()
 

@@ -22,7 +22,7 @@ import pytest
 
 from companion import network
 from companion.paths import DB_NAME
-from tests.conftest import Server, free_port
+from tests.conftest import Server
 
 pytestmark = pytest.mark.slow
 
@@ -50,8 +50,7 @@ def send(port: int, method: str, path: str, host: str | None, headers: dict | No
 
 
 def start(tmp_path, *args: str) -> Server:
-    port = free_port()
-    return Server(url=f"http://127.0.0.1:{port}", port=port, data=tmp_path / "data", args=args).start()
+    return Server(data=tmp_path / "data", args=args).start()
 
 
 def counts(server: Server) -> tuple[int, int, int]:
@@ -155,7 +154,7 @@ def test_a_bad_allow_host_is_one_line_and_exit_2(tmp_path):
 
     from tests.conftest import ROOT
 
-    done = subprocess.run([sys.executable, "-m", "companion", "serve", "--port", str(free_port()), "--data", str(tmp_path),
+    done = subprocess.run([sys.executable, "-m", "companion", "serve", "--host", "127.0.0.1", "--port", "0", "--data", str(tmp_path),
                            "--quiet", "--allow-host", "not a name"], cwd=ROOT, capture_output=True, text=True, timeout=30)
     assert done.returncode == 2
     assert done.stderr.startswith("error: --allow-host: ") and done.stderr.count("\n") == 1, done.stderr

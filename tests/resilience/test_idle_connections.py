@@ -19,7 +19,7 @@ import urllib.request
 import pytest
 
 from bench.idle import sockets_held
-from tests.conftest import Server, free_port
+from tests.conftest import Server
 
 pytestmark = pytest.mark.slow
 
@@ -54,11 +54,10 @@ def enough_files():
 
 @pytest.mark.parametrize("workers", [1, 2], ids=["one process", "two workers"])
 def test_thousands_of_idle_connections_leave_the_server_answering(tmp_path, enough_files, workers):
-    port = free_port()
-    server = Server(url=f"http://127.0.0.1:{port}", port=port, data=tmp_path / "data", workers=workers).start()
+    server = Server(data=tmp_path / "data", workers=workers).start()
     sockets = []
     try:
-        sockets = idle_connections(port, IDLE)
+        sockets = idle_connections(server.port, IDLE)
         first = answer_time(server.url)  # while the server is still taking the burst in
         deadline = time.monotonic() + 60
         while sockets_held(server.process.pid) < IDLE and time.monotonic() < deadline:
@@ -79,11 +78,10 @@ def test_thousands_of_idle_connections_leave_the_server_answering(tmp_path, enou
 def test_a_1024_file_limit_queues_connections_instead_of_spinning(tmp_path, enough_files):
     # the server may not raise its own limit here: past it, connections wait in the kernel's
     # queue until idle ones time out, and nothing is written to the log
-    port = free_port()
-    server = Server(url=f"http://127.0.0.1:{port}", port=port, data=tmp_path / "data", open_files=1024).start()
+    server = Server(data=tmp_path / "data", open_files=1024).start()
     sockets = []
     try:
-        sockets = idle_connections(port, 1100)
+        sockets = idle_connections(server.port, 1100)
         time.sleep(1)  # let it try to take them all
         cpu_before = _cpu_seconds(server.process.pid)
         time.sleep(1)
@@ -172,8 +170,7 @@ def test_thousands_of_open_streams_all_get_the_next_version_and_the_server_answe
     # each) are held, each gets the version a tap makes, and pages are still answered
     import json
 
-    port = free_port()
-    server = Server(url=f"http://127.0.0.1:{port}", port=port, data=tmp_path / "data", workers=workers,
+    server = Server(data=tmp_path / "data", workers=workers,
                     args=("--create-limit", "off")).start()
     sockets = []
     try:
@@ -184,7 +181,7 @@ def test_thousands_of_open_streams_all_get_the_next_version_and_the_server_answe
             assert status == 201
             tables.append(json.loads(body))
         started = time.monotonic()
-        sockets = open_streams(port, tables, STREAMS)
+        sockets = open_streams(server.port, tables, STREAMS)
         opened_s = time.monotonic() - started
         settled = [answer_time(server.url) for _ in range(5)]
         for t in tables:  # one change at every table

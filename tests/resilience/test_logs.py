@@ -17,7 +17,7 @@ import pytest
 
 from companion import create_app
 from companion.paths import DB_NAME
-from tests.conftest import Server, free_port
+from tests.conftest import Server
 
 from .test_hosts import send
 
@@ -59,8 +59,8 @@ def test_every_logger_of_the_server_writes_secrets_redacted(tmp_path):
 
 @pytest.mark.slow
 def test_a_failed_join_leaves_no_secret_in_the_servers_output(tmp_path):
-    port = free_port()
-    server = Server(url=f"http://127.0.0.1:{port}", port=port, data=tmp_path / "data").start()
+    server = Server(data=tmp_path / "data").start()
+    port = server.port
     try:
         host = f"127.0.0.1:{port}"
         made = [json.loads(send(port, "POST", "/api/v1/tables", host, {"Content-Type": "application/json"},

@@ -18,7 +18,7 @@ import pytest
 from companion import create_app
 from companion.paths import DB_NAME
 from companion.web.guard import DEFAULT_CREATE_LIMIT, parse_limit
-from tests.conftest import ROOT, Server, free_port
+from tests.conftest import ROOT, Server
 
 from .test_hosts import send
 
@@ -60,8 +60,7 @@ def counts(server: Server) -> tuple[int, int]:
 
 
 def start(tmp_path, *args: str) -> Server:
-    port = free_port()
-    return Server(url=f"http://127.0.0.1:{port}", port=port, data=tmp_path / "data", args=args).start()
+    return Server(data=tmp_path / "data", args=args).start()
 
 
 def assert_refused_page(answer) -> int:
@@ -148,7 +147,7 @@ def test_tests_app_has_no_limit_unless_asked_and_a_served_app_has_the_default(tm
 
 @pytest.mark.parametrize("value", ["many", "5/x", "-1", "5/0", "1/2/3"])
 def test_a_bad_create_limit_is_one_line_and_exit_2(tmp_path, value):
-    done = subprocess.run([sys.executable, "-m", "companion", "serve", "--port", str(free_port()), "--data", str(tmp_path),
+    done = subprocess.run([sys.executable, "-m", "companion", "serve", "--host", "127.0.0.1", "--port", "0", "--data", str(tmp_path),
                            "--quiet", "--create-limit", value], cwd=ROOT, capture_output=True, text=True, timeout=30)
     assert done.returncode == 2
     assert done.stderr.startswith("error: --create-limit: ") and done.stderr.count("\n") == 1, done.stderr

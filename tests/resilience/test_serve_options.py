@@ -20,7 +20,7 @@ import urllib.request
 import pytest
 
 from companion import workers
-from tests.conftest import ROOT, Server, free_port
+from tests.conftest import ROOT, Server, listening_port
 
 pytestmark = pytest.mark.slow
 
@@ -28,7 +28,9 @@ WORKERS = [1, 2] if workers.can_share_port() else [1]
 
 
 def serve(tmp_path, *args: str, timeout: float = 30) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "companion", "serve", "--data", str(tmp_path / "data"), "--quiet", *args],
+    """Run `companion serve` on 127.0.0.1 (unless ARGS name another --host) until it stops by itself."""
+    return subprocess.run([sys.executable, "-m", "companion", "serve", "--host", "127.0.0.1", "--data", str(tmp_path / "data"),
+                           "--quiet", *args],
                           cwd=ROOT, capture_output=True, text=True, timeout=timeout)
 
 
@@ -39,29 +41,32 @@ def assert_one_line(done: subprocess.CompletedProcess, field: str) -> None:
 
 
 @pytest.mark.parametrize("count", WORKERS)
-def test_a_port_taken_by_another_program_is_one_line(tmp_path, count):
+def test_a_port_taken_by_another_program_is_one_line_in_plain_words(tmp_path, count):
     with socket.socket() as taken:
-        taken.bind(("0.0.0.0", 0))
+        taken.bind(("127.0.0.1", 0))
         taken.listen(1)
         port = taken.getsockname()[1]
-        assert_one_line(serve(tmp_path, "--port", str(port), "--workers", str(count)), "--port")
+        done = serve(tmp_path, "--port", str(port), "--workers", str(count))
+    assert_one_line(done, "--port")
+    # in plain words, not with the address as a Python tuple (issue 27)
+    assert done.stderr.startswith(f"error: --port: {port} is already in use on 127.0.0.1 "), done.stderr
+    assert "('" not in done.stderr, done.stderr
 
 
 @pytest.mark.skipif(not workers.can_share_port(), reason="several workers need Linux's SO_REUSEPORT")
 def test_a_port_taken_by_another_companion_with_workers_is_refused_not_shared(tmp_path):
-    port = free_port()
-    first = Server(url=f"http://127.0.0.1:{port}", port=port, data=tmp_path / "first", workers=2).start()
+    first = Server(data=tmp_path / "first", workers=2).start()
     try:
         for count in WORKERS:
-            assert_one_line(serve(tmp_path, "--port", str(port), "--workers", str(count)), "--port")
+            assert_one_line(serve(tmp_path, "--port", str(first.port), "--workers", str(count)), "--port")
         assert first.process.poll() is None
     finally:
         first.stop()
 
 
 def test_a_host_that_is_not_this_machines_is_one_line(tmp_path):
-    assert_one_line(serve(tmp_path, "--host", "192.0.2.254", "--port", str(free_port())), "--host")
-    assert_one_line(serve(tmp_path, "--host", "no-such-host.invalid", "--port", str(free_port())), "--host")
+    assert_one_line(serve(tmp_path, "--host", "192.0.2.254", "--port", "0"), "--host")
+    assert_one_line(serve(tmp_path, "--host", "no-such-host.invalid", "--port", "0"), "--host")
     assert_one_line(serve(tmp_path, "--port", "70000"), "--port")
 
 
@@ -76,10 +81,10 @@ def test_port_0_listens_on_one_free_port_and_says_which(tmp_path, count):
         found = None
         deadline = time.monotonic() + 20
         while found is None and time.monotonic() < deadline and process.poll() is None:
-            found = re.search(r"Open http://127\.0\.0\.1:(\d+)/", log.read_text())
+            found = listening_port(log.read_text())
             time.sleep(0.05)
         assert found, log.read_text()
-        port = int(found.group(1))
+        port = found
         assert port != 0
         answered = 0
         deadline = time.monotonic() + 20
@@ -102,3 +107,93 @@ def test_port_0_listens_on_one_free_port_and_says_which(tmp_path, count):
 
         os.killpg(process.pid, signal.SIGTERM)
         process.wait(10)
+
+
+# --- issue 27, finding 19: what `serve` says of where it listens, a port in use, and Ctrl-C ------
+
+
+def start_serving(tmp_path, *args: str) -> tuple[subprocess.Popen, list[str]]:
+    """Start `companion serve ARGS` (on 127.0.0.1 unless they name another --host) in a session of its own;
+    return it and its output up to the archive line."""
+    process = subprocess.Popen([sys.executable, "-m", "companion", "serve", "--host", "127.0.0.1", "--data", str(tmp_path / "data"), *args],
+                               cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    lines = []
+    while not lines or not lines[-1].startswith("Plays archive"):
+        line = process.stdout.readline()
+        assert line, (lines, process.stderr.read() if process.poll() is not None else "")
+        lines.append(line.rstrip("\n"))
+    return process, lines
+
+
+def terminal_qr(lines: list[str]) -> str:
+    """Decode the QR code `serve` draws with half blocks, from the pixels the characters stand for."""
+    import zxingcpp
+    from PIL import Image
+
+    rows = [line for line in lines if line.strip() and set(line) <= set(" \xa0█▀▄")]
+    assert rows, lines
+    width = max(len(row) for row in rows)
+    image = Image.new("L", (width + 8, 2 * len(rows) + 8), 255)
+    for y, row in enumerate(rows):
+        for x, char in enumerate(row):  # print_ascii(invert=True): a drawn half is a light module
+            top, bottom = {"█": (255, 255), "▀": (255, 0), "▄": (0, 255)}.get(char, (0, 0))
+            image.putpixel((x + 4, 2 * y + 4), top)
+            image.putpixel((x + 4, 2 * y + 5), bottom)
+    image = image.resize((image.width * 8, image.height * 8), Image.NEAREST)
+    found = zxingcpp.read_barcodes(image)
+    assert len(found) == 1, rows
+    return found[0].text
+
+
+def stop(process: subprocess.Popen) -> None:
+    import os
+
+    if process.poll() is None:
+        os.killpg(process.pid, signal.SIGTERM)
+        process.wait(10)
+    process.stdout.close()
+    process.stderr.close()
+
+
+def test_on_loopback_the_banner_says_only_this_machine_and_draws_no_code_for_a_phone(tmp_path):
+    process, lines = start_serving(tmp_path, "--host", "127.0.0.1", "--port", "0")
+    try:
+        found = re.fullmatch(r"Table Companion is running only on this machine: (http://127\.0\.0\.1:(\d+)/) .*", lines[0])
+        assert found, lines[0]
+        assert "any phone" not in "\n".join(lines) and not any("█" in line for line in lines), lines
+        with urllib.request.urlopen(found.group(1), timeout=5) as response:  # where it said it listens
+            assert response.status == 200
+    finally:
+        stop(process)
+
+
+def test_on_one_lan_address_the_banner_and_its_qr_code_name_that_address(tmp_path):
+    from companion.network import lan_address
+
+    address = lan_address()
+    if address is None:
+        pytest.skip("this machine has no non-loopback IPv4 address")
+    process, lines = start_serving(tmp_path, "--host", address, "--port", "0")
+    try:
+        found = re.fullmatch(r"Table Companion is running\. Open (http://([\d.]+):(\d+)/) on any phone on this network\.", lines[0])
+        assert found and found.group(2) == address, lines[0]
+        assert terminal_qr(lines) == found.group(1)  # nothing sent there: the address is only read
+    finally:
+        stop(process)
+
+
+@pytest.mark.parametrize("count", WORKERS)
+def test_ctrl_c_stops_the_server_with_one_line_and_status_0(tmp_path, count):
+    process, lines = start_serving(tmp_path, "--host", "127.0.0.1", "--port", "0", "--quiet", "--workers", str(count))
+    try:
+        import os
+
+        time.sleep(0.5)  # serving, not starting
+        os.killpg(process.pid, signal.SIGINT)  # as the terminal sends Ctrl-C: to the whole process group
+        out, err = process.communicate(timeout=20)
+    finally:
+        stop(process)
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err + out, err[-3000:]
+    said = [line for line in out.splitlines() if not line.startswith("For a hall")]  # the hint may follow the archive line
+    assert err == "" and said == ["Table Companion stopped (Ctrl-C)."], (out, err)
+    assert process.returncode == 0

@@ -23,7 +23,7 @@ import pytest
 
 from companion import storage
 from companion.paths import DB_NAME
-from tests.conftest import ROOT, Server, free_port
+from tests.conftest import ROOT, Server
 
 PLAYERS = ["Anna", "Tom", "Kate", "Ben"]
 
@@ -43,7 +43,7 @@ def call(server: Server, path: str, method: str = "GET", body=None, token: str |
 
 def serve_until_exit(data: Path, timeout: float = 15) -> subprocess.CompletedProcess:
     """Run `companion serve` on this folder and wait for it to stop by itself."""
-    return subprocess.run([sys.executable, "-m", "companion", "serve", "--port", str(free_port()), "--data", str(data), "--quiet"],
+    return subprocess.run([sys.executable, "-m", "companion", "serve", "--host", "127.0.0.1", "--port", "0", "--data", str(data), "--quiet"],
                           cwd=ROOT, capture_output=True, text=True, timeout=timeout)
 
 
@@ -187,8 +187,7 @@ def test_a_read_only_data_folder_is_named_in_one_line(small_disk):
 
 def test_a_full_disk_answers_507_and_saves_nothing(small_disk):
     data = small_disk / "data"
-    server = Server(url="", port=free_port(), data=data)
-    server.url = f"http://127.0.0.1:{server.port}"
+    server = Server(data=data)
     server.start()
     try:
         status, made, _ = call(server, "/api/v1/tables", "POST", {"game": "gutenberg", "players": PLAYERS})
@@ -231,8 +230,7 @@ def test_a_full_disk_answers_507_and_saves_nothing(small_disk):
 
 
 def test_a_page_damaged_while_serving_answers_503_to_every_secret_never_500(tmp_path):
-    server = Server(url="", port=free_port(), data=tmp_path / "data")
-    server.url = f"http://127.0.0.1:{server.port}"
+    server = Server(data=tmp_path / "data")
     server.start()
     try:
         made = [call(server, "/api/v1/tables", "POST", {"game": "gutenberg", "players": PLAYERS})[1] for _ in range(40)]
