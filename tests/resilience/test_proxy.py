@@ -30,7 +30,7 @@ import time
 import pytest
 
 from companion import create_app
-from tests.conftest import ROOT, Api
+from tests.conftest import ROOT, Api, listening_port
 from tests.foundation.test_plays import gutenberg_play, host_key, listed, sheet
 
 DOC = {"game": "gutenberg", "players": ["Anna", "Tom"]}
@@ -213,8 +213,7 @@ def serve(processes, folder, *args: str) -> int:
 
     def port():
         assert process.poll() is None, log.read_text()
-        found = re.search(r"Open http://127\.0\.0\.1:(\d+)/", log.read_text())
-        return int(found.group(1)) if found else None
+        return listening_port(log.read_text())
 
     return wait_for(port, "companion serve said its port", log.read_text)
 
