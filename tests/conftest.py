@@ -47,6 +47,8 @@ def pytest_collection_modifyitems(config, items):
         if limit and (slow or scale > 1):
             item.add_marker(pytest.mark.timeout(limit * scale))
 SCREENSHOTS = ROOT / "tests" / "screenshots"
+#: the browser resolves every NAME.test to 127.0.0.1 (see `browser`)
+TEST_DOMAIN = "test"
 CHROMIUM = os.environ.get("CHROMIUM", shutil.which("chromium") or "/usr/bin/chromium")
 
 
@@ -204,8 +206,8 @@ class Server:
     env: dict | None = None  # default: this process's
     #: more `companion serve` options, e.g. ("--allow-host", "box.lan") or ("--create-limit", "off")
     args: tuple[str, ...] = ()
-    #: the address it listens on; only test_keep_awake_browser.py, which is about a page opened at
-    #: the LAN address, gives another (tests/foundation/test_test_servers.py holds every other to this)
+    #: the address it listens on, always: a page that must be opened at another name (a LAN-like one,
+    #: where it is no secure context) uses a name under .test, which the browser maps to loopback
     host: str = "127.0.0.1"
 
     def start(self) -> "Server":
@@ -299,7 +301,11 @@ def browser():
                   "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage",
                   # every phone at the table shows its page in front; do not throttle the unfocused test pages
                   "--disable-background-timer-throttling", "--disable-renderer-backgrounding",
-                  "--disable-backgrounding-occluded-windows"],
+                  "--disable-backgrounding-occluded-windows",
+                  # every name under .test (RFC 2606) is this machine: a page can be opened at a name that
+                  # is not loopback to the browser (no secure context, as on a LAN) while every byte
+                  # stays on 127.0.0.1 (the server needs --allow-host NAME.test)
+                  f"--host-resolver-rules=MAP *.{TEST_DOMAIN} 127.0.0.1"],
         )
         yield b
         b.close()
