@@ -135,16 +135,5 @@
     var form = evt.target.closest && evt.target.closest("form");
     if (!form) return;
     if (form.classList.contains("cx-sheet") && evt.target.classList.contains("cx-secret")) showNeeded(form);
-    // the common objectives need no Save of their own: both chosen, two different cards, sent
-    if (form.classList.contains("cx-commons")) {
-      var picks = Array.prototype.map.call(form.querySelectorAll("select"), function (s) { return s.value; });
-      var changed = Array.prototype.some.call(form.querySelectorAll("select"), function (s) {
-        var d = s.querySelector("option[selected]");
-        return s.value !== (d ? d.value : "");
-      });
-      if (picks.length === 2 && picks[0] && picks[1] && picks[0] !== picks[1] && changed) {
-        if (form.requestSubmit) form.requestSubmit(); else form.submit();
-      }
-    }
   });
 })();
