@@ -87,7 +87,7 @@ def check_row(data: Any, state: dict, calculator: bool, names: Sequence[str]) ->
     if "secret" in data:
         row["secret"] = secret_objective(state, seat, data["secret"], "data.secret", names)
     elif calculator:
-        raise RulesError("data.secret", "choose the secret objective")
+        raise RulesError("data.secret", "type the secret objective's card number")
     if "visible" in data:
         obj(data["visible"], "data.visible", optional=SYMBOLS)
         row["visible"] = {s: whole(n, at("data.visible", s), 0, functions.COUNT_MAX) for s, n in data["visible"].items()}
