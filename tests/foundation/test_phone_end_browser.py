@@ -5,6 +5,7 @@ button says whose counter it is (10). Light and dark screenshots in tests/screen
 from __future__ import annotations
 
 import json
+import urllib.parse
 import urllib.request
 
 import pytest
@@ -27,6 +28,11 @@ def post(server, path: str, doc: dict, token: str | None = None) -> dict:
         return json.loads(response.read())
 
 
+def local(server, url: str) -> str:
+    """The same address on loopback: the tests never leave it."""
+    return server.url + urllib.parse.urlparse(url).path
+
+
 def finished(server, game: str, names: list[str], events: list[tuple[str, dict]]) -> str:
     """A calculator table finished through the API; return its join URL."""
     t = post(server, "/api/v1/tables", {"game": game, "players": names, "calculator": True})
@@ -34,7 +40,7 @@ def finished(server, game: str, names: list[str], events: list[tuple[str, dict]]
     for type_, data in events:
         version = post(server, f"/api/v1/tables/{t['table']}/events",
                        {"type": type_, "data": data, "expected_version": version}, t["token"])["version"]
-    return t["join_url"]
+    return local(server, t["join_url"])
 
 
 def ends(server):
@@ -110,7 +116,7 @@ def test_the_start_form_asks_a_calculator_table_only_what_it_uses(server, phone)
 def test_every_stepper_button_says_whose_counter_it_is(server, phone):
     for game in ("gutenberg", "voynich"):  # the tracked tables whose cards open with steppers
         t = post(server, "/api/v1/tables", {"game": game, "players": ["Ana", "Tom"]})
-        phone.goto(t["join_url"])
+        phone.goto(local(server, t["join_url"]))
         phone.locator(".seat-chooser").get_by_role("button", name="Ana").click()
         phone.wait_for_selector(".seat-chooser", state="detached")
         names = phone.evaluate("""() => [...document.querySelectorAll('form.stepper button')].map(b => b.getAttribute('aria-label'))""")
@@ -122,3 +128,32 @@ def test_every_stepper_button_says_whose_counter_it_is(server, phone):
         plus.click()
         phone.wait_for_timeout(500)
         assert phone.get_by_role("button", name=label, exact=True).count() == 1, (game, label)
+
+
+def test_voynich_row_fields_stay_in_line_and_a_bad_number_gets_our_message(server, phone, dark_phone, shot):
+    t = post(server, "/api/v1/tables", {"game": "voynich", "players": ["Ana", "Ben"], "calculator": True})
+    for page, theme in ((phone, "light"), (dark_phone, "dark")):
+        page.goto(local(server, t["join_url"]))
+        page.locator(".seat-chooser").get_by_role("button", name="Ana").click()
+        page.wait_for_selector(".seat-chooser", state="detached")
+        # the fields of one line of numbers share their top, the GK label on one line
+        rows = page.evaluate("""() => { const tops = {};
+            document.querySelectorAll('#sheet-0 .voy-nums:not(.voy-research) .field').forEach(l => {
+                const box = l.getBoundingClientRect(), input = l.querySelector('input').getBoundingClientRect();
+                (tops[Math.round(box.top)] = tops[Math.round(box.top)] || []).push(Math.round(input.top)); });
+            return Object.values(tops); }""")
+        assert rows and all(len(set(r)) == 1 for r in rows), (theme, rows)
+        label = page.locator("label[for='gk-0'] > span").first
+        assert label.evaluate("e => e.getClientRects().length") == 1 and label.bounding_box()["height"] < 30, theme
+        assert overflow(page) <= 360
+        shot(page, f"voynich_row_{theme}")
+    # -3, 2.5 or letters: our message beside the field, never the browser's
+    page = phone
+    for value in ("-3", "2.5", "abc"):
+        field = page.locator("#gk-0")
+        field.fill(value)
+        page.locator("#sheet-0").get_by_role("button", name="Save Ana's row").click()
+        page.locator("#sheet-0 .error").first.wait_for()
+        assert field.evaluate("e => e.validationMessage") == ""
+        said = page.locator("#sheet-0 .error").first.inner_text()
+        assert said.startswith("Ana's GK: must be a whole number"), said
