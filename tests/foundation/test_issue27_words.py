@@ -182,3 +182,13 @@ def test_a_path_without_a_label_says_abbreviations_in_capitals():
 
     assert wording.label_of("players[0].inventions_vp", ["Ana"]) == "Ana's inventions VP"
     assert wording.label_of("data.tokens.end_gk", ["Ana"]) == "tokens, end GK"
+
+
+def test_voynich_research_token_api_names_its_fields_and_the_page_its_cell(client, api):
+    t = api.create("voynich", ["Ana", "Ben"])
+    response = api.event(t, "research", {"player": 0})
+    assert response.status_code == 400
+    assert "tap" not in response.get_json()["error"] and '"cell"' in response.get_json()["error"]
+    page_of(client, t)
+    answer = text_of(form_post(client, t, [("type", "research"), ("data.player:int", "0")], api.get(t)["version"]))
+    assert "or tap its cell" in answer
