@@ -140,7 +140,9 @@ def line_chart(names: Sequence[str], points: Sequence[Sequence[int]], label: str
     return "".join(parts)
 
 
-BAR_ROW, BAR_LABEL, BAR_GAP = 30, 118, 6
+BAR_ROW, BAR_GAP = 42, 4
+#: names up to this many characters fit the chart's width at its font size; longer ones are drawn narrower
+NAME_FITS = 34
 
 
 def bar_chart(rows: Sequence[tuple[str, int]], label: str) -> str:
@@ -153,11 +155,13 @@ def bar_chart(rows: Sequence[tuple[str, int]], label: str) -> str:
              f' xmlns="http://www.w3.org/2000/svg">']
     for i, (name, value) in enumerate(rows):
         top = 2 + i * BAR_ROW
-        width = (end - BAR_LABEL) * max(value, 0) / most
-        shown = name if len(name) <= 15 else name[:14] + "…"
+        width = end * max(value, 0) / most
+        # the whole name on its own line above its bar, from the left edge (issue 27: a long name was cut
+        # at the left of a label column); a name wider than the chart is drawn narrower, never cut
+        squeeze = f' textLength="{WIDTH - 4}" lengthAdjust="spacingAndGlyphs"' if len(name) > NAME_FITS else ""
         parts.append(f'<g data-name="{escape(name)}" data-value="{value}"><title>{escape(name)}: {value}</title>'
-                     f'<text x="{BAR_LABEL - 8}" y="{top + BAR_ROW / 2 + 5:.1f}" text-anchor="end">{escape(shown)}</text>'
-                     f'<rect class="bar" x="{BAR_LABEL}" y="{top + BAR_GAP / 2}" width="{width:.1f}" height="{BAR_ROW - BAR_GAP}" rx="3"/>'
-                     f'<text class="value" x="{BAR_LABEL + width + 6:.1f}" y="{top + BAR_ROW / 2 + 5:.1f}">{value}</text></g>')
+                     f'<text x="2" y="{top + 15}"{squeeze}>{escape(name)}</text>'
+                     f'<rect class="bar" x="0" y="{top + 20}" width="{width:.1f}" height="{BAR_ROW - 20 - BAR_GAP}" rx="3"/>'
+                     f'<text class="value" x="{width + 6:.1f}" y="{top + BAR_ROW - BAR_GAP - 2}">{value}</text></g>')
     parts.append("</svg>")
     return "".join(parts)

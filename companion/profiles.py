@@ -61,7 +61,7 @@ def check(doc: Any) -> tuple[str, str, dict]:
     try:
         data = game.validate_profile(doc["data"])
     except RulesError as err:
-        raise RulesError("data" if err.field == "$" else f"data.{err.field}", err.message) from None
+        raise err.moved("data" if err.field == "$" else f"data.{err.field}") from None
     return game.key, name, data
 
 

@@ -11,7 +11,7 @@ CONTRACT.md "Errors"). A page must not: it names the field as the player sees it
   `{who}` is the player the event's `data.player` names, `{name}` the player whose index follows
   `players` in the path, `{nth}` the ordinal of the path's last index ("2nd"), and `{nth_name}`
   the player at the path's last index, for a list with one entry per player.
-- without a label, the path's words are said plainly ("Ben's inventions vp"), never its syntax.
+- without a label, the path's words are said plainly ("Ben's inventions VP"), never its syntax.
 
 A label and a whole line are games/sentence.py Sentences: plain as a str, each player's name in
 <bdi> on a page, so "محمد's VP: must be ..." keeps its words in order.
@@ -34,6 +34,8 @@ _INDEX = re.compile(r"\[(\d+)\]")
 _TOKEN = re.compile(r"\[(\d+)\]|\[\"[^\"]*\"\]|[^.\[]+")
 #: paths that name the whole document or event: the message says it all
 WHOLE = {"", "$", "data", "type", "options", "expected_version"}
+#: abbreviations a path holds in lower case, as the rulebooks print them ("gk" -> "GK")
+ABBREVIATIONS = {"gk": "GK", "vp": "VP"}
 #: the start page's and every table's own fields
 COMMON_LABELS = {
     "players[]": "Player {number}'s name",  # the start form's rows are "Player 1", "Player 2"...
@@ -68,7 +70,12 @@ class Said:
         label = sentence.said(self.label).isolated
         if not label:
             return Sentence(message[:1].upper() + message[1:])
-        return Sentence(f"{label[:1].upper()}{label[1:]}: {message}")
+        label = label[:1].upper() + label[1:]
+        if message == "is required":  # a field left empty: "Ana's GK is missing", not "Ana's GK: is required"
+            return Sentence(f"{label} is missing")
+        if message.startswith("is "):  # "Cy's suspicion is required at the Stake: ..."
+            return Sentence(f"{label} {message}")
+        return Sentence(f"{label}: {message}")
 
     def __str__(self) -> str:
         return self.text
@@ -117,7 +124,7 @@ def _label(field: str, names: Sequence[str], labels: Mapping[str, str], type_: s
 
 
 def _plainly(path: str, names: Sequence[str], who: str | None) -> str:
-    """Say a path without a label: `players[1].inventions_vp` -> "Ben's inventions vp"."""
+    """Say a path without a label: `players[1].inventions_vp` -> "Ben's inventions VP"."""
     words: list[str] = []
     owner = who
     tokens = [m.group(0) for m in _TOKEN.finditer(path)]
@@ -136,7 +143,7 @@ def _plainly(path: str, names: Sequence[str], who: str | None) -> str:
         elif token.startswith("["):
             words.append(token[2:-2] or "a blank name")
         else:
-            words.append(token.replace("_", " "))
+            words.append(" ".join(ABBREVIATIONS.get(w, w) for w in token.split("_")))
     text = ", ".join(words) or "this value"
     return f"{owner}'s {text}" if owner else text
 
@@ -146,4 +153,6 @@ def said(error: RulesError, names: Sequence[str], labels: Mapping[str, str] = {}
     """Return a refused value as a page shows it: its label in the players' words, and the message."""
     player = data.get("player") if isinstance(data, dict) else None
     player = player if isinstance(player, int) and not isinstance(player, bool) else None
-    return Said(error.field, error.message, label_of(error.field, names, labels, type_, data), player, tuple(names))
+    # a page says what the player sees where the rule gave its words for a page (RulesError.said)
+    message = getattr(error, "said", None) or error.message
+    return Said(error.field, message, label_of(error.field, names, labels, type_, data), player, tuple(names))

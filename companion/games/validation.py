@@ -15,12 +15,22 @@ NAME_MAX = 40
 
 
 class RulesError(ValueError):
-    """Invalid input: `field` is the path to the offending value, `message` says what is allowed."""
+    """Invalid input: `field` is the path to the offending value, `message` says what is allowed.
 
-    def __init__(self, field: str, message: str):
+    `message` is what the JSON API and the CLI say, in the document's terms ("automa": true); `said`,
+    when given, is what a page says instead, in what the player sees ("With the automa"): the page
+    takes it through companion/wording.py. Without it both say `message`.
+    """
+
+    def __init__(self, field: str, message: str, said: str | None = None):
         super().__init__(f"{field}: {message}")
         self.field = field
         self.message = message
+        self.said = said
+
+    def moved(self, field: str) -> "RulesError":
+        """The same refusal about a value found at another path (an option's "automa" as "options.automa")."""
+        return RulesError(field, self.message, self.said)
 
 
 def at(parent: str, key: str | int) -> str:

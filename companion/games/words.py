@@ -21,3 +21,10 @@ def plural(count: int, word: str, words: str | None = None) -> str:
 def standing(place: int, winner: bool) -> str:
     """A finished table's scoreboard status: "winner", else the place ("2nd")."""
     return "winner" if winner else ordinal(place)
+
+
+def signed(count: int, word: str, words: str | None = None) -> str:
+    """Return a change with its sign: "+1 point", "-3 points", "+0 points" (a stored line's odd value as it is)."""
+    if isinstance(count, bool) or not isinstance(count, int):
+        return plural(count, word, words)
+    return f"{count:+d} {word if abs(count) == 1 else (words or word + 's')}"

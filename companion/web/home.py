@@ -123,7 +123,7 @@ def _in_form_rows(err: RulesError, rows: list[int]) -> RulesError:
     names are checked, so the table's `players[0]` may be the form's third row ("Player 3")."""
     found = re.match(r"players\[(\d+)\]", err.field)
     if found and int(found.group(1)) < len(rows):
-        return RulesError(f"players[{rows[int(found.group(1))]}]" + err.field[found.end():], err.message)
+        return err.moved(f"players[{rows[int(found.group(1))]}]" + err.field[found.end():])
     return err
 
 
@@ -180,7 +180,7 @@ def create(game_key: str):
             doc["players"][row] = ""
             err = RulesError(err.field, f"{err.message}; the field is cleared: type the name again")
         if err.field not in ("players", "profile") and not err.field.startswith("players["):
-            err = RulesError(f"options.{err.field}" if err.field != "$" else "options", err.message)
+            err = err.moved(f"options.{err.field}" if err.field != "$" else "options")
         return _new_form(game, doc, wording.said(err, [], game.labels), 400)
     # a calculator table needs the other phones at once: its page opens with the QR code shown
     invite = "#invite" if is_calculator(table.options) else ""

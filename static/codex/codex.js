@@ -117,8 +117,14 @@
     var box = form.querySelector(".cx-fields");
     if (!box) return;
     var wanted = (box.getAttribute("data-common") || "").split(" ").filter(Boolean);
-    var secret = form.querySelector(".cx-secret");
-    if (secret && secret.value) wanted.push(secret.value);
+    var secret = form.querySelector("[name='data.secret:int']");
+    var said = form.querySelector(".cx-secret-text");
+    var card = secret && secret.value.replace(/^#/, "");
+    if (card) wanted.push(card);
+    if (said) {  // the typed number's card, in words, so a wrong number shows at once
+      var known = document.querySelector("#cx-cards [data-card='" + card + "']");
+      said.textContent = known ? known.textContent : (card ? "no objective card #" + card : "");
+    }
     box.querySelectorAll(".cx-if").forEach(function (el) {
       var needs = (el.getAttribute("data-needs") || "").split(" ");
       var on = needs.some(function (id) { return wanted.indexOf(id) >= 0; });
@@ -131,20 +137,10 @@
   // after app.js has put back what was typed (its afterSwap runs first)
   document.addEventListener("htmx:afterSwap", function () { setTimeout(showAll, 0); });
 
-  document.addEventListener("change", function (evt) {
+  function secretTyped(evt) {
     var form = evt.target.closest && evt.target.closest("form");
-    if (!form) return;
-    if (form.classList.contains("cx-sheet") && evt.target.classList.contains("cx-secret")) showNeeded(form);
-    // the common objectives need no Save of their own: both chosen, two different cards, sent
-    if (form.classList.contains("cx-commons")) {
-      var picks = Array.prototype.map.call(form.querySelectorAll("select"), function (s) { return s.value; });
-      var changed = Array.prototype.some.call(form.querySelectorAll("select"), function (s) {
-        var d = s.querySelector("option[selected]");
-        return s.value !== (d ? d.value : "");
-      });
-      if (picks.length === 2 && picks[0] && picks[1] && picks[0] !== picks[1] && changed) {
-        if (form.requestSubmit) form.requestSubmit(); else form.submit();
-      }
-    }
-  });
+    if (form && form.classList.contains("cx-sheet") && evt.target.name === "data.secret:int") showNeeded(form);
+  }
+  document.addEventListener("input", secretTyped);
+  document.addEventListener("change", secretTyped);
 })();

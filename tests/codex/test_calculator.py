@@ -323,12 +323,24 @@ def test_every_event_field_and_option_has_a_label_of_its_own():
     assert label_of("data.cards[1]", NAMES, labels, "common_objectives", {}) == "the 2nd common objective"
 
 
-def test_the_secret_objective_picker_greys_out_the_common_objectives(client, api):
-    """A secret objective is never one of the commons: the picker does not offer them (issue 11 playtest)."""
+def test_the_secret_objective_is_typed_as_its_card_number_and_a_common_one_is_refused(client, api):
+    """A secret objective is never one of the commons (issue 11 playtest). Since issue 27 it is typed as the
+    number printed on the card (one interaction, where a select took two): the page says the range, lists
+    the cards' words for the typed number, and a common card's number is refused in the players' words."""
     t = api.create("codex", ["Ann", "Ben"], calculator=True)
     assert api.event(t, "common_objectives", {"cards": [95, 99]}).status_code == 200
     client.set_cookie(f"tc_{t['table']}", t["token"])
     page = client.get(f"/t/{t['table']}").get_data(as_text=True)
-    secret = page.split('name="data.secret:int"', 1)[1].split("</select>", 1)[0]
-    assert re.search(r'value="95" *disabled>#95', secret) and re.search(r'value="99" *disabled>#99', secret)
-    assert re.search(r'value="96" *>#96', secret)
+    field = page.split('name="data.secret:int"', 1)[1].split("</label>", 1)[0]
+    assert 'inputmode="numeric"' in field
+    assert "Secret objective: its card number <small class=\"muted\">87 to 102</small>" in page
+    words = re.findall(r'<li data-card="(\d+)">#\d+: [^<]+</li>', page.split('id="cx-cards"', 1)[1].split("</ul>", 1)[0])
+    assert words == [str(n) for n in range(87, 103)]
+    version = api.get(t)["version"]
+    answer = client.post(f"/t/{t['table']}/events", data={"type": "sheet", "expected_version:int": str(version),
+                                                          "data.player:int": "0", "data.placement_points:int": "20",
+                                                          "data.secret:int": "95"})
+    assert answer.status_code == 400
+    said = [html.unescape(re.sub(r"<[^>]+>", "", e)) for e in re.findall(r'class="error"[^>]*>(.*?)</p>', answer.get_data(as_text=True), re.S)]
+    assert "Ann's secret objective: card 95 is a common objective; the secret one is another card" in said, said
+    assert api.get(t)["version"] == version

@@ -15,8 +15,8 @@ NAMES = ["Anna", "Ben", "Cleo"]
     ("players[1]", None, None, "Player 2's name"),
     ("data.delta", "vp", {"player": 1}, "Ben's VP change"),
     ("data.delta", "points", {"player": 2}, "Cleo's points"),
-    ("players[1].vp", None, None, "Ben's vp"),
-    ("data.inventions_vp", "final", {"player": 0}, "Anna's inventions vp"),
+    ("players[1].vp", None, None, "Ben's VP"),
+    ("data.inventions_vp", "final", {"player": 0}, "Anna's inventions VP"),
     ("data.counts[2]", "prohibition", {}, "counts, number 3"),
     ("data", "automa_act", {}, ""),
     ("$", None, None, ""),
@@ -82,7 +82,7 @@ def test_final_score_link_opens_the_form_with_calculator_chosen(client):
 def test_a_list_with_one_entry_per_player_names_the_player_and_the_line_starts_with_a_capital():
     labels = games.get("galileo").labels
     assert label_of("data.counts[1]", NAMES, labels, "prohibition", {}) == "Ben's elements"
-    assert said(RulesError("players[2]", "is empty"), NAMES).text == "Player 3's name: is empty"
+    assert said(RulesError("players[2]", "is empty"), NAMES).text == "Player 3's name is empty"
 
 
 def test_a_label_for_one_item_goes_before_the_pattern_for_all():

@@ -31,7 +31,7 @@ def fill_row(taps: Taps, page, i: int, values: dict) -> None:
     for key in ("patronage_cards", "types", "inks"):
         taps.fill(card.locator(f"input[name='data.{key}:int']"), values[key])
     if values.get("character"):
-        taps.choose(card.locator("select[name='data.character:json']"), f'"{values["character"]}"')
+        taps.tap(card.locator(f"input[name='data.character:json'][value='\"{values['character']}\"']"))  # one tap
     before = version(page)
     taps.tap(card.get_by_role("button", name=f"Save {NAMES[i]}'s row"))
     wait_for_version(page, before + 1)

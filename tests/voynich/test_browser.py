@@ -37,7 +37,7 @@ def test_three_solo_turns_on_a_phone(server, phone, shot):
     seen = []
     for turn in range(3):
         # Ana gains 1 Botany, then ends her turn
-        phone.locator("#player-0 li.botany button[aria-label='Botany plus 1']").click()
+        phone.locator("#player-0 li.botany button[aria-label$=': Botany plus 1']").click()
         expect(phone.locator("#player-0 li.botany .num")).to_have_text(re.compile(rf"\D{turn + 1}\s*$"))
         phone.locator(".voy-turn").get_by_role("button", name="End turn ▸").click()
         phone.get_by_role("button", name="Flip Voynich's card").click()
@@ -80,7 +80,7 @@ def test_end_triggered_and_exchange_tokens_on_a_phone(server, phone, shot):
     phone.goto(f"{server.url}/join/{t['join_url'].split('/join/', 1)[1]}")
     phone.get_by_role("button", name="Ana").first.click()
     expect(phone.locator(".voy-remaining")).to_have_text("Bea, Cy, Ana, Bea, Cy")
-    botany_plus = phone.locator("#player-0 li.botany button[aria-label='Botany plus 1']")
+    botany_plus = phone.locator("#player-0 li.botany button[aria-label$=': Botany plus 1']")
     botany_plus.click()
     expect(phone.locator("#player-0 li.botany .num")).to_have_text(re.compile(r"\D1\s*$"))
     botany_plus.click()  # reaches the insight symbol on 2

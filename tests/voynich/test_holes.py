@@ -37,9 +37,9 @@ def test_no_json_field_for_players_on_any_page(client, api):
     for path in pages:
         html = client.get(path).get_data(as_text=True)
         assert "<textarea" not in html, path
-        # the only :json fields left are hidden event data and select values, never a typed field
+        # the only :json fields left are hidden event data, select values and ticks, never a typed field
         for tag in re.findall(r"<input[^>]*:json[^>]*>", html):
-            assert 'type="hidden"' in tag, (path, tag)
+            assert 'type="hidden"' in tag or 'type="checkbox"' in tag, (path, tag)
 
 
 def test_the_profile_page_saves_typed_rows_cells_and_card_choices(client):

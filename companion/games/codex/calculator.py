@@ -19,6 +19,7 @@ from typing import Any, NoReturn, Sequence
 
 from ..base import SHEET, is_calculator
 from ..validation import RulesError, at, obj, whole
+from ..words import plural
 from . import cards as catalogue
 from . import functions, rules
 from .cards import SYMBOLS
@@ -87,7 +88,7 @@ def check_row(data: Any, state: dict, calculator: bool, names: Sequence[str]) ->
     if "secret" in data:
         row["secret"] = secret_objective(state, seat, data["secret"], "data.secret", names)
     elif calculator:
-        raise RulesError("data.secret", "choose the secret objective")
+        raise RulesError("data.secret", "type the secret objective's card number")
     if "visible" in data:
         obj(data["visible"], "data.visible", optional=SYMBOLS)
         row["visible"] = {s: whole(n, at("data.visible", s), 0, functions.COUNT_MAX) for s, n in data["visible"].items()}
@@ -143,7 +144,7 @@ def ev_sheet(state: dict, data: Any, ctx) -> None:
         state["rows"][seat] = row
         settle(state)
         waiting = [_who(ctx.names, s) for s, r in enumerate(state["rows"]) if missing(r, state["common"])]
-        text = "Row saved" + (f"; waiting for {', '.join(waiting)}" if waiting else ": the final scores are below")
+        text = "Row saved" + (f"; waiting for {', '.join(waiting)}" if waiting else ": the final scores are at the top")
         state["notice"] = {"player": seat, "text": text}
         return
     if state["manuscripts"][seat] and ("visible" in row or "patterns" in row):
@@ -165,5 +166,5 @@ def ev_sheet(state: dict, data: Any, ctx) -> None:
 def sheet_line(d: dict, who: str) -> str:
     """The history line of a row."""
     if "placement_points" in d:
-        return f"{who}: final row, {d['placement_points']} points on the score track"
+        return f"{who}: final row, {plural(d['placement_points'], 'point')} on the score track"
     return f"{who}: end card saved"

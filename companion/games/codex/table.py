@@ -24,6 +24,7 @@ from typing import Any
 
 from ..base import Context, EventLines, clone, describe_event, is_calculator
 from ..validation import RulesError, choice, listof, obj, whole
+from ..words import plural, signed
 from . import calculator, functions, rules
 from .calculator import CALCULATOR_EVENTS, CALCULATOR_HINT  # noqa: F401 (the plug-in reads them here, base.Game)
 from .cards import OBJECTS, SIDES, SYMBOLS
@@ -406,9 +407,9 @@ def _played(data: dict, who: str) -> str:
 LINES: EventLines = {
     "first_player": "{who} plays first",
     "draw_first_player": "First player drawn at random",
-    "points": "{who}: {delta:+d} points",
-    "gold_corners": lambda data, who: f"{who}: gold card, {data['corners']} corner(s) covered: +{2 * data['corners']}",
-    "gold_objects": "{who}: gold card, {count} {object}(s) visible: +{count}",
+    "points": lambda data, who: f"{who}: {signed(data.get('delta'), 'point')}",
+    "gold_corners": lambda data, who: f"{who}: gold card, {plural(data['corners'], 'corner')} covered: +{2 * data['corners']}",
+    "gold_objects": lambda data, who: f"{who}: gold card, {plural(data['count'], str(data['object']))} visible: +{data['count']}",
     "decks_empty": "Both decks empty during {who}'s turn: the end is triggered",
     "turn_played": "A last turn is played",
     "common_objectives": "Common objectives: cards {cards[0]} and {cards[1]}",

@@ -10,7 +10,7 @@ from __future__ import annotations
 from .. import sentence
 from ..base import is_calculator
 from ..sentence import Sentence
-from ..words import standing
+from ..words import plural, standing
 from . import calculator, functions, rules
 from . import cards as catalogue
 from .cards import KINGDOMS, OBJECTS, SYMBOLS
@@ -351,12 +351,12 @@ def verdict(result: dict) -> Sentence:
     if len(winners) > 1:
         # [CN56] "if still tied, the victory is shared"
         names = " and ".join(sentence.names(winners))
-        return Sentence(f"Shared victory: {names}, {top['total']} points and {top['breakdown']['objectives']} from objectives each")
+        return Sentence(f"Shared victory: {names}, {plural(top['total'], 'point')} and {top['breakdown']['objectives']} from objectives each")
     if len(tied) > 1:
         # [CN56] "If tied, the player who scored the most points from objectives"
         return Sentence(f"{sentence.name(top['name'])} wins the tie on {top['total']} with the most points from objectives "
                         f"({top['breakdown']['objectives']})")
-    return Sentence(f"{sentence.name(top['name'])} wins with {top['total']} points")
+    return Sentence(f"{sentence.name(top['name'])} wins with {plural(top['total'], 'point')}")
 
 
 def view(state: dict, names: list[str], options: dict, profile: dict, seat: int | None, screen: str | None) -> dict:

@@ -62,7 +62,7 @@ def ev_sheet(state: dict, data: Any, ctx) -> None:
         # [GB298] final scoring once every player's end values are in
         state["finished"] = all(state["rows_in"])
     waiting = [ctx.names[i] for i, done in enumerate(state.get("rows_in") or []) if not done]
-    text = "row saved" + (f"; waiting for {', '.join(waiting)}" if waiting else "; final scores below")
+    text = "row saved" + (f"; waiting for {', '.join(waiting)}" if waiting else "; final scores at the top")
     state["notice"] = {"player": index, "text": text}
 
 

@@ -77,7 +77,8 @@ def ev_automa_card(state, data, ctx):
     elif "number" in data:
         number = str(whole(data["number"], "data.number", 1, PLANNING_CARDS))
         if number not in catalogue:
-            raise RulesError("data.number", f"card {number} is not catalogued in the box profile; tap its icons instead")
+            raise RulesError("data.number", f"card {number} is not catalogued in the box profile; give its icons as \"card\" instead",
+                            said=f"card {number} is not catalogued in the box profile; tap its icons instead")
         card = dict(catalogue[number], number=int(number))
     else:
         if data["draw"] is not True:

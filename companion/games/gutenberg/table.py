@@ -14,6 +14,7 @@ from typing import Any
 
 from ..base import Context, EventLines, clone, describe_event, is_calculator
 from ..validation import RulesError, choice, flag, obj, whole
+from ..words import plural
 from . import calculator, rules, solo
 from .calculator import CALCULATOR_EVENTS, CALCULATOR_HINT  # noqa: F401 (the plug-in reads them here, base.Game)
 from .facts import (
@@ -79,7 +80,8 @@ def validate_options(options: Any, player_count: int) -> dict:
     clean: dict[str, Any] = {"automa": with_automa}
     if player_count == 1 and not with_automa:
         # [GB56] the game is for 2 to 4 players; [GB313] "The automa enables solitaire play."
-        raise RulesError("automa", "a game alone is played against the automa: choose \"With the automa\"")
+        raise RulesError("automa", "a game alone is played against the automa: set \"automa\": true",
+                         said="a game alone is played against the automa: choose \"With the automa\"")
     if with_automa:
         # [GB313] the automa plays solo or with 2 or 3 players; with 4 humans there is no seat left [GB77]
         if player_count > 3:
@@ -191,10 +193,11 @@ def ev_buy_types(state, data, ctx):
     # [GB242-244] the n-th type costs n guilders
     cost = rules.type_cost(player["types"], count)
     if cost > player["guilders"]:
-        raise RulesError("data.count", f"{count} more type(s) cost {cost} guilders; the player has {player['guilders']}")
+        raise RulesError("data.count", f"{plural(count, 'more type', 'more types')} cost{'s' if count == 1 else ''} {plural(cost, 'guilder')}; "
+                                     f"the player has {plural(player['guilders'], 'guilder')}")
     player["guilders"] -= cost
     player["types"] += count
-    state["notice"] = {"player": data["player"], "text": f"paid {cost} guilders for {count} type(s)"}
+    state["notice"] = {"player": data["player"], "text": f"paid {plural(cost, 'guilder')} for {plural(count, 'type')}"}
 
 
 def ev_take_inks(state, data, ctx):
@@ -206,12 +209,12 @@ def ev_take_inks(state, data, ctx):
         raise RulesError("data.count", f"a set has 3 inks; from position {first} at most {4 - first} can be taken")
     cost = rules.ink_cost(first, count)
     if cost > player["guilders"]:
-        raise RulesError("data.count", f"these inks cost {cost} guilders; the player has {player['guilders']}")
+        raise RulesError("data.count", f"these inks cost {plural(cost, 'guilder')}; the player has {plural(player['guilders'], 'guilder')}")
     if player["inks"] + count > MAX_INKS:
         raise RulesError("data.count", f"there are only {MAX_INKS} inks in the game")
     player["guilders"] -= cost
     player["inks"] += count
-    state["notice"] = {"player": data["player"], "text": f"took {count} ink(s) for {cost} guilders"}
+    state["notice"] = {"player": data["player"], "text": f"took {plural(count, 'ink')} for {plural(cost, 'guilder')}"}
 
 
 def ev_develop(state, data, ctx):
@@ -411,8 +414,8 @@ def _character_line(d: dict, who: str) -> str:
 #: what each event says in the history panel (describe)
 LINES: EventLines = {
     **{key: _count_line(key.replace("_", " ")) for key in COUNTS},
-    "buy_types": lambda d, who: f"{who}: bought {d.get('count')} type(s)",
-    "take_inks": lambda d, who: f"{who}: took {d.get('count')} ink(s) from position {d.get('first')}",
+    "buy_types": lambda d, who: f"{who}: bought {plural(d.get('count'), 'type')}",
+    "take_inks": lambda d, who: f"{who}: took {plural(d.get('count'), 'ink')} from position {d.get('first')}",
     "develop": lambda d, who: f"{who}: {SPECIALTY_LABELS.get(d.get('specialty'), '?')} +{d.get('steps', 1)}",
     "markers": _markers_line,
     "character": _character_line,

@@ -183,8 +183,9 @@ def sheets(state: dict, names: list[str]) -> list[dict]:
     for i, p in enumerate(state["players"]):
         known = rows_in is None or rows_in[i]
         rows.append({"index": i, "name": names[i], "in": known,
-                     "values": {k: p[k] if known else None for k in calculator.COUNTS},
-                     "levels": {s: p["specialties"][s] if known else None for s in SPECIALTIES},
+                     # a row not in yet starts at 0, as Voynich's and Galileo's do: a zero costs nothing (issue 27)
+                     "values": {k: p[k] if known else 0 for k in calculator.COUNTS},
+                     "levels": {s: p["specialties"][s] if known else 0 for s in SPECIALTIES},
                      "character": p["character"] if known else None})
     return rows
 

@@ -75,6 +75,8 @@ def card_number(value: Any, field: str) -> int:
 
 def recipe_choices(value: Any, field: str) -> list[str]:
     """Check a Recipes page's two distinct knowledge types [V363]."""
+    if isinstance(value, list) and len(value) != 2:  # a page ticks them: say it in what the player sees
+        raise RulesError(field, "must hold exactly 2 items", said=f"tick its two types ({len(value)} ticked)")
     items = listof(value, field, 2, 2)
     for i, kind in enumerate(items):
         choice(kind, at(field, i), KNOWLEDGE)

@@ -329,7 +329,8 @@ def _on_research(s: dict, data: dict, ctx: Context) -> None:
     elif "gk" in data:
         gk = whole(data["gk"], "data.gk", 0, 99)
     else:
-        raise RulesError("data.gk", "enter the GK at the token's row and column, or tap its cell")
+        raise RulesError("data.gk", "give the GK at the token's row and column as \"gk\", or its cell as \"cell\": [row, column]",
+                         said="enter the GK at the token's row and column, or tap its cell")
     research = s["players"][i]["research"]
     if len(research) >= rules.MAX_RESEARCH:
         raise RulesError("data.gk", f"a player has {rules.MAX_RESEARCH} research tokens [V34]")

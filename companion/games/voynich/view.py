@@ -260,8 +260,10 @@ def score_table(state: dict, players: list[dict], everyone: list[str], options: 
 
 # --- who won, in words: the end screen and the verdict say it alike [V365-367] [V497] ---------------
 
-#: the rulebook's tie-break [V367], as the end screen and the verdict name it
-TIE_BREAK = "the tie-break (the furthest knowledge marker)"
+#: the rulebook's tie-break [V367], as the end screen and the verdict name it, with the marker that decided
+TIE_BREAK = "the tie-break (the {} knowledge marker)"
+#: [V367] "the furthest knowledge marker ... then the second furthest, and so on": each marker compared, in words
+MARKER_WORDS = ("furthest", "second furthest", "third furthest", "fourth furthest")
 #: [V367] "If the tie is not resolved after comparing all 4 markers, the players share the victory"
 STILL_EQUAL = "still equal after all four"
 #: [V497] "If you have more General Knowledge (GK) than Voynich, you win" (RULES.md VOY-C11)
@@ -285,6 +287,17 @@ def _tie(result: dict) -> tuple[int, list[str], list[str]]:
     return top, tied, favoured
 
 
+def tie_break(result: dict) -> str:
+    """Name the tie-break with the marker that decided it [V367]: the furthest, or the second, third or
+    fourth furthest where the ones before were equal; the last comparison the favoured player needed."""
+    _, tied, favoured = _tie(result)
+    markers = {r["name"]: r["tie_break"] for r in result["players"]}
+    mine = markers[favoured[0]]
+    decided = max((next((k for k, (a, b) in enumerate(zip(mine, markers[n])) if a != b), 0)
+                   for n in tied if n != favoured[0]), default=0)
+    return TIE_BREAK.format(MARKER_WORDS[min(decided, len(MARKER_WORDS) - 1)])
+
+
 def _phrases(result: dict, you: bool) -> dict:
     """Say who won, the solo condition when Voynich won, and what the tie-break says, from a `score` result.
     Each name is marked (sentence.name): the callers say the phrases as Sentences."""
@@ -295,7 +308,7 @@ def _phrases(result: dict, you: bool) -> dict:
     if len(tied) > 1:
         # [V367] still equal: a shared victory, but never against Voynich, who wins a tie [V497]
         shared = STILL_EQUAL if sides else f"{STILL_EQUAL}: the victory is shared"
-        tie = shared if len(favoured) > 1 else f"{TIE_BREAK} favours {sentence.name(favoured[0])}"
+        tie = shared if len(favoured) > 1 else f"{tie_break(result)} favours {sentence.name(favoured[0])}"
     condition = None
     if sides:
         player, automa = sides
@@ -331,13 +344,13 @@ def verdict(result: dict) -> Sentence:
         player, automa = sides
         you, him = sentence.name(player["name"]), sentence.name(automa["name"])
         if player["outcome"] == "win":  # only the tie rule "tie_break" lets a tie win [V497] (VOY-C11)
-            return Sentence(f"{you} wins {on} against {him} by {TIE_BREAK}")
+            return Sentence(f"{you} wins {on} against {him} by {tie_break(result)}")
         if result.get("tie_rule") == "tie_break" and favoured == [automa["name"]]:
-            return Sentence(f"{him} wins {on} by {TIE_BREAK}")
+            return Sentence(f"{him} wins {on} by {tie_break(result)}")
         return Sentence(f"{him} wins {on}: {said['condition']}")
     if len(result["winners"]) > 1:
         return Sentence(f"{said['winner']} (tie on {top} GK, {STILL_EQUAL} knowledge markers)")
-    return Sentence(f"{sentence.name(result['winners'][0])} wins {on} by {TIE_BREAK}")
+    return Sentence(f"{sentence.name(result['winners'][0])} wins {on} by {tie_break(result)}")
 
 
 # --- the results hooks (companion/results.py; games/base.py Game) -----------------------------------
