@@ -85,11 +85,12 @@ def test_voynich_three_way_tie_names_the_last_marker_the_winner_needed():
 # --- the page's words and the API's words ---------------------------------------------------------------
 
 def test_the_api_talks_about_fields_and_the_page_about_what_the_player_sees(client, api):
-    response = client.post("/api/v1/tables", json={"game": "gutenberg", "players": ["Ana"]})
+    response = client.post("/api/v1/tables", json={"game": "gutenberg", "players": ["Ana"], "automa": False})
     assert response.status_code == 400
     message = response.get_json()["error"]
     assert "choose" not in message and '"automa": true' in message, message
-    page = client.post("/new/gutenberg", data=MultiDict([("players[]", "Ana"), ("options.calculator:bool", "off")]))
+    page = client.post("/new/gutenberg", data=MultiDict([("players[]", "Ana"), ("options.calculator:bool", "off"),
+                                                         ("options.automa:json", "false")]))
     assert page.status_code == 400
     assert 'choose "With the automa"' in text_of(page.get_data(as_text=True))
 

@@ -98,8 +98,8 @@ def test_stats_fit_a_phone_and_show_a_long_name_whole(server, phone, dark_phone,
 
 
 def test_the_start_form_asks_a_calculator_table_only_what_it_uses(server, phone):
-    # Gutenberg's automa stays: a game alone is against the automa, also for its final score
-    for game, hidden in (("gutenberg", ["options.first_player:int", "options.take_orders_deck:json", "options.automa_seat:int"]),
+    # Gutenberg's automa goes too: a game alone has it by default [GB313], and it has no final score
+    for game, hidden in (("gutenberg", ["options.automa:json", "options.first_player:int", "options.take_orders_deck:json", "options.automa_seat:int"]),
                          ("codex", ["options.first_player:int", "options.target:int"]),
                          ("galileo", ["options.passing_order", "options.stake_overshoot"])):
         phone.goto(f"{server.url}/new/{game}")
@@ -111,9 +111,6 @@ def test_the_start_form_asks_a_calculator_table_only_what_it_uses(server, phone)
     phone.goto(f"{server.url}/new/voynich")
     phone.get_by_text("Just the final score").click()
     assert phone.locator("[name='options.solo_tie']").is_visible()  # a solo calculator row is scored with it
-    phone.goto(f"{server.url}/new/gutenberg")
-    phone.get_by_text("Just the final score").click()
-    assert phone.locator("[name='options.automa:bool']").is_visible()
 
 
 def test_every_stepper_button_says_whose_counter_it_is(server, phone):

@@ -24,7 +24,7 @@ def test_solo_round_with_the_automa_on_a_phone(server, phone, shot):
     page = phone
     page.goto(server.url + "/new/gutenberg")
     page.locator("input[name='players[]']").nth(0).fill("Ada")
-    page.locator("select[name='options.automa:bool']").select_option("on")
+    page.locator("select[name='options.automa:json']").select_option("true")
     page.get_by_role("button", name="Start the table").click()
     page.wait_for_url("**/t/*")
     page.locator("#table-live").wait_for()

@@ -240,13 +240,21 @@ def test_a_partial_marker_placement_on_the_page_names_the_player(client, api):
     assert api.get(t)["version"] == 0
 
 
-def test_a_game_alone_needs_the_automa(api, client):
-    response = api.client.post("/api/v1/tables", json={"game": "gutenberg", "players": ["Ada"]})
-    assert response.status_code == 400 and response.get_json()["field"] == "automa"
-    response = api.client.post("/api/v1/tables", json={"game": "gutenberg", "players": ["Ada"], "calculator": True})
-    assert response.status_code == 400 and response.get_json()["field"] == "automa"
-    api.create("gutenberg", ["Ada"], automa=True)
-    page = client.post("/new/gutenberg", data=MultiDict([("players[]", "Ada")] + [("players[]", "")] * 3))
+def test_a_game_alone_is_played_against_the_automa(api, client):
+    # [GB313] one player has the automa unless told otherwise, which is refused
+    for calculator in (False, True):
+        t = api.create("gutenberg", ["Ada"], calculator=calculator)
+        assert api.stored(t).options["automa"] is True
+        response = api.client.post("/api/v1/tables", json={"game": "gutenberg", "players": ["Ada"], "automa": False,
+                                                           "calculator": calculator})
+        assert response.status_code == 400 and response.get_json()["field"] == "automa"
+    assert api.stored(api.create("gutenberg", ["Ada", "Ben"])).options["automa"] is False
+    # the start form asks nothing about the automa for "Just the final score": its hidden select posts blank
+    page = client.post("/new/gutenberg", data=MultiDict([("players[]", "Ada")] + [("players[]", "")] * 3
+                                                        + [("options.calculator:bool", "on"), ("options.automa:json", "")]))
+    assert page.status_code == 303, visible_errors(page.get_data(as_text=True))
+    page = client.post("/new/gutenberg", data=MultiDict([("players[]", "Ada")] + [("players[]", "")] * 3
+                                                        + [("options.automa:json", "false")]))
     assert page.status_code == 400
     errors = visible_errors(page.get_data(as_text=True))
     assert errors and errors[0].lower().startswith("the automa: a game alone is played against the automa"), errors

@@ -200,7 +200,7 @@ def test_solo_end_screen_names_the_title(client, api):
 
 def test_setup_form_starts_a_table_with_the_automa(client, api):
     form = MultiDict([("players[]", "Ada"), ("players[]", "Bo"), ("players[]", ""), ("players[]", ""),
-                      ("options.automa:bool", "on"), ("options.automa_seat:int", "1"),
+                      ("options.automa:json", "true"), ("options.automa_seat:int", "1"),
                       ("options.take_orders_deck:json", '"one_deck"'), ("options.first_player:int", ""),
                       ("profile:int", "")])
     response = client.post("/new/gutenberg", data=form)
@@ -211,7 +211,7 @@ def test_setup_form_starts_a_table_with_the_automa(client, api):
 
 def test_setup_form_error_beside_the_option(client):
     form = MultiDict([("players[]", "Ada"), ("players[]", "Bo"), ("players[]", "Cy"), ("players[]", "Di"),
-                      ("options.automa:bool", "on")])
+                      ("options.automa:json", "true")])
     response = client.post("/new/gutenberg", data=form)
     assert response.status_code == 400
     assert 'data-field="options.automa"' in response.get_data(as_text=True)

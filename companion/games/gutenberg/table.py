@@ -39,7 +39,7 @@ REWARD_TEXT = {"ink": "take 1 ink of your choice from the bag", "order": "take 1
                "type": "take 1 type of your choice for free"}
 
 OPTIONS = {
-    "automa": "true to add the automa (with 1 to 3 players) [GB313]",
+    "automa": "true to add the automa (with 1 to 3 players; default: true with 1 player, false otherwise) [GB313]",
     "automa_seat": "where the automa sits clockwise: 0 = before the first listed player, N = after the N-th (default 0)",
     "first_player": "index of the player who starts with the first-player token, without the automa (default 0) [GB72]",
     "take_orders_deck": "automa's two Take Orders draws: reshuffled (default, RULES.md GUT-C9) or one_deck (literal)",
@@ -76,10 +76,11 @@ COUNTS = {"fame": BIG, "guilders": BIG, "inks": MAX_INKS, "types": BIG, "patrona
 def validate_options(options: Any, player_count: int) -> dict:
     """Check the setup options of a new table and return them with their defaults."""
     obj(options, "$", optional=tuple(OPTIONS))
-    with_automa = flag(options.get("automa", False), "automa")
+    # [GB56] the game is for 2 to 4 players; [GB313] "The automa enables solitaire play.": a game
+    # alone is played against it, so one player has it unless told otherwise, and is then refused
+    with_automa = flag(options.get("automa", player_count == 1), "automa")
     clean: dict[str, Any] = {"automa": with_automa}
     if player_count == 1 and not with_automa:
-        # [GB56] the game is for 2 to 4 players; [GB313] "The automa enables solitaire play."
         raise RulesError("automa", "a game alone is played against the automa: set \"automa\": true",
                          said="a game alone is played against the automa: choose \"With the automa\"")
     if with_automa:
