@@ -260,3 +260,44 @@ def test_a_gutenberg_develop_or_buy_keeps_its_place_and_focus(server, browser, t
         assert after["activeIsControl"], after
     finally:
         ann.context.close()
+
+
+INVITE = """() => { const i = document.getElementById('invite'), live = document.getElementById('table-live');
+                    return {open: i.open, above: !!(i.compareDocumentPosition(live) & Node.DOCUMENT_POSITION_FOLLOWING)}; }"""
+
+
+@pytest.mark.parametrize("calculator", [True, False], ids=["calculator", "tracked"])
+def test_the_invite_is_open_while_players_join_then_out_of_the_way_and_never_above_the_result(server, browser, calculator):
+    """Finding 5: open at the start (first on a calculator table, last on a tracked one); closed on
+    every phone at the table's first change, without moving what the player looks at; below the
+    result once a calculator table is finished, also after a reload."""
+    setup, rows = CALCULATORS["gutenberg"]
+    t = create(server, "gutenberg", calculator=calculator)
+    ann = open_phone(browser, server, t, "Ann")
+    ben = open_phone(browser, server, t, "Ben")
+    try:
+        for page in (ann, ben):
+            assert page.evaluate(INVITE) == {"open": True, "above": calculator}
+        mark = sheet_form(1) + " button[type=submit]" if calculator else event_form("develop", 1) + " button"
+        put_at(ben, mark, 0.4)
+        before = ben.evaluate(MEASURE, mark)
+        if calculator:
+            post(server, t, "sheet", dict(rows[0], player=0))
+        else:
+            ann.locator(event_form("develop", 0) + " button").first.click()
+        for page in (ann, ben):
+            wait_for_version(page, 1)
+            settle(page)
+            assert page.evaluate(INVITE) == {"open": False, "above": calculator}
+        assert moved(before, ben.evaluate(MEASURE, mark)) <= STILL_PX  # the invite closed above Ben's row: nothing moved
+        if not calculator:
+            return
+        post(server, t, "sheet", dict(rows[1], player=1))
+        for page in (ann, ben):
+            page.wait_for_selector("#table-live[data-finished]")
+            assert page.evaluate(INVITE) == {"open": False, "above": False}
+        ann.reload()
+        assert ann.evaluate(INVITE) == {"open": False, "above": False}
+    finally:
+        ann.context.close()
+        ben.context.close()
