@@ -334,15 +334,42 @@
   }
   document.addEventListener("htmx:sseBeforeMessage", function (evt) {
     evt.preventDefault();  // drawn here (drawPushed), not swapped by the extension
+    heardStream();
     drawPushed(evt.detail && evt.detail.data);
   });
   document.addEventListener("focusout", drawDeferred);
-  document.addEventListener("htmx:sseOpen", function () { pushOpen = true; answered(); });
+  document.addEventListener("htmx:sseOpen", function (evt) {
+    var source = evt.detail && evt.detail.source;
+    if (source) source.addEventListener("alive", function (e) { heardStream(parseFloat(e.data)); });
+    pushOpen = true;
+    answered();
+  });
   document.addEventListener("htmx:sseError", function (evt) {
     var source = evt.detail && evt.detail.source;
     pushOpen = !!(source && source.readyState === 1);
   });
-  document.addEventListener("htmx:sseClose", function () { pushOpen = false; });
+  document.addEventListener("htmx:sseClose", function () { pushOpen = false; clearTimeout(silence); });
+  // A stream can stay open and say nothing: a stalled server (a stopped process, a machine out
+  // of memory) keeps its connections. push.py sends an "alive" event every few seconds (its
+  // data says how many); when two in a row do not come, this phone says its table may be out of
+  // date, with the banner a tap uses ("Can't reach the server"), and polls, which say when the
+  // server answers again. Any word on the stream means it is back.
+  var silence = null, aliveMs = null, silent = false;
+  function heardStream(seconds) {
+    if (seconds > 0) aliveMs = seconds * 1000;
+    clearTimeout(silence);
+    if (silent) {
+      silent = false;
+      pushOpen = true;
+      answered();
+    }
+    if (aliveMs) silence = setTimeout(streamSilent, 2 * aliveMs + 1000);
+  }
+  function streamSilent() {
+    silent = true;
+    pushOpen = false;
+    unreachable();
+  }
   // While taps are kept, the polls go on all the same: each one that gets through says the server
   // is there and sends the kept taps at once, as it did before push (see "kept writes").
   document.addEventListener("htmx:beforeRequest", function (evt) {
