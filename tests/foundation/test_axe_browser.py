@@ -1,0 +1,98 @@
+"""axe-core on every kind of page, light and dark, at 360 px (issue 27: keep axe at 0 violations).
+
+axe-core comes from PyPI inside axe-playwright-python (the test extra): nothing is fetched at run
+time. Each page is checked against WCAG 2.2 level A and AA (axe's tags wcag2a, wcag2aa,
+wcag21a, wcag21aa, wcag22aa): the home page, each game's new-table form, each game's table page
+tracked and its calculator page in progress and finished, the archive, a play's record, the
+stats and the box profiles, each in the light and the dark theme (prefers-color-scheme).
+"""
+
+from __future__ import annotations
+
+import json
+from urllib.parse import urlparse
+
+import pytest
+
+from tests.conftest import PHONE, take_seat
+from tests.foundation.test_page_stays_browser import CALCULATORS, NAMES, create, post
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+axe_sync = pytest.importorskip("axe_playwright_python.sync_playwright")
+
+TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]
+GAMES = sorted(CALCULATORS)
+
+
+def violations(page) -> list[str]:
+    """axe's violations on the page as shown, one line each: the rule, its impact, where."""
+    results = axe_sync.Axe().run(page, options={"runOnly": {"type": "tag", "values": TAGS}, "resultTypes": ["violations"]})
+    found = []
+    for v in results.response["violations"]:
+        where = "; ".join(" ".join(node["target"]) if isinstance(node["target"][0], str) else json.dumps(node["target"])
+                          for node in v["nodes"][:3])
+        found.append(f"{v['id']} ({v['impact']}, {len(v['nodes'])} nodes): {v['help']} at {where}")
+    return found
+
+
+@pytest.fixture(scope="module")
+def tables(request):
+    """One table of each kind per game, on the test's server: filled in by the first test to ask."""
+    return {}
+
+
+def game_tables(server, game: str) -> dict:
+    """A tracked table, a calculator table in progress and one finished, for one game."""
+    setup, rows = CALCULATORS[game]
+    tracked = create(server, game, calculator=False)
+    going = create(server, game, calculator=True, setup=setup)
+    post(server, going, "sheet", dict(rows[0], player=0))
+    done = create(server, game, calculator=True, setup=setup)
+    for seat, row in enumerate(rows):
+        post(server, done, "sheet", dict(row, player=seat))
+    return {"tracked": tracked, "calculator": going, "finished": done}
+
+
+def open_table(page, server, t: dict) -> None:
+    page.goto(server.url + urlparse(t["join_url"]).path)
+    page.wait_for_url("**/t/*")
+    take_seat(page, NAMES[0])
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_no_wcag_violations_on_any_page(server, browser, scheme):
+    context = browser.new_context(**PHONE, color_scheme=scheme)
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    found: dict[str, list[str]] = {}
+
+    def check(name: str) -> None:
+        page.wait_for_load_state("load")
+        found[name] = violations(page)
+
+    try:
+        finished = None
+        for game in GAMES:
+            page.goto(f"{server.url}/new/{game}")
+            check(f"/new/{game}")
+            made = game_tables(server, game)
+            finished = finished or made["finished"]
+            for kind, t in made.items():
+                open_table(page, server, t)
+                check(f"{game} {kind} table")
+        page.goto(server.url + "/")
+        check("home")
+        page.goto(server.url + "/plays")  # this browser is the host: it runs on the server's machine
+        check("/plays")
+        page.goto(f"{server.url}/plays/{finished['table']}")
+        check("a play's record")
+        page.goto(server.url + "/plays/stats")
+        check("/plays/stats")
+        page.goto(server.url + "/profiles/")
+        check("/profiles/")
+    finally:
+        context.close()
+    bad = {name: v for name, v in found.items() if v}
+    assert len(found) == 4 * 4 + 5
+    assert bad == {}, json.dumps(bad, indent=1)
