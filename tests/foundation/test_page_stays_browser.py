@@ -15,7 +15,7 @@ from urllib.parse import urlparse
 
 import pytest
 
-from tests.conftest import FIGURES, PHONE, take_seat
+from tests.conftest import FIGURES, PHONE, SCREENSHOTS, take_seat
 from tests.foundation.test_lost_taps import api_post, call
 from tests.codex.test_calculator import COMMON, ROWS as CODEX_ROWS
 from tests.galileo.test_calculator import BOARD, ROWS as GALILEO_ROWS
@@ -109,8 +109,8 @@ def post(server, t: dict, type_: str, data: dict) -> dict:
     return doc
 
 
-def open_phone(browser, server, t: dict, seat: str):
-    context = browser.new_context(**PHONE)
+def open_phone(browser, server, t: dict, seat: str, scheme: str = "light"):
+    context = browser.new_context(**PHONE, color_scheme=scheme)
     page = context.new_page()
     page.set_default_timeout(10_000)
     page.goto(server.url + urlparse(t["join_url"]).path)
@@ -152,6 +152,12 @@ def tap_and_measure(page, control: str, answered) -> tuple[dict, dict]:
     return before, page.evaluate(MEASURE, control)
 
 
+def screen(page, name: str) -> None:
+    """What the player sees (the screen, not the whole page), as tests/screenshots/NAME.png."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"))
+
+
 def moved(before: dict, after: dict) -> float:
     return abs(after["top"] - before["top"])
 
@@ -161,7 +167,7 @@ def test_a_calculator_save_keeps_the_row_and_focus_where_they_were_and_the_end_s
     setup, rows = CALCULATORS[game]
     t = create(server, game, calculator=True, setup=setup)
     ann = open_phone(browser, server, t, "Ann")
-    ben = open_phone(browser, server, t, "Ben")
+    ben = open_phone(browser, server, t, "Ben", "dark")
     try:
         form = sheet_form(0)
         save = form + " button[type=submit]"
@@ -190,6 +196,7 @@ def test_a_calculator_save_keeps_the_row_and_focus_where_they_were_and_the_end_s
         said = ann.locator("#table-live > .table-head .error").inner_text()
         assert ann.locator(f"#{message[-1]}").inner_text() == said and said
         assert in_view(ann, f"#{message[-1]}") and in_view(ann, bad_field)
+        screen(ann, f"{game}-refused-save-light")
 
         # accepted: the Save stays put and keeps the focus
         ann.evaluate(FILL, [form, {k: v for k, v in rows[0].items() if k != "player"}])
@@ -211,6 +218,8 @@ def test_a_calculator_save_keeps_the_row_and_focus_where_they_were_and_the_end_s
             top = page.evaluate("() => document.querySelector('#table-live [data-result]').getBoundingClientRect().top")
             FIGURES.append(f"{game} calculator, the completing Save: the result's top at {top:.0f} px on a 740 px screen")
             assert 0 <= top < PHONE["viewport"]["height"] / 2, top
+        screen(ann, f"{game}-result-in-view-light")
+        screen(ben, f"{game}-result-in-view-dark")
         # once: a later push (a row corrected over the API) leaves each phone where its player put it
         for page in (ann, ben):
             page.evaluate("() => window.scrollTo(0, document.documentElement.scrollHeight)")
