@@ -4,7 +4,7 @@ axe-core comes from PyPI inside axe-playwright-python (the test extra): nothing 
 time. Each page is checked against WCAG 2.2 level A and AA (axe's tags wcag2a, wcag2aa,
 wcag21a, wcag21aa, wcag22aa): the home page, each game's new-table form, each game's table page
 tracked (in progress; finished and its end screen where the game's tests play one to the end)
-and its calculator page in progress and finished, the archive, a play's record, the
+and its calculator page in progress (also with a row refused) and finished, the archive, a play's record, the
 stats and the box profiles, each in the light and the dark theme (prefers-color-scheme).
 """
 
@@ -16,7 +16,7 @@ from urllib.parse import urlparse
 import pytest
 
 from tests.conftest import PHONE
-from tests.foundation.test_page_stays_browser import CALCULATORS, create, post
+from tests.foundation.test_page_stays_browser import CALCULATORS, REFUSED, create, post, sheet_form
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -107,6 +107,14 @@ def test_no_wcag_violations_on_any_page(server, browser, scheme):
             for kind, t in made.items():
                 open_table(page, server, t)
                 check(f"{game} {kind} table")
+            # the calculator's row refused: the message, the field marked invalid and focused
+            page.goto(f"{server.url}/t/{made['calculator']['table']}")  # joined above: its seat is taken
+            page.evaluate("""([s, refused]) => { const f = [...document.querySelectorAll(s + ' input[inputmode=numeric]')]
+                                                 .filter(f => f.offsetParent).pop(); f.value = refused; }""", [sheet_form(0), REFUSED])
+            page.locator(sheet_form(0) + " button[type=submit]").click()
+            page.wait_for_selector("#table-live > .table-head .error")
+            page.wait_for_selector("[aria-invalid=true]")
+            check(f"{game} calculator, a row refused")
         for game, t in finished_tracked(server).items():
             open_table(page, server, t)
             check(f"{game} tracked table, finished")
@@ -125,5 +133,5 @@ def test_no_wcag_violations_on_any_page(server, browser, scheme):
     finally:
         context.close()
     bad = {name: v for name, v in found.items() if v}
-    assert len(found) == 4 * 4 + 3 * 2 + 5
+    assert len(found) == 4 * 5 + 3 * 2 + 5
     assert bad == {}, json.dumps(bad, indent=1)
