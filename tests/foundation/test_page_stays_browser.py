@@ -260,12 +260,14 @@ def test_a_codex_plus_n_keeps_its_place_and_focus(server, browser):
         ann.context.close()
 
 
-@pytest.mark.parametrize("type_", ["develop", "buy_types"])
-def test_a_gutenberg_develop_or_buy_keeps_its_place_and_focus(server, browser, type_):
+@pytest.mark.parametrize("type_", ["develop", "buy_types", "fame"])
+def test_a_gutenberg_develop_buy_or_stepper_keeps_its_place_and_focus(server, browser, type_):
+    """Develop and buy are answered with the whole region (buy is refused here: no guilders yet);
+    a stepper (fame +1) with itself, and the region follows by push: both keep the button."""
     t = create(server, "gutenberg", calculator=False)
     ann = open_phone(browser, server, t, "Ann")
     try:
-        button = event_form(type_, 0) + " button"
+        button = event_form(type_, 0) + (' button[value="1"]' if type_ == "fame" else " button")
         put_at(ann, button)
         start = version(ann)
 
