@@ -383,7 +383,7 @@ def page_weights(companion: Served) -> dict:
 # --- convention load ------------------------------------------------------------------------
 
 STREAM_RETRY_S = 5.0  # a phone whose stream was refused or broke polls, and tries the stream again this often
-STREAM_SILENCE_S = 45.0  # three keep-alives (one every 15 s) missed: the stream is taken for dead
+STREAM_SILENCE_S = 45.0  # four keep-alives (one every 10 s, push.KEEP_ALIVE_S) missed: the stream is taken for dead
 PROPAGATION_LIMIT_S = 10.0  # a tap not at every other phone of its table by then never propagated
 SETTLE_LIMIT_S = 15.0  # the longest wait, after the ramp, for every phone to have its stream (or its refusal)
 
@@ -601,6 +601,9 @@ class Phone:
                 if event is None:
                     self.load.closed += 1
                     return (stream.retry_ms or 1000) / 1000
+                if event.event == "alive":  # push.py's keep-alive: no version, not a region
+                    self.load.keep_alives += 1
+                    continue
                 found = VERSION.search(event.data)
                 region = int(found.group(1)) if found else None
                 version = int(event.id) if event.id and event.id.isdigit() else region

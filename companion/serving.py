@@ -16,7 +16,7 @@ What is set here, and why:
 - TCP_NODELAY on every connection: an answer written in two parts waited 40 ms for the
   phone's delayed ACK (a tap took 42 ms instead of 0.9);
 - an idle connection is closed after IDLE_TIMEOUT_S, as waitress's channel_timeout did, so
-  that silent connections cannot hold every place for good; an open stream writes a comment
+  that silent connections cannot hold every place for good; an open stream writes a keep-alive
   more often than that (push.KEEP_ALIVE_S). The same limit ends a stream whose phone stopped
   reading: a write that waits that long is given up. $COMPANION_IDLE_TIMEOUT_S sets it (a test
   shortens it to see a stalled stream closed);

@@ -114,6 +114,7 @@
   document.addEventListener("htmx:afterSwap", function (evt) {
     if (!evt.detail.target || evt.detail.target.id !== "table-live") return;
     restore();
+    tidyInvite();
   });
 
   // What a new live region must keep of the old one: a <details> the player opened or closed
@@ -146,6 +147,145 @@
     });
     pending = {};
   }
+  // --- A form's answer never moves the page (issue 27) ----------------------------------------
+  // A swap puts a new tree in place of the old. Chromium's scroll anchoring held on to a node of
+  // the old region while htmx put the new one before it, and the page jumped by the region's
+  // height (a Gutenberg Save: 1,346 px); app.css turns it off on table pages. Instead, what the
+  // player had in hand is found again after the swap and kept where it was on the screen: the
+  // control just tapped (for its answer), or what sits a third of the way down the screen (a
+  // pushed version). Focus stays on that control, or goes to the field a refusal names. An
+  // element is found again by its nearest id, its form there and its kind (tag and name).
+  var place = null;
+  function kindOf(el) {
+    return el.tagName.toLowerCase() + (el.name ? '[name="' + CSS.escape(el.name) + '"]' : "");
+  }
+  function spot(el) {
+    var holder = el && (el.id ? el : el.parentElement && el.parentElement.closest("[id]"));
+    if (!holder) return null;
+    var form = el.closest("form");
+    var formAt = form && form !== holder && holder.contains(form) ? Array.prototype.indexOf.call(holder.querySelectorAll("form"), form) : -1;
+    var scope = formAt >= 0 ? form : holder;
+    var nth = el === scope ? -1 : Array.prototype.indexOf.call(scope.querySelectorAll(kindOf(el)), el);
+    return { holder: holder.id, formAt: formAt, kind: kindOf(el), nth: nth, top: el.getBoundingClientRect().top };
+  }
+  function found(s) {
+    var holder = s && document.getElementById(s.holder);
+    if (!holder) return null;
+    var scope = (s.formAt >= 0 && holder.querySelectorAll("form")[s.formAt]) || holder;
+    var el = (s.nth >= 0 && scope.querySelectorAll(s.kind)[s.nth]) || scope;
+    while (el && el !== holder && !el.getClientRects().length) el = el.parentElement;  // shown no more: its box
+    return el;
+  }
+  function inside(outer, el) { return !!(el && outer && (outer === el || outer.contains(el))); }
+  document.addEventListener("htmx:beforeSwap", function (evt) {
+    place = null;
+    var target = evt.detail.target, live = document.getElementById("table-live");
+    if (!evt.detail.shouldSwap || !inside(live, target)) return;
+    var xhr = evt.detail.xhr, post = ((evt.detail.requestConfig || {}).verb || "").toLowerCase() === "post";
+    var tapped = post && lastTapped && inside(target, lastTapped) ? lastTapped : null;
+    var active = document.activeElement !== document.body && inside(target, document.activeElement) ? document.activeElement : null;
+    var seen = tapped || document.elementFromPoint(window.innerWidth / 2, window.innerHeight / 3);
+    place = { anchor: spot(seen), focus: spot(tapped || active), refused: post && !!xhr && xhr.status >= 400,
+              finishing: target === live && !live.hasAttribute("data-finished") };
+  });
+  function keepPlace() {
+    var el = place && found(place.anchor);
+    if (!el) return;
+    var moved = el.getBoundingClientRect().top - place.anchor.top;
+    if (Math.abs(moved) >= 1) window.scrollBy(0, moved);
+  }
+  document.addEventListener("htmx:afterSwap", function () {
+    if (!place) return;
+    keepPlace();
+    var field = place.refused ? refusedField() : null;
+    if (field) focusOn(field, true);
+    else if (place.focus) focusOn(found(place.focus));
+    if (place.finishing) showResultOnce(true);
+    var el = found(place.anchor);  // from here on, where it is now (a refused field or the result may have been shown)
+    if (el) place.anchor.top = el.getBoundingClientRect().top;
+  });
+  // htmx settles the new elements' classes after the swap: keep the place once more, then forget it
+  document.addEventListener("htmx:afterSettle", function () { keepPlace(); place = null; });
+  function focusOn(el, reveal) {
+    if (!el) return;
+    if (!el.matches("a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), summary, [tabindex]")) {
+      el.setAttribute("tabindex", "-1");
+    }
+    el.focus({ preventScroll: true });
+    var box = el.getBoundingClientRect();
+    if (reveal && (box.top < 0 || box.bottom > window.innerHeight)) el.scrollIntoView({ block: "nearest" });
+  }
+  // The field a refusal names (the head's message says which: data-field, as the API's `field`),
+  // in the form just sent or its card; marked invalid and described by the message beside it.
+  function refusedField() {
+    var said = document.querySelector("#table-live > .table-head .error[data-field]");
+    var sent = found(place.focus);
+    if (!said || !sent) return null;
+    var path = said.getAttribute("data-field"), holder = document.getElementById(place.focus.holder);
+    var field = fieldNamed(sent.closest("form"), path) || fieldNamed(holder, path);
+    if (!field) return null;
+    var card = field.closest(".card") || holder;
+    var beside = Array.prototype.filter.call(card.querySelectorAll(".error[data-field]"), function (e) {
+      return e.getAttribute("data-field") === path;
+    })[0] || said;
+    if (!beside.id) beside.id = "refusal-" + path.replace(/[^A-Za-z0-9_-]/g, "-");
+    field.setAttribute("aria-invalid", "true");
+    field.setAttribute("aria-describedby", ((field.getAttribute("aria-describedby") || "") + " " + beside.id).trim());
+    return field;
+  }
+  // A form's field for an API path: data.fame -> data.fame:int; data.research[2] -> the third of
+  // data.research[]; data.specialties -> the first data.specialties.*
+  function fieldNamed(scope, path) {
+    if (!scope) return null;
+    var fields = Array.prototype.filter.call(scope.querySelectorAll("input, select, textarea"), function (f) {
+      return f.type !== "hidden" && f.name && !f.disabled;
+    });
+    function base(f) { return f.name.replace(/:[a-z]+$/, ""); }
+    var exact = fields.filter(function (f) { return base(f) === path; });
+    if (exact.length) return exact[0];
+    var item = /^(.*)\[(\d+)\]$/.exec(path);
+    var list = item ? fields.filter(function (f) { return base(f) === item[1] + "[]"; }) : [];
+    if (list.length) return list[Math.min(parseInt(item[2], 10), list.length - 1)];
+    return fields.filter(function (f) { var b = base(f); return b.indexOf(path + ".") === 0 || b.indexOf(path + "[") === 0; })[0] || null;
+  }
+
+  // When the table's last change ends the game, every phone shows the result once, as it arrives
+  // (the game's [data-result] section): never again on this phone at a later push or reload.
+  var RESULT_SHOWN = "tc-result-shown";
+  function showResultOnce(scroll) {
+    var live = document.getElementById("table-live"), table = thisTable();
+    if (!live || !table || !live.hasAttribute("data-finished")) return;
+    var shown;
+    try { shown = JSON.parse(localStorage.getItem(RESULT_SHOWN) || "[]"); } catch (e) { shown = []; }
+    if (!Array.isArray(shown)) shown = [];
+    if (shown.indexOf(table) >= 0) return;
+    try { localStorage.setItem(RESULT_SHOWN, JSON.stringify(shown.concat([table]).slice(-50))); } catch (e) { /* once a page then */ }
+    var result = live.querySelector("[data-result]") || document.getElementById("log-play");
+    if (!scroll || !result) return;
+    result.scrollIntoView({ block: "start" });
+    focusOn(result);
+  }
+  // A page that opens on a finished table begins with it: only remember that this phone saw it.
+  document.addEventListener("DOMContentLoaded", function () { showResultOnce(false); });
+
+  // The invite (outside the region) is open while the table has no change yet, players still
+  // joining; it closes on every phone at the first change, and once a calculator table's result
+  // is in, it goes below the result. Done before keepPlace measures, so nothing moves.
+  var inviteOpenAtStart = false;
+  document.addEventListener("DOMContentLoaded", function () {
+    var invite = document.getElementById("invite");
+    inviteOpenAtStart = !!(invite && invite.open);
+  });
+  function tidyInvite() {
+    var invite = document.getElementById("invite"), live = document.getElementById("table-live");
+    if (!invite || !live) return;
+    if (inviteOpenAtStart && dataVersion("table-live") > 0) { invite.open = false; inviteOpenAtStart = false; }
+    if (live.hasAttribute("data-finished") && invite.classList.contains("invite-first")) {
+      invite.classList.remove("invite-first");
+      live.parentNode.insertBefore(invite, live.nextSibling);
+    }
+  }
+
   // Put a live region the page got by itself (pushed, or a kept write's answer) in place of the
   // one shown, through the same htmx:beforeSwap and htmx:afterSwap events as htmx's own swaps,
   // so that every listener keeps what it keeps (above; the games' editors, static/*/): a pushed
@@ -194,15 +334,42 @@
   }
   document.addEventListener("htmx:sseBeforeMessage", function (evt) {
     evt.preventDefault();  // drawn here (drawPushed), not swapped by the extension
+    heardStream();
     drawPushed(evt.detail && evt.detail.data);
   });
   document.addEventListener("focusout", drawDeferred);
-  document.addEventListener("htmx:sseOpen", function () { pushOpen = true; answered(); });
+  document.addEventListener("htmx:sseOpen", function (evt) {
+    var source = evt.detail && evt.detail.source;
+    if (source) source.addEventListener("alive", function (e) { heardStream(parseFloat(e.data)); });
+    pushOpen = true;
+    answered();
+  });
   document.addEventListener("htmx:sseError", function (evt) {
     var source = evt.detail && evt.detail.source;
     pushOpen = !!(source && source.readyState === 1);
   });
-  document.addEventListener("htmx:sseClose", function () { pushOpen = false; });
+  document.addEventListener("htmx:sseClose", function () { pushOpen = false; clearTimeout(silence); });
+  // A stream can stay open and say nothing: a stalled server (a stopped process, a machine out
+  // of memory) keeps its connections. push.py sends an "alive" event every few seconds (its
+  // data says how many); when two in a row do not come, this phone says its table may be out of
+  // date, with the banner a tap uses ("Can't reach the server"), and polls, which say when the
+  // server answers again. Any word on the stream means it is back.
+  var silence = null, aliveMs = null, silent = false;
+  function heardStream(seconds) {
+    if (seconds > 0) aliveMs = seconds * 1000;
+    clearTimeout(silence);
+    if (silent) {
+      silent = false;
+      pushOpen = true;
+      answered();
+    }
+    if (aliveMs) silence = setTimeout(streamSilent, 2 * aliveMs + 1000);
+  }
+  function streamSilent() {
+    silent = true;
+    pushOpen = false;
+    unreachable();
+  }
   // While taps are kept, the polls go on all the same: each one that gets through says the server
   // is there and sends the kept taps at once, as it did before push (see "kept writes").
   document.addEventListener("htmx:beforeRequest", function (evt) {

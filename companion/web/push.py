@@ -29,9 +29,13 @@ from gevent.event import Event
 #: seconds between two looks at the database while streams are open (a change reaches an
 #: open stream within this, plus the render)
 TICK_S = 0.02
-#: seconds between two comments on an idle stream: they find a phone that left (the write
-#: fails) and stay under serving.IDLE_TIMEOUT_S, after which a silent connection is closed
-KEEP_ALIVE_S = 15
+#: seconds between two keep-alives on an idle stream: they find a phone that left (the write
+#: fails), stay under serving.IDLE_TIMEOUT_S, after which a silent connection is closed, and
+#: tell the page the server is there: one that hears nothing for two of them says its table
+#: may be out of date (static/app.js; a stalled server keeps its connections open)
+KEEP_ALIVE_S = 10
+#: a keep-alive: an event (a comment would reach no script), whose data is the seconds until the next
+ALIVE = f"event: alive\ndata: {KEEP_ALIVE_S}\n\n".encode()
 #: what the browser waits before it opens a stream that dropped again (the SSE `retry` field)
 RETRY_MS = 1000
 
@@ -149,7 +153,7 @@ def stream(hub: Hub, table_id: str, version: int, first: str | None, next_region
     """
     hub.open(table_id, version)
     try:
-        yield f"retry: {RETRY_MS}\n\n".encode()
+        yield f"retry: {RETRY_MS}\n\n".encode() + ALIVE  # the page learns the cadence at once
         if first is not None:
             yield event(version, first)
         while True:
@@ -159,7 +163,7 @@ def stream(hub: Hub, table_id: str, version: int, first: str | None, next_region
                 return  # gone: the browser opens the stream again, and gets 404, on which the page polls
             newer, html = found
             if html is None:
-                yield b": keep-alive\n\n"
+                yield ALIVE
                 continue
             version = newer
             yield event(version, html)

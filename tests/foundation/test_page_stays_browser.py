@@ -1,0 +1,323 @@
+"""A form's answer never moves the page (issue 27, findings 1 and 2): chromium at 360 px, a real server.
+
+In every game's calculator a row is saved with a value the server refuses, then again as it
+should be: the tapped Save stays where it was on the screen (its bounding top within a few px)
+and focus stays in the row, on the refused field (marked invalid and described by the message
+beside it) or on the Save. The row that completes the game brings the result into view on the
+tapping phone and on the other phone, through the push, once: not at a later push. Tracked
+tables' buttons (Codex +N, Gutenberg develop and buy) keep their place and focus the same way.
+"""
+
+from __future__ import annotations
+
+import json
+from urllib.parse import urlparse
+
+import pytest
+
+from tests.conftest import FIGURES, PHONE, SCREENSHOTS, take_seat
+from tests.foundation.test_lost_taps import api_post, call
+from tests.codex.test_calculator import COMMON, ROWS as CODEX_ROWS
+from tests.galileo.test_calculator import BOARD, ROWS as GALILEO_ROWS
+from tests.gutenberg.test_calculator import ROWS as GUTENBERG_ROWS
+from tests.voynich.test_calculator import ROWS as VOYNICH_ROWS, SPACES
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+NAMES = ["Ann", "Ben"]
+#: each game's calculator: what the table needs before the rows (over the API), and two rows
+#: as the API takes them (each game's own calculator tests' end-of-game sheets)
+CALCULATORS = {
+    "gutenberg": ([], GUTENBERG_ROWS[:2]),
+    "voynich": ([("track", {"scoring_spaces": SPACES})], VOYNICH_ROWS[:2]),
+    "galileo": ([("board", BOARD)], GALILEO_ROWS[:2]),
+    "codex": ([("common_objectives", {"cards": COMMON})], CODEX_ROWS[:2]),
+}
+#: a number every game's sheet refuses (each field takes at most 999)
+REFUSED = "99999"
+#: how far the tapped control may move on the screen, in CSS px
+STILL_PX = 3
+
+#: fill a form's fields from an API document, by the names forms.py gives them: data.fame:int
+#: from {"fame": 62}, the nth data.research[] from the list's nth item, a :json select from its JSON,
+#: a list's checkboxes checked when their value is in it; fields the document does not name stay
+FILL = """([selector, doc]) => {
+  const form = document.querySelector(selector);
+  const flat = {};
+  (function walk(prefix, v) {
+    if (v && typeof v === 'object' && !Array.isArray(v)) { for (const k in v) walk(prefix + '.' + k, v[k]); }
+    else flat[prefix] = v;
+  })('data', doc);
+  const seen = {};
+  for (const f of form.elements) {
+    if (!f.name || f.type === 'hidden' || f.type === 'submit' || f.tagName === 'BUTTON') continue;
+    const [base, kind] = f.name.split(':');
+    let value;
+    if (base.endsWith('[]')) {
+      const list = flat[base.slice(0, -2)];
+      if (!Array.isArray(list)) continue;
+      if (f.type === 'checkbox') {
+        f.checked = list.map(String).includes(kind === 'json' ? String(JSON.parse(f.value)) : f.value);
+        f.dispatchEvent(new Event('change', {bubbles: true}));
+        continue;
+      }
+      const n = seen[base] = (seen[base] ?? -1) + 1;
+      value = list[n];
+    } else {
+      if (!(base in flat)) continue;
+      value = flat[base];
+    }
+    f.value = value === undefined || value === null ? '' : (kind === 'json' ? JSON.stringify(value) : String(value));
+    f.dispatchEvent(new Event('input', {bubbles: true}));
+    f.dispatchEvent(new Event('change', {bubbles: true}));
+  }
+}"""
+
+#: where things are on the screen: the control's top, scrollY, and what has focus
+MEASURE = """(selector) => {
+  const el = document.querySelector(selector);
+  const a = document.activeElement;
+  return {y: scrollY, top: el ? el.getBoundingClientRect().top : null,
+          active: a === document.body ? 'body' : a.tagName.toLowerCase() + (a.name ? '[' + a.name + ']' : '') + ' ' + (a.textContent || '').trim().slice(0, 30),
+          activeIsControl: !!el && a === el};
+}"""
+
+
+def sheet_form(seat: int) -> str:
+    return f'#table-live form:has(input[name=type][value=sheet]):has(input[name="data.player:int"][value="{seat}"])'
+
+
+def event_form(type_: str, seat: int, extra: str = "") -> str:
+    return f'#table-live form:has(input[name=type][value={type_}]):has(input[name="data.player:json"][value="{seat}"]){extra}'
+
+
+def create(server, game: str, calculator: bool, setup=()) -> dict:
+    status, _, text = call(server, "POST", "/api/v1/tables", json.dumps({"game": game, "players": NAMES, "calculator": calculator}),
+                           {"Content-Type": "application/json"})
+    assert status == 201, text
+    t = json.loads(text)
+    for type_, data in setup:
+        post(server, t, type_, data)
+    return t
+
+
+def post(server, t: dict, type_: str, data: dict) -> dict:
+    status, _, text = call(server, "GET", f"/api/v1/tables/{t['table']}", headers={"X-Table-Token": t["token"]})
+    version = json.loads(text)["version"]
+    status, doc = api_post(server, t, "events", {"type": type_, "data": data, "expected_version": version})
+    assert status == 200, doc
+    return doc
+
+
+def open_phone(browser, server, t: dict, seat: str, scheme: str = "light"):
+    context = browser.new_context(**PHONE, color_scheme=scheme)
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    page.goto(server.url + urlparse(t["join_url"]).path)
+    take_seat(page, seat)
+    return page
+
+
+def version(page) -> int:
+    return int(page.locator("#table-live").get_attribute("data-version"))
+
+
+def wait_for_version(page, at_least: int) -> None:
+    page.wait_for_function("v => Number(document.querySelector('#table-live').dataset.version) >= v", arg=at_least)
+
+
+def settle(page) -> None:
+    """Let htmx settle and the page draw: two animation frames."""
+    page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+
+
+def put_at(page, selector: str, fraction: float = 0.6) -> None:
+    """Scroll so the control's top is at this fraction of the screen's height, as a player's thumb would have it."""
+    page.evaluate("""([s, f]) => { const el = document.querySelector(s);
+                     window.scrollBy(0, el.getBoundingClientRect().top - innerHeight * f); }""", [selector, fraction])
+    settle(page)
+
+
+def in_view(page, selector: str) -> bool:
+    return page.locator(selector).evaluate("""e => { const r = e.getBoundingClientRect();
+                                                 return r.height > 0 && r.top >= 0 && r.bottom <= innerHeight; }""")
+
+
+def tap_and_measure(page, control: str, answered) -> tuple[dict, dict]:
+    """Tap the control, wait for its answer, and return where things were before and after."""
+    before = page.evaluate(MEASURE, control)
+    page.locator(control).first.click()
+    answered()
+    settle(page)
+    return before, page.evaluate(MEASURE, control)
+
+
+def screen(page, name: str) -> None:
+    """What the player sees (the screen, not the whole page), as tests/screenshots/NAME.png."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"))
+
+
+def moved(before: dict, after: dict) -> float:
+    return abs(after["top"] - before["top"])
+
+
+@pytest.mark.parametrize("game", sorted(CALCULATORS))
+def test_a_calculator_save_keeps_the_row_and_focus_where_they_were_and_the_end_shows_the_result_once(server, browser, game):
+    setup, rows = CALCULATORS[game]
+    t = create(server, game, calculator=True, setup=setup)
+    ann = open_phone(browser, server, t, "Ann")
+    ben = open_phone(browser, server, t, "Ben", "dark")
+    try:
+        form = sheet_form(0)
+        save = form + " button[type=submit]"
+        ann.evaluate(FILL, [form, {k: v for k, v in rows[0].items() if k != "player"}])
+        # the refused value goes in the last number field before the Save, in view as the player taps
+        bad = ann.evaluate("""([s, refused]) => { const fields = [...document.querySelectorAll(s + ' input[inputmode=numeric]')].filter(f => f.offsetParent);
+                                    const f = fields[fields.length - 1]; f.value = refused;
+                                    return [f.name, [...f.form.elements].filter(e => e.name === f.name).indexOf(f)]; }""", [form, REFUSED])
+        put_at(ann, save)
+        bad_field = f'{form} input[name="{bad[0]}"] >> nth={bad[1]}'
+        assert in_view(ann, bad_field)
+        start = version(ann)
+
+        # refused: the Save stays put, focus goes to the refused field, described by the message beside it
+        before, after = tap_and_measure(ann, save, lambda: ann.locator("#table-live > .table-head .error").wait_for())
+        FIGURES.append(f"{game} calculator, refused Save: scrollY {before['y']} -> {after['y']}, "
+                       f"Save's top {before['top']:.0f} -> {after['top']:.0f}, focus {after['active']}")
+        assert version(ann) == start
+        assert moved(before, after) <= STILL_PX, (before, after)
+        field = ann.locator(bad_field)
+        assert field.evaluate("f => f === document.activeElement"), after
+        assert field.get_attribute("aria-invalid") == "true"
+        described = field.get_attribute("aria-describedby") or ""
+        message = ann.evaluate("ids => ids.split(' ').map(id => document.getElementById(id)).filter(Boolean).map(e => e.id)", described)
+        assert message, described
+        said = ann.locator("#table-live > .table-head .error").inner_text()
+        assert ann.locator(f"#{message[-1]}").inner_text() == said and said
+        assert in_view(ann, f"#{message[-1]}") and in_view(ann, bad_field)
+        screen(ann, f"{game}-refused-save-light")
+
+        # accepted: the Save stays put and keeps the focus
+        ann.evaluate(FILL, [form, {k: v for k, v in rows[0].items() if k != "player"}])
+        before, after = tap_and_measure(ann, save, lambda: wait_for_version(ann, start + 1))
+        FIGURES.append(f"{game} calculator, accepted Save: scrollY {before['y']} -> {after['y']}, "
+                       f"Save's top {before['top']:.0f} -> {after['top']:.0f}, focus {after['active']}")
+        assert moved(before, after) <= STILL_PX, (before, after)
+        assert after["activeIsControl"], after
+
+        # the row that completes the game: the result comes into view on both phones
+        ann.evaluate("() => window.scrollTo(0, document.documentElement.scrollHeight)")
+        other = sheet_form(1)
+        ben.evaluate(FILL, [other, {k: v for k, v in rows[1].items() if k != "player"}])
+        put_at(ben, other + " button[type=submit]")
+        ben.locator(other + " button[type=submit]").click()
+        for page in (ann, ben):
+            page.wait_for_selector("#table-live[data-finished] [data-result]")
+            settle(page)
+            top = page.evaluate("() => document.querySelector('#table-live [data-result]').getBoundingClientRect().top")
+            FIGURES.append(f"{game} calculator, the completing Save: the result's top at {top:.0f} px on a 740 px screen")
+            assert 0 <= top < PHONE["viewport"]["height"] / 2, top
+        screen(ann, f"{game}-result-in-view-light")
+        screen(ben, f"{game}-result-in-view-dark")
+        # once: a later push (a row corrected over the API) leaves the result where the player left it,
+        # out of view above; so does the end taken back and come again (Undo twice, Ben's row again)
+        result_top = "() => document.querySelector('#table-live [data-result]').getBoundingClientRect().top"
+        for page in (ann, ben):
+            put_at(page, '#table-live .seat-card[data-you="1"]', 0.2)
+            assert page.evaluate(result_top) < 0
+        post(server, t, "sheet", dict(rows[1], player=1))
+        for page in (ann, ben):
+            wait_for_version(page, version(ann))
+            settle(page)
+            assert page.evaluate(result_top) < 0
+        for _ in range(2):
+            status, doc = api_post(server, t, "undo", {"expected_version": version(ann)})
+            assert status == 200, doc
+            wait_for_version(ann, doc["version"])
+        post(server, t, "sheet", dict(rows[1], player=1))
+        for page in (ann, ben):
+            page.wait_for_selector("#table-live[data-finished] [data-result]")
+            settle(page)
+            assert page.evaluate(result_top) < 0
+    finally:
+        ann.context.close()
+        ben.context.close()
+
+
+def test_a_codex_plus_n_keeps_its_place_and_focus(server, browser):
+    t = create(server, "codex", calculator=False)
+    ann = open_phone(browser, server, t, "Ann")
+    try:
+        plus = event_form("points", 0, ':has(input[name="data.delta:json"]:not([value="1"]))') + " button"
+        put_at(ann, plus)
+        start = version(ann)
+        before, after = tap_and_measure(ann, plus, lambda: wait_for_version(ann, start + 1))
+        FIGURES.append(f"codex +N: scrollY {before['y']} -> {after['y']}, its top {before['top']:.0f} -> {after['top']:.0f}, focus {after['active']}")
+        assert moved(before, after) <= STILL_PX, (before, after)
+        assert after["activeIsControl"], after
+    finally:
+        ann.context.close()
+
+
+@pytest.mark.parametrize("type_", ["develop", "buy_types", "fame"])
+def test_a_gutenberg_develop_buy_or_stepper_keeps_its_place_and_focus(server, browser, type_):
+    """Develop and buy are answered with the whole region (buy is refused here: no guilders yet);
+    a stepper (fame +1) with itself, and the region follows by push: both keep the button."""
+    t = create(server, "gutenberg", calculator=False)
+    ann = open_phone(browser, server, t, "Ann")
+    try:
+        button = event_form(type_, 0) + (' button[value="1"]' if type_ == "fame" else " button")
+        put_at(ann, button)
+        start = version(ann)
+
+        def answered():
+            ann.wait_for_function("""v => Number(document.querySelector('#table-live').dataset.version) > v
+                                        || document.querySelector('#table-live > .table-head .error')""", arg=start)
+        before, after = tap_and_measure(ann, button, answered)
+        FIGURES.append(f"gutenberg {type_}: scrollY {before['y']} -> {after['y']}, its top {before['top']:.0f} -> {after['top']:.0f}, focus {after['active']}")
+        assert moved(before, after) <= STILL_PX, (before, after)
+        assert after["activeIsControl"], after
+    finally:
+        ann.context.close()
+
+
+INVITE = """() => { const i = document.getElementById('invite'), live = document.getElementById('table-live');
+                    return {open: i.open, above: !!(i.compareDocumentPosition(live) & Node.DOCUMENT_POSITION_FOLLOWING)}; }"""
+
+
+@pytest.mark.parametrize("calculator", [True, False], ids=["calculator", "tracked"])
+def test_the_invite_is_open_while_players_join_then_out_of_the_way_and_never_above_the_result(server, browser, calculator):
+    """Finding 5: open at the start (first on a calculator table, last on a tracked one); closed on
+    every phone at the table's first change, without moving what the player looks at; below the
+    result once a calculator table is finished, also after a reload."""
+    setup, rows = CALCULATORS["gutenberg"]
+    t = create(server, "gutenberg", calculator=calculator)
+    ann = open_phone(browser, server, t, "Ann")
+    ben = open_phone(browser, server, t, "Ben")
+    try:
+        for page in (ann, ben):
+            assert page.evaluate(INVITE) == {"open": True, "above": calculator}
+        mark = sheet_form(1) + " button[type=submit]" if calculator else event_form("develop", 1) + " button"
+        put_at(ben, mark, 0.4)
+        before = ben.evaluate(MEASURE, mark)
+        if calculator:
+            post(server, t, "sheet", dict(rows[0], player=0))
+        else:
+            ann.locator(event_form("develop", 0) + " button").first.click()
+        for page in (ann, ben):
+            wait_for_version(page, 1)
+            settle(page)
+            assert page.evaluate(INVITE) == {"open": False, "above": calculator}
+        assert moved(before, ben.evaluate(MEASURE, mark)) <= STILL_PX  # the invite closed above Ben's row: nothing moved
+        if not calculator:
+            return
+        post(server, t, "sheet", dict(rows[1], player=1))
+        for page in (ann, ben):
+            page.wait_for_selector("#table-live[data-finished]")
+            assert page.evaluate(INVITE) == {"open": False, "above": False}
+        ann.reload()
+        assert ann.evaluate(INVITE) == {"open": False, "above": False}
+    finally:
+        ann.context.close()
+        ben.context.close()
