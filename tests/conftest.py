@@ -153,6 +153,11 @@ def listening_port(output: str) -> int | None:
     return int(found.group(2)) if found else None
 
 
+def printed_key_link(output: str) -> str:
+    """The path of the host-key link (`/plays?key=...`) in what `companion serve` printed last."""
+    return re.findall(r"/plays\?key=[\w-]+", output)[-1]
+
+
 def listening_addresses(pid: int) -> set[tuple[str, int]] | None:
     """The (address, port) of every TCP socket the process listens on, from Linux's /proc; None elsewhere."""
     fds = Path(f"/proc/{pid}/fd")
@@ -264,6 +269,10 @@ class Server:
             return response.status, dict(response.getheaders()), response.read()
         finally:
             conn.close()
+
+    def key_link(self) -> str:
+        """The host-key link this server printed at its start, which gives a browser the whole archive."""
+        return self.url + printed_key_link(self.log.read_text())
 
     def kill(self) -> None:
         """SIGKILL the server: no chance to flush anything."""

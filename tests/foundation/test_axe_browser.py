@@ -14,13 +14,13 @@ import json
 from urllib.parse import urlparse
 
 import pytest
+from axe_playwright_python import sync_playwright as axe_sync  # the test extra's: a missing one fails, never skips
 
 from tests.conftest import PHONE
 from tests.foundation.test_page_stays_browser import CALCULATORS, REFUSED, create, post, sheet_form
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
-axe_sync = pytest.importorskip("axe_playwright_python.sync_playwright")
 
 TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]
 GAMES = sorted(CALCULATORS)
@@ -78,19 +78,6 @@ def game_tables(server, game: str) -> dict:
     return {"tracked": tracked, "calculator": going, "finished": done}
 
 
-def host_link(server) -> str:
-    """/plays with the data folder's host key, the link that gives a browser the archive."""
-    import sqlite_utils
-
-    from companion import hostkey
-
-    db = sqlite_utils.Database(server.data / "companion.db")
-    try:
-        return f"{server.url}/plays?key={hostkey.host_key(db)}"
-    finally:
-        db.close()
-
-
 def open_table(page, server, t: dict) -> None:
     """Join by the table's address and take the first seat."""
     page.goto(server.url + urlparse(t["join_url"]).path)
@@ -135,7 +122,7 @@ def test_no_wcag_violations_on_any_page(server, browser, scheme):
             check(f"{game} tracked table's end screen, finished")
         page.goto(server.url + "/")
         check("home")
-        page.goto(host_link(server))  # the archive's key link, as `serve` prints it for the host
+        page.goto(server.key_link())  # the archive's key link, as `serve` prints it for the host
         assert page.locator(f"a[href$='/plays/{finished['table']}']").count() == 1  # the list, not a refusal
         check("/plays")
         page.goto(f"{server.url}/plays/{finished['table']}")

@@ -80,18 +80,12 @@ def assert_lines_stand_out(page) -> None:
         assert contrast(colour, card) >= 4, (colour, card)
 
 
-def key_link(server) -> str:
-    """The host-key link `companion serve` printed, at the address the test reaches the server on."""
-    printed = re.search(r"Plays archive, every play \(your own devices alone, this one too\): \S+?(/plays\?key=\S+)", server.log.read_text()).group(1)
-    return server.url + printed
-
-
 def tour(page, server, shot, codex: dict, suffix: str) -> list[str]:
     """Open the archive, the Codex record and the stats as a player does; return the chart's series colours."""
     errors = watch_console(page)
     page.goto(f"{server.url}/plays")
     assert page.locator(".play-entry").count() == 0  # 127.0.0.1 is no key (issue 27)
-    page.goto(key_link(server))
+    page.goto(server.key_link())
     page.wait_for_url(f"{server.url}/plays")
     entries = page.locator(".play-entry")
     assert entries.count() == 3

@@ -30,7 +30,7 @@ import time
 import pytest
 
 from companion import create_app
-from tests.conftest import ROOT, Api, listening_port
+from tests.conftest import ROOT, Api, listening_port, printed_key_link
 from tests.foundation.test_plays import gutenberg_play, host_key, listed, sheet
 
 DOC = {"game": "gutenberg", "players": ["Anna", "Tom"]}
@@ -310,8 +310,7 @@ def archive(port: int, source: str, cookies: str = "") -> dict:
 
 
 def host_key_link(folder) -> str:
-
-    return re.search(r"(/plays\?key=\S+)", (folder / "serve.log").read_text()).group(1)
+    return printed_key_link((folder / "serve.log").read_text())
 
 
 @pytest.mark.slow
