@@ -314,7 +314,7 @@ def serve(args) -> int:
     binds the port and watches the workers; each worker builds its own app after the fork.
     A mistake in the options (a taken port, a name that is not a host) is one line, exit 2.
     """
-    from . import create_app, qr, serving, workers
+    from . import create_app, network, qr, serving, workers
     from .web import push
     from .web import database_settings
 
@@ -343,7 +343,7 @@ def serve(args) -> int:
         except OSError as exc:
             return fail(*cannot_listen(args, exc))
         port = config["LISTEN_PORT"] = sockets[0].getsockname()[1]
-    url, phones = where_to_open(args.host, port)
+    url, phones = network.where_to_open(args.host, port)
     if phones:
         print(f"Table Companion is running. Open {url} on any phone on this network.", flush=True)
     else:
@@ -357,7 +357,7 @@ def serve(args) -> int:
     if count == 1 and workers.hall_workers() > 1:
         print(f"For a hall of more than about 150 tables: companion serve --workers {workers.hall_workers()}", flush=True)
     if count == 1:
-        ctrl_c = stop_on_ctrl_c(made)  # held while serving: gevent drops a watcher nothing holds
+        ctrl_c = serving.stop_on_ctrl_c(made)  # held while serving: gevent drops a watcher nothing holds
         made.serve_forever()
         ctrl_c.cancel()
         print(workers.STOPPED, flush=True)
@@ -371,35 +371,6 @@ def serve(args) -> int:
     if sync == "normal":  # one flusher for the file, in the parent, started after the fork
         return workers.run(serve_on, sockets, on_started=lambda: db.WalFlusher.start(path))
     return workers.run(serve_on, sockets)
-
-
-def where_to_open(host: str, port: int) -> tuple[str, bool]:
-    """Return the address `serve` prints (and draws) for a server listening on host:port, and
-    whether phones can reach it there: never an address the server does not listen on.
-
-    On every interface (the default), the machine's LAN address; on one address or name, that
-    one; on loopback alone (127.0.0.1, ::1, localhost), that, which only this machine reaches.
-    """
-    from .network import EVERY_INTERFACE, is_local, lan_address
-
-    if host in EVERY_INTERFACE:
-        return f"http://{lan_address() or '127.0.0.1'}:{port}/", True
-    shown = f"[{host}]" if ":" in host else host
-    return f"http://{shown}:{port}/", not is_local(host)
-
-
-def stop_on_ctrl_c(made):
-    """Have Ctrl-C (SIGINT) stop the one-process server as a clean end, not a KeyboardInterrupt traceback;
-    return gevent's watcher, to keep until the server stopped.
-
-    gevent runs the handler in a greenlet of its own: stop() closes the socket, waits for the
-    connections (open streams are ended after the server's stop_timeout, 1 s), and serve_forever() returns.
-    """
-    import signal
-
-    import gevent
-
-    return gevent.signal_handler(signal.SIGINT, made.stop)
 
 
 def serve_config(args) -> tuple[dict, tuple[str, str] | None]:

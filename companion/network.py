@@ -78,6 +78,19 @@ def _best_lan_address() -> str | None:
     return min(candidates)[1] if candidates else None
 
 
+def where_to_open(host: str, port: int) -> tuple[str, bool]:
+    """Return the address `serve` prints (and draws) for a server listening on host:port, and
+    whether phones can reach it there: never an address the server does not listen on.
+
+    On every interface (the default), the machine's LAN address; on one address or name, that
+    one; on loopback alone (127.0.0.1, ::1, localhost), that, which only this machine reaches.
+    """
+    if host in EVERY_INTERFACE:
+        return f"http://{lan_address() or '127.0.0.1'}:{port}/", True
+    shown = f"[{host}]" if ":" in host else host
+    return f"http://{shown}:{port}/", not is_local(host)
+
+
 def is_local(host: str) -> bool:
     """True for names that another device cannot use to reach this one."""
     host = host.strip("[]")

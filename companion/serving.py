@@ -28,8 +28,10 @@ from __future__ import annotations
 
 import logging
 import os
+import signal
 import socket
 
+import gevent
 from gevent import GreenletExit
 from gevent.pool import Pool
 from gevent.pywsgi import WSGIHandler, WSGIServer
@@ -169,3 +171,13 @@ def listening(made: Server) -> tuple[str, int]:
 def serve(app, **options) -> None:
     """Serve the app until the process is stopped."""
     server(app, **options).serve_forever()
+
+
+def stop_on_ctrl_c(made):
+    """Have Ctrl-C (SIGINT) stop the one-process server as a clean end, not a KeyboardInterrupt traceback;
+    return gevent's watcher, to keep until the server stopped.
+
+    gevent runs the handler in a greenlet of its own: stop() closes the socket, waits for the
+    connections (open streams are ended after the server's stop_timeout, 1 s), and serve_forever() returns.
+    """
+    return gevent.signal_handler(signal.SIGINT, made.stop)

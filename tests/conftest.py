@@ -142,7 +142,7 @@ def count_rows(app, table: str) -> int:
         conn.close()
 
 
-#: the first line `companion serve` prints names where it listens (cli.where_to_open): read back
+#: the first line `companion serve` prints names where it listens (network.where_to_open): read back
 #: for the port it took with --port 0
 LISTENING = re.compile(r"^Table Companion is running\b[^\n]*?http://(\[[^\]\n]+\]|[^/:\s]+):(\d+)/", re.M)
 

@@ -5,7 +5,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from companion import cli, rules
+from companion import cli, network, rules
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -63,12 +63,12 @@ def test_serve_on_every_interface_prints_the_lan_address_and_a_qr_code_of_it():
     from companion.network import lan_address
 
     for wildcard in ("0.0.0.0", "::"):
-        url, phones = cli.where_to_open(wildcard, 8123)
+        url, phones = network.where_to_open(wildcard, 8123)
         assert phones and url == f"http://{lan_address() or '127.0.0.1'}:8123/"
     assert all("█" in line for line in qr.terminal(url).splitlines()[1:6])
-    assert cli.where_to_open("192.168.7.9", 8000) == ("http://192.168.7.9:8000/", True)
+    assert network.where_to_open("192.168.7.9", 8000) == ("http://192.168.7.9:8000/", True)
     for loopback in ("127.0.0.1", "localhost", "::1"):
-        url, phones = cli.where_to_open(loopback, 8000)
+        url, phones = network.where_to_open(loopback, 8000)
         assert not phones and url == f"http://{'[::1]' if loopback == '::1' else loopback}:8000/"
 
 

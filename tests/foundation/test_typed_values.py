@@ -45,7 +45,11 @@ def test_typed_values_come_back_each_in_its_own_field(server, phone):
     assert ann.locator('select[name="data.status"]').input_value() == "stake"
     assert ann.locator('input[type=hidden][name="data.penance[]:int"]').input_value() == ""
 
-    # another phone saves Ben's row: this phone's poll redraws the region, Ann's typing stays
+    # the refusal put her on the field it names; a pushed region waits while she is in a field,
+    # so she leaves it, as a player looks up from the row
+    assert phone.evaluate("document.activeElement.name") == "data.suspicion:int"
+    phone.evaluate("document.activeElement.blur()")
+    # another phone saves Ben's row: this phone's push redraws the region, Ann's typing stays
     version = int(phone.locator("#table-live").get_attribute("data-version"))
     call(server, events, {"type": "sheet", "expected_version": version, "data": {
         "player": 1, "principle": "ptolemaic", "status": "free", "vp": 50}}, t["token"])

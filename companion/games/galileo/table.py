@@ -202,8 +202,7 @@ def _on_action(s: dict, data: Any, ctx: Context) -> None:
     action = choice(data["action"], "data.action", rules.MAIN_ACTIONS)
     p = s["players"][player]
     if action == "philosopher":
-        # GAL-C13: checked after the Inquisition's +1 [GT398], which may arrest the figure at
-        # once [GT164]; a figure in Prison or at the Stake is not available [GT531]
+        # GAL-C13: after the Inquisition's +1 [GT398], which may arrest the figure at once [GT164][GT531]
         why = rules.philosopher_unavailable(p["suspicion"], p.get("philosopher_used", False), s["board"]["suspicion_track"],
                                             s["inquisition"], ctx.options.get("stake_overshoot", "discard"))
         if why:
