@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from companion.games.codex import GAME, functions
 from companion.games.codex.packing import max_disjoint
-from companion.games.codex.rules import Layout, final_turns, last_turns_left, may_finish, reach_turn, retriggered_end, target_reached
+from companion.games.codex.rules import Layout, final_turns, last_turns_left, may_finish, reach_turn, reaches_target, retriggered_end
 from companion.games.validation import RulesError
 
 
@@ -272,10 +272,10 @@ def test_first_player_triggering_finishes_the_round_then_one_more():
     assert final_turns(["A", "B", "C", "D"], "A") == ["B", "C", "D", "A", "B", "C", "D"]
 
 
-def test_the_end_holds_while_someone_has_the_target_and_finishing_waits_for_the_last_turns():
+def test_the_end_holds_at_the_target_and_finishing_waits_for_the_last_turns():
     # [CN53] reaches or passes 20 (30 in the variant); [CN54] the last turns; [CN55] then objectives
-    assert target_reached([17, 20, 3], 20) and not target_reached([17, 19, 3], 20)
-    assert not target_reached([29, 25], 30) and target_reached([31, 25], 30)
+    assert reaches_target(20, 20) and reaches_target(21, 20) and not reaches_target(19, 20)
+    assert not reaches_target(29, 30) and reaches_target(30, 30)
     assert last_turns_left(None) is None and not may_finish(None)
     pending = {"reason": "target", "trigger": 1, "turns": None, "played": 0}
     assert last_turns_left(pending) is None and not may_finish(pending)

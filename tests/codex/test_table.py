@@ -229,6 +229,15 @@ def test_a_player_back_under_20_reaches_it_again_at_a_later_turn():
     assert fold(events)["end"] == {"reason": "target", "trigger": 2, "turns": [0, 1, 2], "played": 0}
 
 
+def test_points_after_every_last_turn_count_in_the_last_turn_played():
+    # Ben's 20 (Anna first), all four last turns played; Anna +20 then is a correction [CN54-55] of
+    # a card in her last turn played (the third); Ben's 20 taken back: the end is Anna's from that
+    # turn, and the two turns played after it (Ben's, Cara's) are ticked off
+    events = [("first_player", {"player": 0}), ("points", {"player": 1, "delta": 20})] + [("turn_played", {})] * 4 + \
+             [("points", {"player": 0, "delta": 20}), ("points", {"player": 1, "delta": -3})]
+    assert fold(events)["end"] == {"reason": "target", "trigger": 0, "turns": [1, 2, 0, 1, 2], "played": 2}
+
+
 def test_a_trigger_still_at_20_after_a_correction_keeps_the_end():
     # 25 corrected to 22 is still "reached or passed" [CN53]: the end and its ticks stay Ben's
     events = [("first_player", {"player": 0}), ("points", {"player": 1, "delta": 25}), ("points", {"player": 2, "delta": 20}),
