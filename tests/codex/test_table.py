@@ -238,6 +238,18 @@ def test_points_after_every_last_turn_count_in_the_last_turn_played():
     assert fold(events)["end"] == {"reason": "target", "trigger": 0, "turns": [1, 2, 0, 1, 2], "played": 2}
 
 
+def test_cara_at_20_before_annas_turn_every_last_turn_already_played():
+    # Cara's 20 entered during Ben's last turn came from her own turn before Anna's [CN46]; all of
+    # Anna's last turns played, Anna's 20 taken back: Cara's round and the next are over [CN54]
+    events = [("first_player", {"player": 0}), ("points", {"player": 0, "delta": 20}), ("points", {"player": 2, "delta": 20})] + \
+             [("turn_played", {})] * 5 + [("points", {"player": 0, "delta": -3})]
+    state = fold(events)
+    assert state["end"] == {"reason": "target", "trigger": 2, "turns": [0, 1, 2], "played": 3}
+    assert state["notice"]["text"] == ("Back to 17: Cara reached 20 first now, so the end was triggered by Cara: "
+                                       "every last turn is played")
+    assert fold(events + [("finish", {})])["finished"] is True
+
+
 def test_a_trigger_still_at_20_after_a_correction_keeps_the_end():
     # 25 corrected to 22 is still "reached or passed" [CN53]: the end and its ticks stay Ben's
     events = [("first_player", {"player": 0}), ("points", {"player": 1, "delta": 25}), ("points", {"player": 2, "delta": 20}),

@@ -90,7 +90,10 @@ def _move_trigger(state: dict, seat: int, done: int, names) -> None:
         return
     who = names[end["trigger"]]
     left = rules.last_turns_left(end)
-    then = "; choose the first player to name the last turns" if left is None else f": {plural(left, 'last turn')} to play"
+    if left is None:
+        then = "; choose the first player to name the last turns"
+    else:
+        then = f": {plural(left, 'last turn')} to play" if left else ": every last turn is played"
     state["notice"] = {"player": seat, "text": f"Back to {back}: {who} reached {target} first now, "
                                                f"so the end was triggered by {who}{then}"}
 
