@@ -52,7 +52,7 @@ GAMES = ("galileo", "gutenberg", "voynich", "codex")
 EQUIVALENT_FILE = ROOT / "scripts" / "mutation_equivalent.toml"
 #: the modules of a game package that are not rules (companion/games/base.py): the plug-in, its table
 #: events (a solo opponent's too), its views and its box profile
-NOT_RULES = {"__init__.py", "table.py", "solo.py", "calculator.py", "view.py", "profile.py"}
+NOT_RULES = {"__init__.py", "table.py", "solo.py", "calculator.py", "track.py", "view.py", "profile.py"}
 #: a run of a game's fast tests takes under 10 s; a fault that hangs is stopped by pytest-timeout
 #: (tests/conftest.py) first and by this as a last resort
 RUN_TIMEOUT = 300

@@ -17,9 +17,10 @@ tests/foundation/test_architecture.py keeps the list true):
 
 Beside them, modules a game alone needs keep their own names: `automa.py` (Gutenberg's
 automa decks), `facts.py` (Gutenberg's facts read from data/), `cards.py` and
-`packing.py` (Codex's card data and pattern counting), and `solo.py` (the events of a
-solo opponent's turn on the table, in Voynich and Gutenberg). The imports run one way:
-`__init__` -> view -> table (and solo, calculator) -> functions, profile -> rules; never back.
+`packing.py` (Codex's card data and pattern counting), `track.py` (Codex's score track and
+the end it triggers), and `solo.py` (the events of a solo opponent's turn on the table, in
+Voynich and Gutenberg). The imports run one way:
+`__init__` -> view -> table (and solo, calculator, track) -> functions, profile -> rules; never back.
 
 A table's state is derived by folding its events in force, oldest first:
 

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from companion.games.codex import GAME, functions
 from companion.games.codex.packing import max_disjoint
-from companion.games.codex.rules import Layout, final_turns, last_turns_left, may_finish, target_reached
+from companion.games.codex.rules import Layout, final_turns, last_turns_left, may_finish, reach_turn, reaches_target, retriggered_end
 from companion.games.validation import RulesError
 
 
@@ -272,16 +272,42 @@ def test_first_player_triggering_finishes_the_round_then_one_more():
     assert final_turns(["A", "B", "C", "D"], "A") == ["B", "C", "D", "A", "B", "C", "D"]
 
 
-def test_the_end_holds_while_someone_has_the_target_and_finishing_waits_for_the_last_turns():
+def test_the_end_holds_at_the_target_and_finishing_waits_for_the_last_turns():
     # [CN53] reaches or passes 20 (30 in the variant); [CN54] the last turns; [CN55] then objectives
-    assert target_reached([17, 20, 3], 20) and not target_reached([17, 19, 3], 20)
-    assert not target_reached([29, 25], 30) and target_reached([31, 25], 30)
+    assert reaches_target(20, 20) and reaches_target(21, 20) and not reaches_target(19, 20)
+    assert not reaches_target(29, 30) and reaches_target(30, 30)
     assert last_turns_left(None) is None and not may_finish(None)
     pending = {"reason": "target", "trigger": 1, "turns": None, "played": 0}
     assert last_turns_left(pending) is None and not may_finish(pending)
     end = {"reason": "decks", "trigger": 2, "turns": [0, 1, 2], "played": 2}
     assert last_turns_left(end) == 1 and not may_finish(end)
     assert may_finish(dict(end, played=3)) and last_turns_left(dict(end, played=3)) == 0
+
+
+def test_points_count_in_the_scorers_own_latest_turn_begun():
+    # turns numbered clockwise, seat s plays turns s, s + n, ... [CN36]; points are recorded at once
+    # in the placing player's turn [CN46]: the latest of hers at or before the turn being played
+    assert reach_turn(1, 1, 3) == 1 and reach_turn(1, 3, 3) == 1 and reach_turn(1, 4, 3) == 4
+    assert reach_turn(2, 1, 3) == -1  # not her turn yet this round: the points came from her previous one
+    assert reach_turn(0, 5, 2) == 4 and reach_turn(1, 5, 2) == 5
+
+
+def test_the_end_moves_to_the_earliest_turn_at_the_target():
+    # [CN53] triggered by the earliest turn at the target, [CN54] the rest of that round and one more;
+    # the turns played since that turn (up to `done`) are ticked off
+    assert retriggered_end([None, None, None], 4, [0, 1, 2]) is None
+    assert retriggered_end([3, None, 2], 3, [0, 1, 2]) == {"reason": "target", "trigger": 2, "turns": [0, 1, 2], "played": 1}
+    assert retriggered_end([3, None, 2], 2, [0, 1, 2])["played"] == 0
+    assert retriggered_end([3, None, 5], 4, [0, 1, 2]) == {"reason": "target", "trigger": 0, "turns": [1, 2, 0, 1, 2], "played": 1}
+    # the turn being played is the trigger's own: nothing is played yet
+    assert retriggered_end([None, 5], 4, [1, 0])["played"] == 0
+    # the first player is not known: the trigger is, the turns wait for it
+    assert retriggered_end([None, 1, None], 1, None) == {"reason": "target", "trigger": 1, "turns": None, "played": 0}
+    assert retriggered_end([None, None, -1], 0, None)["played"] == 1
+    # a turn before the old trigger's, in the round before (Ben last of Anna and Ben, entered late):
+    # the turns played since, at most all of the new last turns
+    assert retriggered_end([None, -1], 3, [0, 1]) == {"reason": "target", "trigger": 1, "turns": [0, 1], "played": 2}
+    assert retriggered_end([None, -1], 0, [0, 1])["played"] == 1
 
 
 def test_final_turns_works_on_seat_indices():

@@ -162,10 +162,137 @@ def test_a_correction_from_20_to_17_untriggers_the_end():
 
 
 def test_a_correction_below_20_keeps_the_end_while_another_player_has_20():
+    # Ben's 20 is taken back; Cara reached 21 in her turn, after Ben's: the end is hers [CN53], and
+    # as she is last in turn order, one round is left [CN54] (CDX-C8), not Ben's four turns
     events = [("first_player", {"player": 0}), ("points", {"player": 1, "delta": 20}),
               ("points", {"player": 2, "delta": 21}), ("points", {"player": 1, "delta": -3})]
     state = fold(events)
-    assert state["end"]["reason"] == "target" and state["end"]["trigger"] == 1
+    assert state["end"] == {"reason": "target", "trigger": 2, "turns": [0, 1, 2], "played": 0}
+
+
+def test_ana_20_one_turn_ben_22_ana_minus_3_the_end_was_triggered_by_ben():
+    # The reviewer's case (issue 27, finding 14): Ana +20 triggers the end, one last turn is played
+    # (Ben's), Ben +22 in it, then Ana -3. Ana has 17: Ben is the one who reached 20 [CN53], at his
+    # turn, the last of the round (Ana first): one more round follows [CN54], Ana then Ben
+    names = ["Ana", "Ben"]
+    events = [("first_player", {"player": 0}), ("points", {"player": 0, "delta": 20}), ("turn_played", {}),
+              ("points", {"player": 1, "delta": 22}), ("points", {"player": 0, "delta": -3})]
+    state = fold(events, names=names)
+    assert state["scores"] == [17, 22]
+    assert state["end"] == {"reason": "target", "trigger": 1, "turns": [0, 1], "played": 0}
+    assert state["notice"] == {"player": 0, "text": "Back to 17: Ben reached 20 first now, so the end was "
+                                                    "triggered by Ben: 2 last turns to play"}
+
+
+def test_ana_20_ben_first_reaches_22_in_the_next_round_the_last_turns_follow_ben():
+    # Ben plays first, Anna last: Anna's 20 leaves one round (Ben, Cara, Anna) [CN54] (CDX-C8). Ben
+    # scores 22 in that round's first turn; Anna's 20 is then taken back. Ben's turn triggered the
+    # end: Cara and Anna finish that round, then everyone once more, five turns from Ben's
+    events = [("first_player", {"player": 1}), ("points", {"player": 0, "delta": 20}), ("turn_played", {}),
+              ("points", {"player": 1, "delta": 22}), ("points", {"player": 0, "delta": -3})]
+    state = fold(events)
+    assert state["end"] == {"reason": "target", "trigger": 1, "turns": [2, 0, 1, 2, 0], "played": 0}
+    assert state["notice"]["text"] == ("Back to 17: Ben reached 20 first now, so the end was triggered by Ben: "
+                                       "5 last turns to play")
+    error = rejected(state, "finish", {})
+    assert "5 last turns are still to play (Cara next)" in error.message
+    assert fold(events + [("turn_played", {})] * 5 + [("finish", {})])["finished"] is True
+
+
+def test_turns_played_since_anna_reached_20_count_as_her_last_turns():
+    # Ben's 20 (Anna first) leaves Cara, then a round [CN54]. Cara plays; Anna reaches 25 in her
+    # turn; Anna and Ben play. Ben's 20 is taken back: the end is Anna's, from her turn: Ben's turn
+    # played since is her first last turn, Cara, Anna, Ben and Cara are left
+    events = [("first_player", {"player": 0}), ("points", {"player": 1, "delta": 20}), ("turn_played", {}),
+              ("points", {"player": 0, "delta": 25}), ("turn_played", {}), ("turn_played", {}),
+              ("points", {"player": 1, "delta": -3})]
+    state = fold(events)
+    assert state["end"] == {"reason": "target", "trigger": 0, "turns": [1, 2, 0, 1, 2], "played": 1}
+    assert state["notice"]["text"].endswith("so the end was triggered by Anna: 4 last turns to play")
+
+
+def test_the_earliest_turn_at_20_triggers_not_the_lowest_seat():
+    # Ben 20, Cara 20 in her turn, two turns played, Anna 20 in hers: Ben's taken back, Cara's
+    # turn came before Anna's [CN53]; the turn played since Cara's (Anna's) is ticked off
+    events = [("first_player", {"player": 0}), ("points", {"player": 1, "delta": 20}), ("points", {"player": 2, "delta": 20}),
+              ("turn_played", {}), ("turn_played", {}), ("points", {"player": 0, "delta": 20}),
+              ("points", {"player": 1, "delta": -1})]
+    assert fold(events)["end"] == {"reason": "target", "trigger": 2, "turns": [0, 1, 2], "played": 1}
+
+
+def test_a_player_back_under_20_reaches_it_again_at_a_later_turn():
+    # Cara's 20 is corrected to 19, then she reaches 20 again two rounds of turns later: her
+    # reaching counts from that later turn, when Ben's trigger is taken back [CN53-54]
+    events = [("first_player", {"player": 0}), ("points", {"player": 1, "delta": 20}), ("points", {"player": 2, "delta": 20}),
+              ("points", {"player": 2, "delta": -1}), ("turn_played", {}), ("turn_played", {}), ("turn_played", {}),
+              ("points", {"player": 2, "delta": 1}), ("points", {"player": 1, "delta": -3})]
+    assert fold(events)["end"] == {"reason": "target", "trigger": 2, "turns": [0, 1, 2], "played": 0}
+
+
+def test_points_after_every_last_turn_count_in_the_last_turn_played():
+    # Ben's 20 (Anna first), all four last turns played; Anna +20 then is a correction [CN54-55] of
+    # a card in her last turn played (the third); Ben's 20 taken back: the end is Anna's from that
+    # turn, and the two turns played after it (Ben's, Cara's) are ticked off
+    events = [("first_player", {"player": 0}), ("points", {"player": 1, "delta": 20})] + [("turn_played", {})] * 4 + \
+             [("points", {"player": 0, "delta": 20}), ("points", {"player": 1, "delta": -3})]
+    assert fold(events)["end"] == {"reason": "target", "trigger": 0, "turns": [1, 2, 0, 1, 2], "played": 2}
+
+
+def test_cara_at_20_before_annas_turn_every_last_turn_already_played():
+    # Cara's 20 entered during Ben's last turn came from her own turn before Anna's [CN46]; all of
+    # Anna's last turns played, Anna's 20 taken back: Cara's round and the next are over [CN54]
+    events = [("first_player", {"player": 0}), ("points", {"player": 0, "delta": 20}), ("points", {"player": 2, "delta": 20})] + \
+             [("turn_played", {})] * 5 + [("points", {"player": 0, "delta": -3})]
+    state = fold(events)
+    assert state["end"] == {"reason": "target", "trigger": 2, "turns": [0, 1, 2], "played": 3}
+    assert state["notice"]["text"] == ("Back to 17: Cara reached 20 first now, so the end was triggered by Cara: "
+                                       "every last turn is played")
+    assert fold(events + [("finish", {})])["finished"] is True
+
+
+def test_a_trigger_still_at_20_after_a_correction_keeps_the_end():
+    # 25 corrected to 22 is still "reached or passed" [CN53]: the end and its ticks stay Ben's
+    events = [("first_player", {"player": 0}), ("points", {"player": 1, "delta": 25}), ("points", {"player": 2, "delta": 20}),
+              ("turn_played", {}), ("points", {"player": 1, "delta": -3})]
+    state = fold(events)
+    assert state["end"] == {"reason": "target", "trigger": 1, "turns": [2, 0, 1, 2], "played": 1}
+    assert state["notice"] is None
+
+
+def test_the_end_moves_to_ben_before_the_first_player_is_known():
+    # nobody chose the first player yet: the end moves to Ben all the same; the last turns wait for it
+    events = [("points", {"player": 0, "delta": 20}), ("points", {"player": 1, "delta": 21}),
+              ("points", {"player": 0, "delta": -2})]
+    state = fold(events)
+    assert state["end"] == {"reason": "target", "trigger": 1, "turns": None, "played": 0}
+    assert state["notice"]["text"] == ("Back to 18: Ben reached 20 first now, so the end was triggered by Ben; "
+                                       "choose the first player to name the last turns")
+    state = GAME.apply(state, "first_player", {"player": 0}, ctx())
+    assert state["end"]["turns"] == [2, 0, 1, 2]
+
+
+def test_a_table_stored_before_the_reach_record_moves_the_end_too():
+    # a state stored by the previous version has no record of when each player reached 20: those
+    # who have it are taken to have reached it in their latest turn, the trigger in its own
+    events = [("first_player", {"player": 1}), ("points", {"player": 0, "delta": 20}), ("turn_played", {}),
+              ("points", {"player": 1, "delta": 22})]
+    stored = fold(events)
+    stored.pop("reached", None)
+    state = GAME.apply(stored, "points", {"player": 0, "delta": -3}, ctx())
+    assert state["end"] == {"reason": "target", "trigger": 1, "turns": [2, 0, 1, 2, 0], "played": 0}
+    assert GAME.view(state, NAMES, {}, {}, None, "end")["notice"] is not None
+    # and the view of the stored state itself reads as before
+    assert "Anna" in str(GAME.view(stored, NAMES, {}, {}, None, None)["banner"])
+
+
+def test_the_banner_and_end_screen_name_ben_once_the_end_moved_to_him():
+    events = [("first_player", {"player": 1}), ("points", {"player": 0, "delta": 20}), ("turn_played", {}),
+              ("points", {"player": 1, "delta": 22}), ("points", {"player": 0, "delta": -3})]
+    state = fold(events)
+    banner = GAME.view(state, NAMES, {}, {}, None, None)["banner"]
+    assert banner["trigger"] == "Ben" and banner["left"] == 5 and [t["name"] for t in banner["turns"]][0] == "Cara"
+    end = GAME.view(state, NAMES, {}, {}, None, "end")
+    assert "5 last turns are still to play" in str(end["finish_blocker"])
 
 
 def test_a_correction_below_20_keeps_the_end_when_the_decks_ran_out():

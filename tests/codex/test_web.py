@@ -157,6 +157,24 @@ def test_a_correction_below_20_untriggers_the_end_over_the_api(api):
     assert api.event(t, "finish").status_code == 400
 
 
+def test_ana_20_ben_22_ana_minus_3_moves_the_end_to_ben_over_the_api(client, api):
+    # issue 27, finding 14, the reviewer's case through the API: Ben plays first, Ana's 20 is taken
+    # back after Ben reached 22 in the following round's first turn: the end is Ben's [CN53-54]
+    t = api.create("codex", ["Ana", "Ben"], first_player=1)
+    for type_, data in [("points", {"player": 0, "delta": 20}), ("turn_played", {}), ("points", {"player": 1, "delta": 22})]:
+        assert api.event(t, type_, data).status_code == 200
+    r = api.event(t, "points", {"player": 0, "delta": -3})
+    assert r.status_code == 200
+    state = r.get_json()["state"]
+    assert state["end"] == {"reason": "target", "trigger": 1, "turns": [0, 1, 0], "played": 0}
+    open_table(client, t)
+    page = client.get(f"/t/{t['table']}").get_data(as_text=True)
+    assert "Back to 17" in page and "3 last turns to play" in page
+    page = client.get(f"/t/{t['table']}?screen=end").get_data(as_text=True)
+    assert "3 last turns are still to play" in page
+    assert api.event(t, "finish").status_code == 400
+
+
 # --- the phone ---------------------------------------------------------------------------------------
 
 @pytest.mark.browser

@@ -39,13 +39,37 @@ def reaches_target(score: int, target: int) -> bool:
     return score >= target
 
 
-def target_reached(scores: Sequence[int], target: int) -> bool:
-    """Return whether any player has reached or passed the target [CN53].
+def reach_turn(seat: int, now: int, players: int) -> int:
+    """Return the turn in which a seat's score reached the target, the turn `now` being played.
 
-    A score lowered by a correction is re-checked with this: when nobody holds the target any
-    more, a trigger by points did not happen (the decks' trigger stands on its own [CN53]).
+    Turns are numbered one after another clockwise, seat s playing turns s, s + players, ...
+    [CN36]. Placement points are "recorded immediately" [CN46], in the turn of the player who
+    places the card: so in that seat's own latest turn begun by `now` (a turn before the trigger's,
+    negative, for points entered late). That turn is when the end was triggered [CN53].
     """
-    return any(reaches_target(score, target) for score in scores)
+    return now - (now - seat) % players
+
+
+def retriggered_end(reached: Sequence[int | None], done: int, order: Sequence[int] | None) -> dict | None:
+    """Return the end as triggered by points once the trigger's own claim was taken back, or None.
+
+    `reached` is, per seat, the turn in which its score reached the target (reach_turn), None
+    where it is below the target now; `done` the latest turn played; `order` the seats in turn
+    order, first player first (None while nobody chose it). [CN53] the end is triggered "as soon
+    as a player reaches or passes 20 points": by the earliest of those turns. [CN54] "The current
+    round is finished, then everyone plays one last time" from that turn (final_turns); the turns
+    played since it, up to `done`, are last turns already played (RULES.md CDX-C9).
+    """
+    at = [(turn, seat) for seat, turn in enumerate(reached) if turn is not None]
+    if not at:
+        return None
+    turn, seat = min(at)
+    played = max(done - turn, 0)
+    turns = None
+    if order is not None:
+        turns = final_turns(order, seat)
+        played = min(played, len(turns))  # turns played past the end are no last turns
+    return {"reason": "target", "trigger": seat, "turns": turns, "played": played}
 
 
 def last_turns_left(end: Mapping | None) -> int | None:

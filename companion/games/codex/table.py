@@ -6,6 +6,10 @@ State (JSON, players by seat index, seats in clockwise order as entered):
      "scores": [placement points per seat],
      "end": null | {"reason": "target" | "decks", "trigger": SEAT, "played": N,
                     "turns": [SEAT, ...] (null until the first player is known)},
+     "reached": [turn or null per seat],                (the turn each score reached the target in, null
+                                                         below it; turns numbered clockwise from the
+                                                         first trigger's round, seat s playing s, s + n, ...;
+                                                         a state stored without it gets it at its next score)
      "common": [objective ids], "secret": [objective id or null per seat],
      "counts": [{symbol: n} per seat],                  (typed-in visible counts)
      "patterns": [{"ID": {"count": n} | {"cells": [...]}} per seat],
@@ -15,7 +19,8 @@ State (JSON, players by seat index, seats in clockwise order as entered):
      "rows": [row or null per seat]}                     (calculator tables only: calculator.py)
 
 A seat with a manuscript has its visible counts and pattern counts computed from it.
-What the pages show of a table is computed in view.py.
+The score track, the end it triggers and its last turns are kept by track.py; what the pages
+show of a table is computed in view.py.
 """
 
 from __future__ import annotations
@@ -25,7 +30,7 @@ from typing import Any
 from ..base import Context, EventLines, clone, describe_event, is_calculator
 from ..validation import RulesError, choice, listof, obj, whole
 from ..words import plural, signed
-from . import calculator, functions, rules
+from . import calculator, functions, rules, track
 from .calculator import CALCULATOR_EVENTS, CALCULATOR_HINT  # noqa: F401 (the plug-in reads them here, base.Game)
 from .cards import OBJECTS, SIDES, SYMBOLS
 
@@ -86,57 +91,15 @@ def initial_state(names: list[str], options: dict, profile: dict) -> dict:
         "manuscripts": [[] for _ in range(n)],
         "finished": False,
         "notice": None,
+        "reached": [None] * n,
         **({"rows": [None] * n} if is_calculator(options) else {}),
     }
-
-
-def turn_order(state: dict) -> list[int]:
-    """Return the seats in turn order, first player first (clockwise = seat order) [CN36]."""
-    n = len(state["scores"])
-    first = state["first"] or 0
-    return [(first + i) % n for i in range(n)]
 
 
 # --- events -----------------------------------------------------------------------------------
 
 def _seat(data: dict, state: dict) -> int:
     return whole(data["player"], "data.player", 0, len(state["scores"]) - 1)
-
-
-def _add_points(state: dict, seat: int, delta: int) -> None:
-    """Move a score and trigger the end when it reaches the target [CN53]."""
-    new = state["scores"][seat] + delta
-    if new < 0:
-        raise RulesError("data.delta", f"a score never goes below 0 (it is {state['scores'][seat]})")
-    state["scores"][seat] = new
-    end = state["end"]
-    if delta > 0 and end is not None and end["turns"] is not None and end["played"] >= len(end["turns"]):
-        # [CN54] "everyone plays one last time", then [CN55] only objectives are added: points
-        # scored now are a correction at most, so they count, with a word
-        state["notice"] = {"player": seat, "text": f"Every last turn is played: +{delta} counted as a correction; "
-                                                   "cards are no longer played, only objectives are added"}
-    # [CN53] "as soon as a player reaches or passes 20 points" (30 in the variant [CN67])
-    if state["end"] is None and delta > 0 and rules.reaches_target(new, state["target"]):
-        _trigger(state, seat, "target")
-    elif end is not None and end["reason"] == "target" and not rules.target_reached(state["scores"], state["target"]):
-        # a correction shows nobody reached the target: the end was not triggered [CN53]; the
-        # decks' trigger ("no more cards to draw") is kept whatever the scores
-        state["end"] = None
-        state["notice"] = {"player": seat, "text": f"Back to {new}: nobody has {state['target']} points now, "
-                                                   "so the end is no longer triggered"}
-
-
-def _trigger(state: dict, seat: int, reason: str) -> None:
-    state["end"] = {"reason": reason, "trigger": seat, "turns": None, "played": 0}
-    _last_turns(state)
-
-
-def _last_turns(state: dict) -> None:
-    """Name the turns still to play once both the trigger and the first player are known."""
-    end = state["end"]
-    if end is not None and end["turns"] is None and state["first"] is not None:
-        # [CN54] finish the current round, then everyone plays once more
-        end["turns"] = rules.final_turns(turn_order(state), end["trigger"])
 
 
 def objectives_of(state: dict, seat: int) -> list[int]:
@@ -179,7 +142,7 @@ def _first_player(state, data, ctx):
     seat = _seat(data, state)
     _first_may_change(state, "data.player")
     state["first"] = seat
-    _last_turns(state)
+    track.name_last_turns(state)
 
 
 def _draw_first_player(state, data, ctx):
@@ -187,7 +150,7 @@ def _draw_first_player(state, data, ctx):
     # [CN36] "The first player is chosen at random"; the draw counter keeps a redo identical
     state["first"] = ctx.rng("first_player", state["draws"]).randrange(len(state["scores"]))
     state["draws"] += 1
-    _last_turns(state)
+    track.name_last_turns(state)
 
 
 def _first_may_change(state: dict, field: str) -> None:
@@ -200,27 +163,27 @@ def _points(state, data, ctx):
     delta = whole(data["delta"], "data.delta", -99, 99)
     if delta == 0:
         raise RulesError("data.delta", "must not be 0 (a whole number from -99 to 99)")
-    _add_points(state, seat, delta)
+    track.add_points(state, seat, delta, ctx.names)
 
 
 def _gold_corners(state, data, ctx):
     seat = _seat(data, state)
     corners = whole(data["corners"], "data.corners", 1, 4)
-    _add_points(state, seat, 2 * corners)  # [CN47] 2 points per corner covered
+    track.add_points(state, seat, 2 * corners, ctx.names)  # [CN47] 2 points per corner covered
 
 
 def _gold_objects(state, data, ctx):
     seat = _seat(data, state)
     choice(data["object"], "data.object", OBJECTS)
     count = whole(data["count"], "data.count", 1, 99)
-    _add_points(state, seat, count)  # [CN48] 1 point per visible copy, the card's own included
+    track.add_points(state, seat, count, ctx.names)  # [CN48] 1 point per visible copy, the card's own included
 
 
 def _decks_empty(state, data, ctx):
     seat = _seat(data, state)
     if state["end"] is not None:
         raise RulesError("type", "the end is already triggered")
-    _trigger(state, seat, "decks")  # [CN53] no more cards to draw (CDX-C1: both decks)
+    track.trigger(state, seat, "decks")  # [CN53] no more cards to draw (CDX-C1: both decks)
 
 
 def _turn_played(state, data, ctx):
@@ -326,7 +289,7 @@ def _play_card(state, data, ctx):
     points = layout.place(card_id, side, x, y, "data.id")  # [CN39-42], message names the card
     state["manuscripts"][seat].append({"id": card_id, "side": side, "x": x, "y": y, "points": points})
     if points:
-        _add_points(state, seat, points)
+        track.add_points(state, seat, points, ctx.names)
 
 
 def _where(data: dict) -> tuple[int, int]:
@@ -345,33 +308,10 @@ def _where(data: dict) -> tuple[int, int]:
 def _finish(state, data, ctx):
     if state["finished"]:
         raise RulesError("type", "the game is already over")
-    why = finish_blocker(state, ctx.names)
+    why = track.finish_blocker(state, ctx.names)
     if why:
         raise RulesError("type", why)
     state["finished"] = True
-
-
-def finish_blocker(state: dict, names) -> str | None:
-    """Return why the objectives cannot be added yet, in players' words, or None.
-
-    [CN53] the end is triggered by 20 points (or 30) or by no more cards to draw; [CN54] the
-    round is finished, then everyone plays once more; [CN55] then the objectives are added.
-    The decision is rules.may_finish; this only says what comes first.
-    """
-    end = state["end"]
-    if rules.may_finish(end):
-        return None
-    if end is None:
-        return (f"The game is not over yet: it ends once a player reaches {state['target']} points or both decks "
-                "run out, and everyone has played their last turns")
-    left = rules.last_turns_left(end)
-    if left is None:
-        # [CN36][CN54] the last turns depend on who played first
-        return "The game is not over yet: choose the first player, so that the last turns can be named"
-    name = names[end["turns"][end["played"]]]
-    if left == 1:
-        return f"The game is not over yet: {name}'s last turn is still to play"
-    return f"The game is not over yet: {left} last turns are still to play ({name} next)"
 
 
 SHAPES = {

@@ -14,7 +14,8 @@ from ..words import plural, standing
 from . import calculator, functions, rules
 from . import cards as catalogue
 from .cards import KINGDOMS, OBJECTS, SYMBOLS
-from .table import finish_blocker, layout_of, objectives_of, pattern_count, turn_order
+from .table import layout_of, objectives_of, pattern_count
+from .track import finish_blocker, turn_order
 
 QUICK_POINTS = (1, 2, 3, 5)  # [CN46] "1, 3 or 5 points"; 2 for the gold cards' 2 per corner [CN47]
 KINGDOM_CYCLE = ("",) + KINGDOMS  # the grid editor's tap order
