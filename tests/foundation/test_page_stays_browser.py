@@ -321,3 +321,49 @@ def test_the_invite_is_open_while_players_join_then_out_of_the_way_and_never_abo
     finally:
         ann.context.close()
         ben.context.close()
+
+
+#: the once-per-table forms whose control goes with their answer: (game, the form's section before,
+#: its Save, what stands in its place after, the values as the API takes them, the words that confirm it)
+ONCE_PER_TABLE = {
+    # Voynich's score track: the card closes to its summary, which says what was saved
+    "voynich-track": ("voynich", "#track-values", "#track-values button[type=submit]", "#track-details",
+                      {"spaces": {str(k): {"position": pos, "gk": gk} for k, (pos, gk) in enumerate(SPACES.items())}},
+                      f"Score track saved: {len(SPACES)} spaces"),
+    # Codex's common objectives: the choose form becomes the "Change them" one
+    "codex-common": ("codex", "#cx-common", "#cx-common button[type=submit]", "#cx-common", {"cards": COMMON}, None),
+}
+
+
+@pytest.mark.parametrize("case", sorted(ONCE_PER_TABLE))
+def test_a_once_per_table_form_whose_control_goes_with_the_answer_keeps_its_section_in_place_and_focuses_what_replaced_it(server, browser, case):
+    """Where the tapped Save is not on the page after the answer, its nearest section that is (by id)
+    stays where it was on the screen, and focus goes to what stands in the form's place: not to the body."""
+    game, section, save, after_section, doc, said = ONCE_PER_TABLE[case]
+    t = create(server, game, calculator=True)
+    ann = open_phone(browser, server, t, "Ann")
+    try:
+        ann.evaluate(FILL, [section + " form", doc])
+        put_at(ann, save, 0.6)
+        top = "s => document.querySelector(s).getBoundingClientRect().top"
+        # where the section was on the screen, or the screen's top where it began above it
+        before = {"y": ann.evaluate("scrollY"), "top": max(ann.evaluate(top, section), 0)}
+        ann.locator(save).first.click()
+        wait_for_version(ann, 1)
+        settle(ann)
+        after = {"y": ann.evaluate("scrollY"), "top": ann.evaluate(top, after_section),
+                 "active": ann.evaluate("() => document.activeElement === document.body ? 'body' : document.activeElement.outerHTML.slice(0, 80)"),
+                 "in": ann.evaluate("s => document.querySelector(s).contains(document.activeElement)", after_section)}
+        FIGURES.append(f"{case}: scrollY {before['y']} -> {after['y']}, the section's top {before['top']:.0f} -> {after['top']:.0f}, "
+                       f"focus {after['active']}")
+        screen(ann, f"{case}-saved-light")
+        at_bottom = ann.evaluate("() => scrollY + innerHeight >= document.documentElement.scrollHeight - 1")
+        assert abs(after["top"] - before["top"]) <= STILL_PX or (at_bottom and 0 <= after["top"] < PHONE["viewport"]["height"] / 2), (before, after)
+        assert after["active"] != "body" and after["in"], after
+        focused_box = ann.evaluate("() => { const r = document.activeElement.getBoundingClientRect(); return [r.top, r.bottom]; }")
+        assert 0 <= focused_box[0] and focused_box[1] <= PHONE["viewport"]["height"], focused_box
+        if said:
+            confirmation = ann.locator(after_section).get_by_text(said)
+            assert confirmation.is_visible() and in_view(ann, f"{after_section} summary")
+    finally:
+        ann.context.close()
