@@ -367,3 +367,29 @@ def test_a_once_per_table_form_whose_control_goes_with_the_answer_keeps_its_sect
             assert confirmation.is_visible() and in_view(ann, f"{after_section} summary")
     finally:
         ann.context.close()
+
+
+def test_a_codex_row_saved_says_so_under_its_save_on_the_screen(server, browser):
+    """After an accepted Save, "Row saved; waiting for ..." is where the player looks: under the Save
+    (as Gutenberg's row says it), on the screen, not at the top of the card above it."""
+    setup, rows = CALCULATORS["codex"]
+    t = create(server, "codex", calculator=True, setup=setup)
+    ann = open_phone(browser, server, t, "Ann")
+    try:
+        form = sheet_form(0)
+        save = form + " button[type=submit]"
+        ann.evaluate(FILL, [form, {k: v for k, v in rows[0].items() if k != "player"}])
+        put_at(ann, save)
+        start = version(ann)
+        tap_and_measure(ann, save, lambda: wait_for_version(ann, start + 1))
+        said = "#cx-sheet-0 .cx-said"
+        text = ann.locator(said).inner_text()
+        box = ann.evaluate("s => { const r = document.querySelector(s).getBoundingClientRect(); return [r.top, r.bottom]; }", said)
+        save_box = ann.evaluate("s => document.querySelector(s).getBoundingClientRect().bottom", save)
+        FIGURES.append(f"codex calculator, accepted Save: '{text}' at {box[0]:.0f} to {box[1]:.0f} px, the Save's bottom at {save_box:.0f}")
+        screen(ann, "codex-row-saved-light")
+        assert "waiting for" in text, text
+        assert in_view(ann, said), box
+        assert box[0] >= save_box, (box, save_box)  # under the Save
+    finally:
+        ann.context.close()
