@@ -115,7 +115,20 @@
     if (!evt.detail.target || evt.detail.target.id !== "table-live") return;
     restore();
     tidyInvite();
+    oneAlert();
   });
+  document.addEventListener("DOMContentLoaded", oneAlert);
+  // A refusal is drawn in the table's head and, when it names a field on the page, beside that field
+  // too: only the one beside the field is an alert, so a screen reader says it once, where the focus
+  // goes (refusedField). The head's copy stays, read in its place, for a sighted player at the top.
+  function oneAlert() {
+    var head = document.querySelector("#table-live > .table-head .error[role=alert][data-field]");
+    if (!head) return;
+    var beside = Array.prototype.some.call(document.querySelectorAll("#table-live .error[role=alert][data-field]"), function (e) {
+      return e !== head && e.getAttribute("data-field") === head.getAttribute("data-field");
+    });
+    if (beside) head.removeAttribute("role");
+  }
 
   // What a new live region must keep of the old one: a <details> the player opened or closed
   // stays so (by id), and values typed but not yet sent (keepTyped) go back in their fields.

@@ -196,6 +196,10 @@ def test_a_calculator_save_keeps_the_row_and_focus_where_they_were_and_the_end_s
         said = ann.locator("#table-live > .table-head .error").inner_text()
         assert ann.locator(f"#{message[-1]}").inner_text() == said and said
         assert in_view(ann, f"#{message[-1]}") and in_view(ann, bad_field)
+        # one alert, beside the field: a screen reader says the refusal once (the head's copy stays, read in place)
+        alerts = ann.evaluate("() => [...document.querySelectorAll('#table-live [role=alert]')].map(e => e.closest('.table-head') ? 'head' : 'beside')")
+        FIGURES.append(f"{game} calculator, refused Save: role=alert on {alerts}")
+        assert alerts == ["beside"], alerts
         screen(ann, f"{game}-refused-save-light")
 
         # accepted: the Save stays put and keeps the focus
