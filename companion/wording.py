@@ -71,14 +71,35 @@ class Said:
         if not label:
             return Sentence(message[:1].upper() + message[1:])
         label = label[:1].upper() + label[1:]
+        be = "are" if several(self.label) else "is"  # "Ana's markers are missing"
         if message == "is required":  # a field left empty: "Ana's GK is missing", not "Ana's GK: is required"
-            return Sentence(f"{label} is missing")
+            return Sentence(f"{label} {be} missing")
         if message.startswith("is "):  # "Cy's suspicion is required at the Stake: ..."
-            return Sentence(f"{label} {message}")
+            return Sentence(f"{label} {be} {message[3:]}")
         return Sentence(f"{label}: {message}")
 
     def __str__(self) -> str:
         return self.text
+
+
+#: words that open a clause ("where Ana starts taking inks"): one thing, whatever its last word
+_CLAUSE = ("where ", "how ", "who ", "which ", "what ", "whether ")
+#: a field's head noun ends its first part: "Ana's markers | on Take orders", "The suspicion change | for the others"
+_AFTER_HEAD = re.compile(r" (?:on|for|each|at|of|in|to|from) ")
+#: a marked name followed by a word: a verb ("the second specialty Ben swaps")
+_NAME_THEN_WORD = re.compile(f"{sentence.PDI} [a-z]")
+
+
+def several(label: str) -> bool:
+    """Whether a field's words name several things, and so take "are": "Ana's markers", "the
+    scoring spaces"; not "Ana's GK", "Ana's status", "The suspicion change for the others"."""
+    marked = str(getattr(label, "isolated", label))
+    plain = sentence.unmarked(marked)
+    if plain.lower().startswith(_CLAUSE) or _NAME_THEN_WORD.search(marked):
+        return False
+    words = _AFTER_HEAD.split(plain, 1)[0].split()
+    last = words[-1] if words else ""
+    return last.endswith("s") and not last.endswith(("ss", "us", "'s")) and not last.isupper()
 
 
 def _name(names: Sequence[str], index: Any) -> str | None:

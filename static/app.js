@@ -115,7 +115,20 @@
     if (!evt.detail.target || evt.detail.target.id !== "table-live") return;
     restore();
     tidyInvite();
+    oneAlert();
   });
+  document.addEventListener("DOMContentLoaded", oneAlert);
+  // A refusal is drawn in the table's head and, when it names a field on the page, beside that field
+  // too: only the one beside the field is an alert, so a screen reader says it once, where the focus
+  // goes (refusedField). The head's copy stays, read in its place, for a sighted player at the top.
+  function oneAlert() {
+    var head = document.querySelector("#table-live > .table-head .error[role=alert][data-field]");
+    if (!head) return;
+    var beside = Array.prototype.some.call(document.querySelectorAll("#table-live .error[role=alert][data-field]"), function (e) {
+      return e !== head && e.getAttribute("data-field") === head.getAttribute("data-field");
+    });
+    if (beside) head.removeAttribute("role");
+  }
 
   // What a new live region must keep of the old one: a <details> the player opened or closed
   // stays so (by id), and values typed but not yet sent (keepTyped) go back in their fields.
@@ -166,15 +179,32 @@
     var formAt = form && form !== holder && holder.contains(form) ? Array.prototype.indexOf.call(holder.querySelectorAll("form"), form) : -1;
     var scope = formAt >= 0 ? form : holder;
     var nth = el === scope ? -1 : Array.prototype.indexOf.call(scope.querySelectorAll(kindOf(el)), el);
-    return { holder: holder.id, formAt: formAt, kind: kindOf(el), nth: nth, top: el.getBoundingClientRect().top };
+    // its ancestors with an id, nearest first, and where each was: where the control goes with the
+    // answer (a once-per-table form that becomes a summary), the nearest one left takes its place
+    var up = [];
+    for (var a = holder; a; a = a.parentElement && a.parentElement.closest("[id]")) up.push({ id: a.id, top: a.getBoundingClientRect().top });
+    return { holder: holder.id, formAt: formAt, kind: kindOf(el), nth: nth, top: el.getBoundingClientRect().top, up: up };
   }
+  // drawn: not display:none, nor inside a closed <details> (whose content Chromium keeps laid out,
+  // with boxes, but hidden by content-visibility: checkVisibility() sees that, getClientRects() not)
+  function shown(el) { return !!el && (el.checkVisibility ? el.checkVisibility() : el.getClientRects().length > 0); }
+  // The element again after the swap, or (it went with the answer, or is hidden now) the nearest of
+  // its ancestors with an id still on the page, drawn: then s.top becomes that one's top before.
   function found(s) {
+    if (s && s.stand && s.stand.isConnected) return s.stand;  // found so before (its top is kept since)
     var holder = s && document.getElementById(s.holder);
-    if (!holder) return null;
-    var scope = (s.formAt >= 0 && holder.querySelectorAll("form")[s.formAt]) || holder;
-    var el = (s.nth >= 0 && scope.querySelectorAll(s.kind)[s.nth]) || scope;
-    while (el && el !== holder && !el.getClientRects().length) el = el.parentElement;  // shown no more: its box
-    return el;
+    if (holder) {
+      var scope = (s.formAt >= 0 && holder.querySelectorAll("form")[s.formAt]) || holder;
+      var el = (s.nth >= 0 && scope.querySelectorAll(s.kind)[s.nth]) || scope;
+      if (shown(el)) return el;
+    }
+    for (var i = 0; s && i < s.up.length; i++) {
+      var was = document.getElementById(s.up[i].id);
+      while (was && !shown(was)) was = was.parentElement;  // inside a closed <details>: the <details>
+      // where that one was, or at the screen's top if it began above (the player saw its end)
+      if (was) { s.top = Math.max(s.up[i].top, 0); s.stand = was; return was; }
+    }
+    return null;
   }
   function inside(outer, el) { return !!(el && outer && (outer === el || outer.contains(el))); }
   document.addEventListener("htmx:beforeSwap", function (evt) {
@@ -199,16 +229,28 @@
     keepPlace();
     var field = place.refused ? refusedField() : null;
     if (field) focusOn(field, true);
-    else if (place.focus) focusOn(found(place.focus));
+    else if (place.focus) focusOn(focusable(found(place.focus), place.focus.stand));
     if (place.finishing) showResultOnce(true);
     var el = found(place.anchor);  // from here on, where it is now (a refused field or the result may have been shown)
     if (el) place.anchor.top = el.getBoundingClientRect().top;
   });
   // htmx settles the new elements' classes after the swap: keep the place once more, then forget it
   document.addEventListener("htmx:afterSettle", function () { keepPlace(); place = null; });
+  // What takes the focus: the control found again, or in what stands in its place (`stand`, found's
+  // fallback), its first button on the screen (a <details>' summary, "Change them"), else itself.
+  // Never a field: a pushed region waits while one has the focus (typingInRegion).
+  function focusable(el, stand) {
+    if (!el || el !== stand) return el;
+    var first = Array.prototype.filter.call(el.querySelectorAll("summary, button:not([disabled]), a[href]"), function (f) {
+      var box = f.getBoundingClientRect();
+      return shown(f) && box.bottom > 0 && box.top < window.innerHeight;
+    })[0];
+    return el.matches(FOCUSABLE) ? el : first || el;
+  }
+  var FOCUSABLE = "a[href], button:not([disabled]), input:not([disabled]):not([type=hidden]), select:not([disabled]), textarea:not([disabled]), summary, [tabindex]";
   function focusOn(el, reveal) {
     if (!el) return;
-    if (!el.matches("a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), summary, [tabindex]")) {
+    if (!el.matches(FOCUSABLE)) {
       el.setAttribute("tabindex", "-1");
     }
     el.focus({ preventScroll: true });

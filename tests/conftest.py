@@ -387,10 +387,6 @@ class Taps:
         locator.fill(str(value))
         self.count += 1
 
-    def choose(self, locator, value) -> None:
-        locator.select_option(str(value))
-        self.count += 1
-
     def report(self, what: str, numbers: int, players: int) -> str:
         """Record the count beside its target; return the line (also printed at the end of the run)."""
         line = f"{what}: {self.count} interactions for {numbers} numbers and {players} players (target <= {numbers + players})"

@@ -118,13 +118,8 @@
     if (!box) return;
     var wanted = (box.getAttribute("data-common") || "").split(" ").filter(Boolean);
     var secret = form.querySelector("[name='data.secret:int']");
-    var said = form.querySelector(".cx-secret-text");
-    var card = secret && secret.value.replace(/^#/, "");
+    var card = secret && cardOf(secret);
     if (card) wanted.push(card);
-    if (said) {  // the typed number's card, in words, so a wrong number shows at once
-      var known = document.querySelector("#cx-cards [data-card='" + card + "']");
-      said.textContent = known ? known.textContent : (card ? "no objective card #" + card : "");
-    }
     box.querySelectorAll(".cx-if").forEach(function (el) {
       var needs = (el.getAttribute("data-needs") || "").split(" ");
       var on = needs.some(function (id) { return wanted.indexOf(id) >= 0; });
@@ -137,9 +132,22 @@
   // after app.js has put back what was typed (its afterSwap runs first)
   document.addEventListener("htmx:afterSwap", function () { setTimeout(showAll, 0); });
 
+  // An objective card's number, as typed; its card said in words under its field (.cx-card-text),
+  // so a wrong number shows at once (the secret objective, the common ones).
+  function cardOf(input) {
+    var card = input.value.trim().replace(/^#/, "");
+    var label = input.closest("label"), said = label && label.nextElementSibling;
+    if (said && said.classList.contains("cx-card-text")) {
+      var known = document.querySelector("#cx-cards [data-card='" + card + "']");
+      said.textContent = known ? known.textContent : (card ? "no objective card #" + card : "");
+    }
+    return card;
+  }
   function secretTyped(evt) {
     var form = evt.target.closest && evt.target.closest("form");
-    if (form && form.classList.contains("cx-sheet") && evt.target.name === "data.secret:int") showNeeded(form);
+    if (!form) return;
+    if (form.classList.contains("cx-sheet") && evt.target.name === "data.secret:int") showNeeded(form);
+    else if (evt.target.name === "data.cards[]:int") cardOf(evt.target);
   }
   document.addEventListener("input", secretTyped);
   document.addEventListener("change", secretTyped);

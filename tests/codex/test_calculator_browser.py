@@ -42,10 +42,10 @@ def test_four_player_final_score_typed_in_on_phones(server, browser, phone, dark
     join = page.locator(".join-url a").get_attribute("href")
 
     taps = Taps(page)  # counts the whole end of the game, on both phones
-    # the two common objectives: chosen, then set with their button (a select never sends itself, issue 27)
-    selects = page.locator("#cx-common select")
-    taps.choose(selects.nth(0), COMMON[0])
-    taps.choose(selects.nth(1), COMMON[1])
+    # the two common objectives: their card numbers typed, then set with their button (issue 27)
+    fields = page.locator("#cx-common input[name='data.cards[]:int']")
+    taps.fill(fields.nth(0), COMMON[0])
+    taps.fill(fields.nth(1), COMMON[1])
     taps.tap(page.get_by_role("button", name="Set the common objectives"))
     wait_for_version(page, 1)
     # opened straight at final scoring, this phone's own card first
@@ -110,8 +110,8 @@ def test_a_refused_row_keeps_what_was_typed_and_says_it_beside_the_field(server,
     page = phone
     start_final_score_table(page, server, "codex", ["Anna", "Ben"])
     take_seat(page, "Ben")
-    page.locator("#cx-common select").nth(0).select_option(str(COMMON[0]))
-    page.locator("#cx-common select").nth(1).select_option(str(COMMON[1]))
+    page.locator("#cx-common input[name='data.cards[]:int']").nth(0).fill(str(COMMON[0]))
+    page.locator("#cx-common input[name='data.cards[]:int']").nth(1).fill(str(COMMON[1]))
     page.get_by_role("button", name="Set the common objectives").click()
     wait_for_version(page, 1)
     card = page.locator("#cx-sheet-1")

@@ -1,4 +1,6 @@
-"""Issue 27, finding 3: a common objective's select never sends itself; the keyboard sets both, then the button."""
+"""Issue 27, finding 3 (and the second round's interactions): the common objectives are typed as their
+cards' numbers, one interaction each, each card said in words under its field as it is typed; nothing
+is sent until the button, which sets both at once."""
 
 import pytest
 
@@ -11,30 +13,35 @@ def version(page) -> int:
     return int(page.locator("#table-live").get_attribute("data-version"))
 
 
-def test_arrow_keys_and_typing_on_a_common_objective_send_nothing_until_the_button(server, phone):
+def test_typing_the_common_objectives_numbers_sends_nothing_until_the_button(server, phone):
     page = phone
     start_final_score_table(page, server, "codex", ["Ana", "Ben"])
     take_seat(page, "Ana")
     posts = []
     page.on("request", lambda r: posts.append(r.url) if r.method == "POST" else None)
-    first, second = page.locator("#cx-common select").nth(0), page.locator("#cx-common select").nth(1)
-    first.select_option("91")
-    second.select_option("88")
+    fields = page.locator("#cx-common input[name='data.cards[]:int']")
+    assert fields.count() == 2 and page.locator("#cx-common select").count() == 0
+    assert [fields.nth(i).get_attribute("inputmode") for i in range(2)] == ["numeric", "numeric"]
+    said = page.locator("#cx-common .cx-card-text")
+    fields.nth(0).click()
+    page.keyboard.type("91")
+    fields.nth(1).click()
+    page.keyboard.type("88")
     page.wait_for_timeout(300)
-    assert version(page) == 0 and posts == []  # both chosen: still nothing sent
-    # the keyboard on the second: ArrowDown twice (#88 -> #90), nothing sent on the way
-    second.focus()
-    page.keyboard.press("ArrowDown")
+    assert version(page) == 0 and posts == []  # both typed: still nothing sent
+    # each card in words under its field, so a wrong number shows at once
+    words = said.all_inner_texts()
+    assert words[0].startswith("#91: ") and words[1].startswith("#88: "), words
+    # the second corrected: nothing sent on the way
+    page.keyboard.press("Backspace")
+    page.keyboard.press("Backspace")
+    page.keyboard.type("97")
     page.wait_for_timeout(300)
-    assert posts == [] and version(page) == 0
-    page.keyboard.press("ArrowDown")
-    page.wait_for_timeout(300)
-    assert second.input_value() == "90" and posts == [] and version(page) == 0
-    # typing a card's number picks it (the select's type-ahead), still nothing sent
-    page.keyboard.type("#97")
-    page.wait_for_timeout(800)
-    assert second.input_value() == "97" and posts == [] and version(page) == 0
-    # Tab to the button, Enter: the two chosen cards are set, once
+    assert posts == [] and version(page) == 0 and said.nth(1).inner_text().startswith("#97: ")
+    page.keyboard.type("0")
+    assert said.nth(1).inner_text() == "no objective card #970"
+    page.keyboard.press("Backspace")
+    # Tab to the button, Enter: the two typed cards are set, once
     page.keyboard.press("Tab")
     assert page.evaluate("document.activeElement.textContent.trim()") == "Set the common objectives"
     page.keyboard.press("Enter")
@@ -42,3 +49,6 @@ def test_arrow_keys_and_typing_on_a_common_objective_send_nothing_until_the_butt
     page.wait_for_timeout(300)
     assert version(page) == 1 and len(posts) == 1
     assert page.locator("#cx-common .cx-objectives b").all_inner_texts() == ["#91", "#97"]
+    # the "Change them" form (folded) holds the cards typed, in numbers and words
+    assert [fields.nth(i).input_value() for i in range(2)] == ["91", "97"]
+    assert " ".join(said.nth(0).text_content().split()).startswith("#91 ")

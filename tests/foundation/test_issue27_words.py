@@ -193,3 +193,15 @@ def test_voynich_research_token_api_names_its_fields_and_the_page_its_cell(clien
     page_of(client, t)
     answer = text_of(form_post(client, t, [("type", "research"), ("data.player:int", "0")], api.get(t)["version"]))
     assert "or tap its cell" in answer
+
+
+def test_galileo_board_fields_are_named_as_their_table_shows_them(client, api):
+    """The Cathedral's and the Prohibition's boxes are named by their row's and column's headings as
+    printed above and beside them ("Copernican Free VP"), never by the API's lower-case keys."""
+    t = api.create("galileo", ["Ana", "Ben"], calculator=True)
+    labels = re.findall(r'name="data\.cathedral\.[^"]+" [^>]*aria-label="([^"]+)"', page_of(client, t))
+    assert labels[:3] == ["Copernican Free VP", "Copernican Prison VP", "Copernican Stake VP"], labels
+    assert len(labels) == 6 and all(label[0].isupper() for label in labels), labels
+    profile = client.get("/profiles/new/galileo").get_data(as_text=True)
+    cycles = re.findall(r'name="prohibition[^"]*" [^>]*aria-label="([^"]+)"', profile)
+    assert "Cycle 2 Copernican" in cycles and not [c for c in cycles if "copernican" in c or "ptolemaic" in c], cycles

@@ -196,6 +196,10 @@ def test_a_calculator_save_keeps_the_row_and_focus_where_they_were_and_the_end_s
         said = ann.locator("#table-live > .table-head .error").inner_text()
         assert ann.locator(f"#{message[-1]}").inner_text() == said and said
         assert in_view(ann, f"#{message[-1]}") and in_view(ann, bad_field)
+        # one alert, beside the field: a screen reader says the refusal once (the head's copy stays, read in place)
+        alerts = ann.evaluate("() => [...document.querySelectorAll('#table-live [role=alert]')].map(e => e.closest('.table-head') ? 'head' : 'beside')")
+        FIGURES.append(f"{game} calculator, refused Save: role=alert on {alerts}")
+        assert alerts == ["beside"], alerts
         screen(ann, f"{game}-refused-save-light")
 
         # accepted: the Save stays put and keeps the focus
@@ -321,3 +325,75 @@ def test_the_invite_is_open_while_players_join_then_out_of_the_way_and_never_abo
     finally:
         ann.context.close()
         ben.context.close()
+
+
+#: the once-per-table forms whose control goes with their answer: (game, the form's section before,
+#: its Save, what stands in its place after, the values as the API takes them, the words that confirm it)
+ONCE_PER_TABLE = {
+    # Voynich's score track: the card closes to its summary, which says what was saved
+    "voynich-track": ("voynich", "#track-values", "#track-values button[type=submit]", "#track-details",
+                      {"spaces": {str(k): {"position": pos, "gk": gk} for k, (pos, gk) in enumerate(SPACES.items())}},
+                      f"Score track saved: {len(SPACES)} spaces"),
+    # Codex's common objectives: the choose form becomes the "Change them" one
+    "codex-common": ("codex", "#cx-common", "#cx-common button[type=submit]", "#cx-common", {"cards": COMMON}, None),
+}
+
+
+@pytest.mark.parametrize("case", sorted(ONCE_PER_TABLE))
+def test_a_once_per_table_form_whose_control_goes_with_the_answer_keeps_its_section_in_place_and_focuses_what_replaced_it(server, browser, case):
+    """Where the tapped Save is not on the page after the answer, its nearest section that is (by id)
+    stays where it was on the screen, and focus goes to what stands in the form's place: not to the body."""
+    game, section, save, after_section, doc, said = ONCE_PER_TABLE[case]
+    t = create(server, game, calculator=True)
+    ann = open_phone(browser, server, t, "Ann")
+    try:
+        ann.evaluate(FILL, [section + " form", doc])
+        put_at(ann, save, 0.6)
+        top = "s => document.querySelector(s).getBoundingClientRect().top"
+        # where the section was on the screen, or the screen's top where it began above it
+        before = {"y": ann.evaluate("scrollY"), "top": max(ann.evaluate(top, section), 0)}
+        ann.locator(save).first.click()
+        wait_for_version(ann, 1)
+        settle(ann)
+        after = {"y": ann.evaluate("scrollY"), "top": ann.evaluate(top, after_section),
+                 "active": ann.evaluate("() => document.activeElement === document.body ? 'body' : document.activeElement.outerHTML.slice(0, 80)"),
+                 "in": ann.evaluate("s => document.querySelector(s).contains(document.activeElement)", after_section)}
+        FIGURES.append(f"{case}: scrollY {before['y']} -> {after['y']}, the section's top {before['top']:.0f} -> {after['top']:.0f}, "
+                       f"focus {after['active']}")
+        screen(ann, f"{case}-saved-light")
+        at_bottom = ann.evaluate("() => scrollY + innerHeight >= document.documentElement.scrollHeight - 1")
+        assert abs(after["top"] - before["top"]) <= STILL_PX or (at_bottom and 0 <= after["top"] < PHONE["viewport"]["height"] / 2), (before, after)
+        assert after["active"] != "body" and after["in"], after
+        focused_box = ann.evaluate("() => { const r = document.activeElement.getBoundingClientRect(); return [r.top, r.bottom]; }")
+        assert 0 <= focused_box[0] and focused_box[1] <= PHONE["viewport"]["height"], focused_box
+        if said:
+            confirmation = ann.locator(after_section).get_by_text(said)
+            assert confirmation.is_visible() and in_view(ann, f"{after_section} summary")
+    finally:
+        ann.context.close()
+
+
+def test_a_codex_row_saved_says_so_under_its_save_on_the_screen(server, browser):
+    """After an accepted Save, "Row saved; waiting for ..." is where the player looks: under the Save
+    (as Gutenberg's row says it), on the screen, not at the top of the card above it."""
+    setup, rows = CALCULATORS["codex"]
+    t = create(server, "codex", calculator=True, setup=setup)
+    ann = open_phone(browser, server, t, "Ann")
+    try:
+        form = sheet_form(0)
+        save = form + " button[type=submit]"
+        ann.evaluate(FILL, [form, {k: v for k, v in rows[0].items() if k != "player"}])
+        put_at(ann, save)
+        start = version(ann)
+        tap_and_measure(ann, save, lambda: wait_for_version(ann, start + 1))
+        said = "#cx-sheet-0 .cx-said"
+        text = ann.locator(said).inner_text()
+        box = ann.evaluate("s => { const r = document.querySelector(s).getBoundingClientRect(); return [r.top, r.bottom]; }", said)
+        save_box = ann.evaluate("s => document.querySelector(s).getBoundingClientRect().bottom", save)
+        FIGURES.append(f"codex calculator, accepted Save: '{text}' at {box[0]:.0f} to {box[1]:.0f} px, the Save's bottom at {save_box:.0f}")
+        screen(ann, "codex-row-saved-light")
+        assert "waiting for" in text, text
+        assert in_view(ann, said), box
+        assert box[0] >= save_box, (box, save_box)  # under the Save
+    finally:
+        ann.context.close()

@@ -89,3 +89,21 @@ def test_a_label_for_one_item_goes_before_the_pattern_for_all():
     labels = {"pages.botany[]": "{who}'s {nth} Botany page", "pages.botany[0]": "{who}'s Botany left ×"}
     assert label_of("data.pages.botany[0]", NAMES, labels, "sheet", {"player": 1}) == "Ben's Botany left ×"
     assert label_of("data.pages.botany[1]", NAMES, labels, "sheet", {"player": 1}) == "Ben's 2nd Botany page"
+
+
+@pytest.mark.parametrize("game, type_, field, data, message, expected", [
+    # a plural field name takes "are", in every game, for "is missing" and any "is ..." message
+    ("voynich", "sheet", "data.markers", {"player": 0}, "is required", "Anna's markers are missing"),
+    ("gutenberg", "sheet", "data.guilders", {"player": 1}, "is required", "Ben's guilders are missing"),
+    ("voynich", "sheet", "data.research", {"player": 2}, "is required at the end", "Cleo's research tokens are required at the end"),
+    ("gutenberg", "automa_start", "data.take_orders", {}, "is required", "The automa's starting markers on Take orders are missing"),
+    # one thing stays "is": an abbreviation, a word ending in "ss" or "us", a thing "for" or "each" several, a clause
+    ("voynich", "sheet", "data.gk", {"player": 0}, "is required", "Anna's GK is missing"),
+    ("codex", "sheet", "data.status", {"player": 0}, "is required", "Anna's status is missing"),
+    ("galileo", "suspicion_group", "data.delta", {}, "is required", "The suspicion change for the others is missing"),
+    ("gutenberg", "take_inks", "data.first", {"player": 0}, "is required", "Where Anna starts taking inks is missing"),
+    ("gutenberg", "plantinus_swap", "data.second", {"player": 1}, "is required", "The second specialty Ben swaps is missing"),
+])
+def test_a_plural_field_takes_are(game, type_, field, data, message, expected):
+    labels = games.get(game).labels
+    assert str(said(RulesError(field, message), NAMES, labels, type_, data).text) == expected

@@ -42,10 +42,11 @@ def save_profile(server):
 
 def fill_row(taps, card, row):
     """Enter one player's row as the player would: only what differs from what the card shows."""
+    # one tap each, on a radio button (Copernican and Free are chosen already)
     if row["principle"] != "copernican":
-        taps.choose(card.locator('select[name="data.principle"]'), row["principle"])
+        taps.tap(card.locator(f'input[type=radio][name="data.principle"][value="{row["principle"]}"]'))
     if row["status"] != "free":
-        taps.choose(card.locator('select[name="data.status"]'), row["status"])
+        taps.tap(card.locator(f'input[type=radio][name="data.status"][value="{row["status"]}"]'))
     taps.fill(card.get_by_label("Scoring track VP"), row["vp"])
     if row["status"] == "stake":
         taps.fill(card.get_by_label("Suspicion"), row["suspicion"])

@@ -249,7 +249,9 @@ def test_the_inquisitions_plus_one_is_checked_before_the_natural_philosopher():
     assert rules.philosopher_unavailable(at_11, False) is None  # no track given: as it stands
     assert rules.philosopher_unavailable(at_11, False, TRACK) is None  # the token face down unless said
     why = rules.philosopher_unavailable(at_11, False, TRACK, inquisition_up=True)
-    assert why.startswith("would go to Prison: the Inquisition's +1") and "past the Prison icon" in why
+    assert why.startswith("would go to Prison, since the Inquisition's +1") and "past the Prison icon" in why
+    # one colon on the page: "Natural Philosopher: would go to Prison, since ..."
+    assert ":" not in why, why
     at_10 = dict(at_11, position=10)
     assert rules.philosopher_unavailable(at_10, False, TRACK, inquisition_up=True) is None
     # already used or in Prison: that reason first

@@ -228,4 +228,6 @@ def test_luna_at_11_under_the_inquisition_is_refused_her_philosopher_over_the_ap
     # the page names the reason and offers no philosopher button for her
     page = client.get(join(client, t)).data.decode()
     assert "Natural Philosopher: would go to Prison" in page
+    note = re.search(r"Natural Philosopher: would go to Prison[^<]*", page).group(0)
+    assert note.count(":") == 1, note  # not "...: would go to Prison: the ..."
     assert '"action": "philosopher"' not in page and "&#34;philosopher&#34;" not in page

@@ -122,3 +122,18 @@ def test_a_refused_row_keeps_what_was_typed_and_says_it_beside_the_field(server,
     assert version(page) == 0
     fits_a_phone(page)
     shot(page, "gutenberg_calculator_refused")
+
+
+def test_just_the_final_score_shows_no_empty_gutenberg_options(server, phone, shot):
+    """Every Gutenberg option is for a tracked table: with "Just the final score" chosen the whole
+    "Gutenberg" box goes, heading too, rather than an empty heading (issue 27, the second round)."""
+    page = phone
+    page.goto(f"{server.url}/new/gutenberg")
+    box = page.locator("fieldset", has=page.locator("legend", has_text="Gutenberg"))
+    page.get_by_text("Track the game").click()
+    assert box.is_visible() and page.locator("select[name='options.automa:json']").is_visible()
+    page.get_by_text("Just the final score").click()
+    assert not box.is_visible()
+    shot(page, "gutenberg_new_final_score")
+    page.get_by_text("Track the game").click()
+    assert box.is_visible()

@@ -157,7 +157,8 @@ def philosopher_unavailable(suspicion: dict, used: bool, track: dict | None = No
     if status == "free":
         return None
     place, icon = {"prison": ("Prison", "Prison"), "stake": ("the Stake", "Stake")}[status]
-    return (f"would go to {place}: the Inquisition's +{delta} at the beginning of the turn moves the "
+    # no colon: the panel says "Natural Philosopher: " before it, a refusal "Ana's Natural Philosopher "
+    return (f"would go to {place}, since the Inquisition's +{delta} at the beginning of the turn moves the "
             f"suspicion marker past the {icon} icon; choose another Main Action or pass")
 
 

@@ -6,7 +6,7 @@ from typing import Any
 
 from .. import sentence
 from ..sentence import Sentence
-from ..words import ordinal, standing
+from ..words import ordinal, plural, standing
 from . import calculator, rules
 from .calculator import resolve_page
 from .functions import FUNCTIONS
@@ -117,6 +117,15 @@ def counter(state: dict, type_: str, data: dict) -> int | None:
     return None
 
 
+def track_said(state: dict, spaces: dict) -> str:
+    """The score track's scoring spaces in a word, once known: the summary the saved form closes to."""
+    if not spaces:
+        return "Score track values"
+    if state["track"].get("scoring_spaces"):
+        return f"Score track saved: {plural(len(spaces), 'space')}"
+    return f"Score track: {plural(len(spaces), 'space')} from the box profile"
+
+
 def build_view(state: dict, everyone: list[str], options: dict, profile: dict, seat: int | None, screen: str | None) -> dict:
     """Return the panel's context: players with their pages and scores, the end, Voynich's turn."""
     track = effective_track(state, profile)
@@ -141,6 +150,7 @@ def build_view(state: dict, everyone: list[str], options: dict, profile: dict, s
         "turn": state["turn"], "turn_name": everyone[state["turn"]], "round": state["round"],
         "track": track, "has_spaces": bool(spaces), "has_insights": "insights" in track,
         "end_gk": end_gk(track), "grid": profile.get("grid"), "has_catalogue": bool(catalogue),
+        "track_said": track_said(state, spaces),
         "result": result,
         "knowledge": KNOWLEDGE, "sections": SECTIONS, "difficulties": rules.DIFFICULTIES,
         "difficulty_labels": DIFFICULTY_LABELS, "marker_labels": MARKER_LABELS,
