@@ -1,4 +1,4 @@
-"""Issue 27, finding 8: what the pages and the API say, in the players' words; and finding 4: every
+"""What the pages and the API say, in the players' words (issue 27, finding 8); and every
 calculator row starts at 0 (no field required by the browser, no browser message)."""
 
 from __future__ import annotations
