@@ -14,6 +14,7 @@ from .. import db as database, logs, storage, wording
 from . import guard, steppers
 from .connection import close_db, thread_db
 from .live import LiveCache
+from ..network import EVERY_INTERFACE
 from ..paths import DB_NAME, STATIC, TEMPLATES, data_folder
 
 CSP = (
@@ -103,7 +104,7 @@ def create_app(test_config: dict | None = None) -> Flask:
             app.wsgi_app, app, lambda: thread_db(app), lambda: SECURITY_HEADERS)
     # outermost, in front of the fast paths too: nothing runs for a name that is not this machine's
     listen = app.config.get("LISTEN_HOST")  # a name given to --host is one of the machine's own
-    allowed = guard.AllowedHosts([*app.config.get("ALLOWED_HOSTS", ()), *([listen] if listen not in (None, "", "0.0.0.0", "::") else [])])
+    allowed = guard.AllowedHosts([*app.config.get("ALLOWED_HOSTS", ()), *([listen] if listen not in (None, *EVERY_INTERFACE) else [])])
     # just inside it: with --proxy N the client's address and scheme are the ones the proxies forwarded
     app.wsgi_app = guard.behind_proxies(app.wsgi_app, proxy_hops(app.config))
     app.wsgi_app = app.extensions["companion.host_check"] = guard.HostCheck(app.wsgi_app, allowed, lambda: SECURITY_HEADERS)

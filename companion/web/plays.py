@@ -21,6 +21,7 @@ from flask import Blueprint, abort, current_app, make_response, redirect, render
 from markupsafe import Markup
 
 from .. import charts, games, hostkey, results, stats, tables
+from ..wording import ABBREVIATIONS
 from ..games.base import is_calculator
 from . import answers
 from .connection import get_db
@@ -35,8 +36,6 @@ HOST_COOKIE_AGE = 60 * 60 * 24 * 365
 #: what each game's running score is, for the record's chart
 RUNNING = {"codex": "points on the score track", "galileo": "VP on the scoring track",
            "gutenberg": "fame on the fame track", "voynich": "GK on the track"}
-#: breakdown keys said better than by their words
-KEY_WORDS = {"gk": "GK", "vp": "VP"}
 
 
 # --- who may see what ------------------------------------------------------------------------------
@@ -191,7 +190,7 @@ def record(table_id: str):
 
 def key_label(key: str) -> str:
     """A breakdown key in words: "fame_track" -> "Fame track", "gk" -> "GK"."""
-    words = [KEY_WORDS.get(w, w) for w in key.split("_")]
+    words = [ABBREVIATIONS.get(w, w) for w in key.split("_")]
     text = " ".join(words)
     return text[:1].upper() + text[1:]
 
