@@ -382,8 +382,8 @@ def test_insight_symbols_sit_on_spaces_1_and_up():
 def test_an_insight_symbol_under_the_starting_space_was_already_reached():
     # [V170] a token for each symbol "reached or passed": a marker leaving a symbol's space took
     # that token when it arrived there, so from 4 to 10 only the symbol on 9 counts
-    assert rules.insights_crossed(4, 10, [4, 9, 15]) == 1
-    assert rules.insights_crossed(3, 15, [4, 9, 15]) == 3  # reaching 15 counts it
+    assert rules.insights_reached(4, 10, [4, 9, 15]) == [9]
+    assert rules.insights_reached(3, 15, [4, 9, 15]) == [4, 9, 15]  # reaching 15 counts it
 
 
 def test_each_insight_symbol_gives_its_token_once_per_marker():

@@ -57,14 +57,6 @@ def track_gk(position: int, spaces: dict[int, int]) -> int:
     return spaces[max(reached)] if reached else 0
 
 
-def insights_crossed(old: int, new: int, insights: Iterable[int]) -> int:
-    """Count insight symbols reached or passed moving forward from old to new [V170].
-
-    MRR (VOY-A2): one move crossing two symbols gives two tokens. Moving back gives none.
-    """
-    return len(insights_reached(old, new, insights))
-
-
 def insights_reached(old: int, new: int, insights: Iterable[int], given: Iterable[int] = ()) -> list[int]:
     """Return the insight symbols a forward move from old to new reaches or passes that have
     not yet given this marker their token, in track order [V170]; each gives one token.
@@ -72,7 +64,8 @@ def insights_reached(old: int, new: int, insights: Iterable[int], given: Iterabl
     "Every time you reach or pass an insight symbol" [V170]: in play a knowledge marker only
     moves forward, so each symbol is reached once per marker per game. A move back is a
     correction, and reaching the symbol again is the same reach: `given` holds the symbols
-    whose token this marker already took, used or not.
+    whose token this marker already took, used or not. MRR (VOY-A2): one move crossing two
+    symbols gives two tokens.
     """
     done = set(given)
     return [pos for pos in sorted(insights) if old < pos <= new and pos not in done]
