@@ -4,9 +4,7 @@ button says whose counter it is (10). Light and dark screenshots in tests/screen
 
 from __future__ import annotations
 
-import json
 import urllib.parse
-import urllib.request
 
 import pytest
 
@@ -21,13 +19,6 @@ LONG = "Maximiliana Wilhelmina von Hohenzollern!"  # 40 characters, as many as a
 assert len(LONG) == 40
 
 
-def post(server, path: str, doc: dict, token: str | None = None) -> dict:
-    headers = {"Content-Type": "application/json", **({"X-Table-Token": token} if token else {})}
-    request = urllib.request.Request(server.url + path, data=json.dumps(doc).encode(), headers=headers)
-    with urllib.request.urlopen(request, timeout=10) as response:
-        return json.loads(response.read())
-
-
 def local(server, url: str) -> str:
     """The same address on loopback: the tests never leave it."""
     return server.url + urllib.parse.urlparse(url).path
@@ -35,10 +26,10 @@ def local(server, url: str) -> str:
 
 def finished(server, game: str, names: list[str], events: list[tuple[str, dict]]) -> str:
     """A calculator table finished through the API; return its join URL."""
-    t = post(server, "/api/v1/tables", {"game": game, "players": names, "calculator": True})
+    t = server.api("/api/v1/tables", {"game": game, "players": names, "calculator": True})
     version = t["version"]
     for type_, data in events:
-        version = post(server, f"/api/v1/tables/{t['table']}/events",
+        version = server.api(f"/api/v1/tables/{t['table']}/events",
                        {"type": type_, "data": data, "expected_version": version}, t["token"])["version"]
     return local(server, t["join_url"])
 
@@ -116,7 +107,7 @@ def test_the_start_form_asks_a_calculator_table_only_what_it_uses(server, phone)
 
 def test_every_stepper_button_says_whose_counter_it_is(server, phone):
     for game in ("gutenberg", "voynich"):  # the tracked tables whose cards open with steppers
-        t = post(server, "/api/v1/tables", {"game": game, "players": ["Ana", "Tom"]})
+        t = server.api("/api/v1/tables", {"game": game, "players": ["Ana", "Tom"]})
         phone.goto(local(server, t["join_url"]))
         phone.locator(".seat-chooser").get_by_role("button", name="Ana").click()
         phone.wait_for_selector(".seat-chooser", state="detached")
@@ -132,7 +123,7 @@ def test_every_stepper_button_says_whose_counter_it_is(server, phone):
 
 
 def test_voynich_row_fields_stay_in_line_and_a_bad_number_gets_our_message(server, phone, dark_phone, shot):
-    t = post(server, "/api/v1/tables", {"game": "voynich", "players": ["Ana", "Ben"], "calculator": True})
+    t = server.api("/api/v1/tables", {"game": "voynich", "players": ["Ana", "Ben"], "calculator": True})
     for page, theme in ((phone, "light"), (dark_phone, "dark")):
         page.goto(local(server, t["join_url"]))
         page.locator(".seat-chooser").get_by_role("button", name="Ana").click()

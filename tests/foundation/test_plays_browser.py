@@ -7,9 +7,7 @@ so it sees every play.
 
 from __future__ import annotations
 
-import json
 import re
-import urllib.request
 
 import pytest
 
@@ -22,26 +20,19 @@ CODEX = ["Anna", "Benedikt", "Cleo", "Dora"]
 CODEX_POINTS = [(0, 3), (1, 5), (2, 2), (3, 4), (0, 4), (1, 1), (2, 7), (3, 3), (0, 6), (1, 6), (2, 3), (3, 8), (0, 8)]
 
 
-def call(server, path: str, doc: dict | None = None, token: str | None = None) -> dict:
-    request = urllib.request.Request(server.url + path, data=None if doc is None else json.dumps(doc).encode(),
-                                     headers={"Content-Type": "application/json", **({"X-Table-Token": token} if token else {})})
-    with urllib.request.urlopen(request, timeout=10) as answer:
-        return json.loads(answer.read())
-
-
 def event(server, t: dict, type_: str, data: dict) -> dict:
-    version = call(server, f"/api/v1/tables/{t['table']}", token=t["token"])["version"]
-    return call(server, f"/api/v1/tables/{t['table']}/events", {"type": type_, "data": data, "expected_version": version}, t["token"])
+    version = server.api(f"/api/v1/tables/{t['table']}", token=t["token"])["version"]
+    return server.api(f"/api/v1/tables/{t['table']}/events", {"type": type_, "data": data, "expected_version": version}, t["token"])
 
 
 def finished_plays(server) -> dict:
     """Two Gutenberg calculator tables and a tracked four-player Codex game, finished in that order."""
     for names, fames in ((["Anna", "Benedikt"], [40, 52]), (["Cleo", "Anna", "Benedikt"], [61, 45, 30])):
-        t = call(server, "/api/v1/tables", {"game": "gutenberg", "players": names, "calculator": True})
+        t = server.api("/api/v1/tables", {"game": "gutenberg", "players": names, "calculator": True})
         for seat, fame in enumerate(fames):
             event(server, t, "sheet", {"player": seat, "fame": fame, "guilders": 3, "patronage_cards": 1, "types": 2,
                                        "inks": 1, "specialties": {s: 2 for s in SPECIALTIES}})
-    codex = call(server, "/api/v1/tables", {"game": "codex", "players": CODEX, "first_player": 0})
+    codex = server.api("/api/v1/tables", {"game": "codex", "players": CODEX, "first_player": 0})
     for seat, delta in CODEX_POINTS:
         state = event(server, codex, "points", {"player": seat, "delta": delta})["state"]
     for _ in state["end"]["turns"]:  # [CN54] the last turns, then the objectives [CN55]

@@ -4,12 +4,9 @@ A real server, Debian's chromium at 360 px, light and dark. The table is finishe
 API (each game's own browser tests enter rows by hand); what is checked here is the card.
 """
 
-import json
-import urllib.request
 
 import pytest
 
-from companion import results
 
 from ..conftest import Taps, fits_a_phone, take_seat
 from .test_results import NAMES, ROWS, decoded, score
@@ -17,24 +14,11 @@ from .test_results import NAMES, ROWS, decoded, score
 pytestmark = pytest.mark.browser
 
 
-def post(server, path, doc, token=None):
-    request = urllib.request.Request(server.url + path, data=json.dumps(doc).encode(), method="POST",
-                                     headers={"Content-Type": "application/json", **({"X-Table-Token": token} if token else {})})
-    with urllib.request.urlopen(request, timeout=10) as answer:
-        return json.loads(answer.read())
-
-
-def get(server, path, token):
-    request = urllib.request.Request(server.url + path, headers={"X-Table-Token": token})
-    with urllib.request.urlopen(request, timeout=10) as answer:
-        return json.loads(answer.read())
-
-
 def finished_table(server):
-    t = post(server, "/api/v1/tables", {"game": "gutenberg", "players": NAMES, "calculator": True})
+    t = server.api("/api/v1/tables", {"game": "gutenberg", "players": NAMES, "calculator": True})
     for i, r in enumerate(ROWS):
-        version = get(server, f"/api/v1/tables/{t['table']}", t["token"])["version"]
-        post(server, f"/api/v1/tables/{t['table']}/events",
+        version = server.api(f"/api/v1/tables/{t['table']}", token=t["token"])["version"]
+        server.api(f"/api/v1/tables/{t['table']}/events",
              {"type": "sheet", "data": dict(r, player=i), "expected_version": version}, t["token"])
     return t
 
@@ -48,7 +32,7 @@ def test_log_in_bgstats_is_one_tap_and_the_result_copies_as_text(server, phone, 
     card = page.locator("#log-play")
     card.wait_for()
     fits_a_phone(page, "#log-play")
-    doc = get(server, f"/api/v1/tables/{t['table']}/result", t["token"])
+    doc = server.api(f"/api/v1/tables/{t['table']}/result", token=t["token"])
     link = card.get_by_role("link", name="Log in BG Stats")
     assert link.get_attribute("href") == doc["bgstats_url"]
     assert decoded(link.get_attribute("href"))["players"][0]["score"] == score()["players"][0]["total"]

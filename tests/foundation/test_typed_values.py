@@ -5,20 +5,11 @@ research[] tokens, Penance I/II/III checkboxes) once all came back with the last
 and a hidden field took a checkbox's, so a second Save stored wrong values (issue 11 playtest).
 """
 
-import json
-import urllib.request
 from urllib.parse import urlparse
 
 import pytest
 
 from tests.galileo.test_calculator import BOARD
-
-
-def call(server, path, doc, token=None):
-    headers = {"Content-Type": "application/json", **({"X-Table-Token": token} if token else {})}
-    request = urllib.request.Request(server.url + path, data=json.dumps(doc).encode(), headers=headers, method="POST")
-    with urllib.request.urlopen(request, timeout=10) as response:
-        return json.loads(response.read())
 
 
 def checked(card) -> list[bool]:
@@ -28,9 +19,9 @@ def checked(card) -> list[bool]:
 @pytest.mark.browser
 @pytest.mark.slow
 def test_typed_values_come_back_each_in_its_own_field(server, phone):
-    t = call(server, "/api/v1/tables", {"game": "galileo", "players": ["Ann", "Ben"], "calculator": True})
+    t = server.api("/api/v1/tables", {"game": "galileo", "players": ["Ann", "Ben"], "calculator": True})
     events = f"/api/v1/tables/{t['table']}/events"
-    call(server, events, {"type": "board", "data": BOARD, "expected_version": 0}, t["token"])
+    server.api(events, {"type": "board", "data": BOARD, "expected_version": 0}, t["token"])
     phone.goto(server.url + urlparse(t["join_url"]).path)
     phone.locator(".seat-chooser").get_by_role("button", name="Ann").click()
     ann = phone.locator("#gal-row-0")
@@ -51,7 +42,7 @@ def test_typed_values_come_back_each_in_its_own_field(server, phone):
     phone.evaluate("document.activeElement.blur()")
     # another phone saves Ben's row: this phone's push redraws the region, Ann's typing stays
     version = int(phone.locator("#table-live").get_attribute("data-version"))
-    call(server, events, {"type": "sheet", "expected_version": version, "data": {
+    server.api(events, {"type": "sheet", "expected_version": version, "data": {
         "player": 1, "principle": "ptolemaic", "status": "free", "vp": 50}}, t["token"])
     phone.wait_for_selector(f'#table-live[data-version="{version + 1}"]')
     assert checked(ann) == [False, True, False]
@@ -60,7 +51,5 @@ def test_typed_values_come_back_each_in_its_own_field(server, phone):
     ann.locator('input[name="data.suspicion:int"]').fill("5")
     ann.get_by_role("button", name="Save Ann").click()
     phone.wait_for_selector('#gal-row-0[data-saved="yes"]')
-    with urllib.request.urlopen(urllib.request.Request(server.url + f"/api/v1/tables/{t['table']}",
-                                                       headers={"X-Table-Token": t["token"]})) as answer:
-        row = json.loads(answer.read())["state"]["players"][0]["sheet"]
+    row = server.api(f"/api/v1/tables/{t['table']}", token=t["token"])["state"]["players"][0]["sheet"]
     assert row["penance"] == [2] and row["vp"] == 40 and row["suspicion"] == 5
