@@ -54,14 +54,18 @@ def wait_saved(page, timeout: float = 15_000) -> None:
 
 def assert_marked(page, player: int, text: str = "not saved") -> None:
     """The stepper tapped says it in words, in big letters, inside the 360 px screen."""
-    form = page.locator(f"#player-{player} form.stepper.unsaved")
-    form.wait_for(timeout=10_000)
-    mark = form.locator(".unsaved-mark")
-    assert mark.text_content().strip() == text
-    box = mark.bounding_box()
-    size = mark.evaluate("m => parseFloat(getComputedStyle(m).fontSize)")
-    assert box["width"] >= 80 and box["height"] >= 20 and box["x"] >= 0 and box["x"] + box["width"] <= 360, box
-    assert size >= 16
+    # read in one go in the page: app.js paints the marks anew (removes and adds them) at every
+    # retry of the kept tap, so a mark found in one call could be gone by the next one
+    seen = page.wait_for_function("""player => {
+        const m = document.querySelector(`#player-${player} form.stepper.unsaved .unsaved-mark`);
+        if (!m) return null;
+        const r = m.getBoundingClientRect();
+        return {text: m.textContent.trim(), x: r.x, width: r.width, height: r.height,
+                size: parseFloat(getComputedStyle(m).fontSize)};
+    }""", arg=player, timeout=10_000).json_value()
+    assert seen["text"] == text
+    assert seen["width"] >= 80 and seen["height"] >= 20 and seen["x"] >= 0 and seen["x"] + seen["width"] <= 360, seen
+    assert seen["size"] >= 16
     fits_a_phone(page)
 
 
