@@ -433,6 +433,10 @@ def take_seat(page, name: str) -> None:
     """Tap "Who are you?" -> NAME (or "Just watch"), and wait for the chooser to go."""
     page.locator(".seat-chooser").get_by_role("button", name=name).click()
     page.wait_for_selector(".seat-chooser", state="detached")
+    # the chooser leaves with the old page, before the new one is there: wait for the new page itself
+    # (its body says a seat was chosen), parsed whole, or the next query may find nothing yet
+    page.wait_for_selector("body[data-seat-chosen]", state="attached")
+    page.wait_for_load_state("domcontentloaded")
 
 
 def scoreboard(page) -> dict[str, str]:
