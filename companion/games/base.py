@@ -95,7 +95,8 @@ class Game:
       takes; Game.apply refuses the rest), validate_options(options, player_count),
       initial_state(names, options, profile), apply(state, type_, data, ctx),
       describe(type_, data, names)
-    - view: view(state, names, options, profile, seat, screen), counter(state, type_, data),
+    - view: view(state, names, options, profile, seat, screen), screen_of(screen, player_count),
+      counter(state, type_, data),
       final_result(state, names, options, profile), running_score(state),
       start_player(state, options), verdict(result)
     - profile: validate_profile(data)
@@ -150,6 +151,15 @@ class Game:
     def view(self, state: dict, names: list[str], options: dict, profile: dict, seat: int | None, screen: str | None) -> dict:
         """Return what templates/KEY/panel.html needs beyond the state (computed with the rules)."""
         return self.modules.view.view(state, names, options, profile, seat, screen)
+
+    def screen_of(self, screen: str | None, names: list[str]) -> str | None:
+        """Return the screen a page asks for as the game reads it (None: its main screen).
+
+        Two addresses that show the same screen give the same answer, so a table's phones share
+        one render of each screen however they spell it (companion/web/live.py): a made-up
+        `?screen=` is the main screen, never a render of its own.
+        """
+        return self.modules.view.screen_of(screen, len(names))
 
     def counter(self, state: dict, type_: str, data: dict) -> int | None:
         """Return the number a stepper for this event shows in `state`, or None.

@@ -10,10 +10,17 @@ a new version by a poll (`tables.live`, where push is unavailable) or on a phone
 - who may write, and what a stale version means: `companion.tables.append` decides both in
   the write's transaction (a wrong secret is NotFound, an expected_version that is not the
   table's is Conflict); the answers below are drawn only once a write went through;
-- what a poll gets (`poll`): 304 while the version it names is current, else the shared render
-  of the new version, when one is kept; a stream (push.py) asks the same on each change;
-- what a stepper's tap gets (`after_tap`): the stepper alone, or the whole live region
-  retargeted there when the game cannot draw the stepper alone.
+- what a poll gets (`poll`): 304 while the version it names is current, else the parts of the
+  live region that changed since the version the page shows (parts.py); a stream (push.py) asks
+  the same on each change;
+- what a stepper's tap gets (`after_tap`): the stepper alone, or the parts that changed when the
+  game cannot draw the stepper alone.
+
+The version travels as data, never in the HTML (static/js/versions.js): a page names the
+version it shows in the X-Table-Has header (a stream: its Last-Event-ID, or ?v= as it opens),
+and the parts of the region it holds drawn with a refusal's message in X-Table-Redraw; every
+answer that draws parts names the version they show in X-Table-Version, and X-Table-Partial when
+it brings only some of that version's changes (a stepper's own answer).
 
 The fast path reads cookies with `cookies_of`, which is what Flask's `request.cookies` does with
 the raw header.
@@ -95,34 +102,53 @@ def version_number(raw: str | None) -> int | None:
     return short_number(raw, 15)
 
 
+#: the request header naming the version a page shows, and the one naming the parts it holds drawn
+#: otherwise (with a refusal's message: they are sent again, clean, with the next answer)
+HAS, REDRAW = "X-Table-Has", "X-Table-Redraw"
+#: the answer's headers: the version its parts show, and whether they are only some of its changes
+VERSION, PARTIAL = "X-Table-Version", "X-Table-Partial"
+
+
+def has_of(raw: str | None) -> int | None:
+    """Return the version a page says it shows (X-Table-Has), else None (it then gets everything)."""
+    return version_number(raw)
+
+
+def redraw_of(raw: str | None) -> tuple[str, ...]:
+    """Return the part ids an X-Table-Redraw header names (at most 50, each a plain id)."""
+    ids = (raw or "").split()[:50]
+    return tuple(i for i in ids if len(i) <= 64 and i.replace("-", "").replace("_", "").isalnum() and i.isascii())
+
+
+def version_headers(version: int, partial: bool = False) -> tuple[tuple[str, str], ...]:
+    """The headers of an answer whose parts show `version`."""
+    return ((VERSION, str(version)), (PARTIAL, "1")) if partial else ((VERSION, str(version)),)
+
+
 @dataclass(frozen=True)
 class Poll:
-    """A poll's answer: `unchanged` (304), else the render of the new version if one is kept."""
+    """A poll's answer: `unchanged` (304), else the table's version now (its parts are drawn by the caller)."""
 
     tag: str
     unchanged: bool
-    html: str | None = None
     version: int = 0
 
 
-def poll(db, cache, table_id: str, secret: str | None, seen: Container[str], screen: Callable[[], str | None]) -> Poll:
-    """Decide a poll's answer from the tags the phone has seen (its If-None-Match, parsed).
+def poll(db, table_id: str, secret: str | None, seen: Container[str], has: int | None = None) -> Poll:
+    """Decide a poll's answer from the tags the phone has seen (its If-None-Match, parsed) or the
+    version it shows (X-Table-Has).
 
-    Raises tables.NotFound for an unknown table or a wrong secret, alike. `html` None with
-    `unchanged` False means the new version is still to be rendered. `screen()` reads the
-    screen asked for, only when the answer is not a 304 (most polls are).
+    Raises tables.NotFound for an unknown table or a wrong secret, alike.
     """
     version = tables.version_if_authorized(db, table_id, secret)
     tag = live_tag(table_id, version)
-    if tag in seen:
-        return Poll(tag, True, version=version)
-    return Poll(tag, False, cache.get(table_id, screen(), version), version)
+    return Poll(tag, tag in seen or has == version, version)
 
 
 def after_tap(tap: steppers.Tap, table: tables.Table, type_: str, data: Any, screen: str | None,
-              region: Callable[[], str]) -> tuple[str, tuple[tuple[str, str], ...]]:
-    """Return a written tap's answer and its extra headers: the stepper alone, else the whole region."""
+              update: Callable[[], str]) -> tuple[str, tuple[tuple[str, str], ...]]:
+    """Return a written tap's answer and its headers: the stepper alone, else the parts that changed."""
     html = steppers.answer(tap, table, type_, data, screen)
     if html is not None:
-        return html, ()
-    return region(), steppers.TO_THE_REGION
+        return html, version_headers(table.version, partial=True)
+    return update(), version_headers(table.version)

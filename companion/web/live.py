@@ -1,9 +1,15 @@
 """One render of a table's live region per version and screen, shared by every phone at the table.
 
-After a change, each phone's next poll gets the whole live region (3-5 ms to render on the
-larger games). The region does not depend on which phone asks: the device's seat is on the
-page around it and applied by app.js (templates/tables/table.html). So the first poll after a
-change renders it and the table's other phones get the same text (bench/README.md).
+After a change, each phone needs the parts of the live region that changed (parts.py), and
+finding them needs the region drawn at the new version (3-5 ms to render on the larger games)
+and the fingerprint of the one the phone shows. The region does not depend on which phone
+asks: the device's seat is on the page's body and applied by app.css and static/js/seat.js
+(templates/tables/table.html). So the first phone (or stream) after a change renders it and
+the table's other phones get the same text (bench/README.md).
+
+Kept per (table, screen): the newest version's region, cut into its parts (parts.Split), and
+the fingerprints of the VERSIONS_KEPT versions before it, so that a phone one or a few changes
+behind gets only what changed; one further behind gets the whole region.
 
 The key is the table, its version and the screen asked for: the version changes with every
 event, undo and rename, so a stale render is never served. Only the newest version of each
@@ -20,16 +26,21 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 
+from .parts import Split
+
 
 class LiveCache:
-    """Rendered live regions by (table id, screen), each with the version it shows."""
+    """Rendered live regions by (table id, screen), each cut into parts, with older fingerprints."""
 
     #: the most screens kept for one table (four phones, each on its own screen, and some to spare)
     SCREENS_PER_TABLE = 8
+    #: the older versions whose fingerprints are kept (a phone further behind gets the whole region)
+    VERSIONS_KEPT = 8
 
     def __init__(self, size: int = 1000):
         self.size = size
-        self._entries: OrderedDict[tuple[str, str | None], tuple[int, str]] = OrderedDict()
+        self._entries: OrderedDict[tuple[str, str | None], Split] = OrderedDict()
+        self._older: dict[tuple[str, str | None], OrderedDict[int, dict]] = {}
         self._screens: dict[str, OrderedDict[str | None, None]] = {}  # each table's kept screens, oldest first
         self._lock = threading.Lock()
         self.hits = self.misses = 0  # for tests and benchmarks
@@ -37,30 +48,44 @@ class LiveCache:
     def __len__(self) -> int:
         return len(self._entries)
 
-    def get(self, table_id: str, screen: str | None, version: int) -> str | None:
-        """Return the region rendered at this version, or None."""
+    def get(self, table_id: str, screen: str | None, version: int) -> Split | None:
+        """Return the region rendered at this version, cut into parts, or None."""
         key = (table_id, screen)
         with self._lock:
             entry = self._entries.get(key)
-            if entry is None or entry[0] != version:
+            if entry is None or entry.version != version:
                 self.misses += 1
                 return None
             self._entries.move_to_end(key)
             self._screens[table_id].move_to_end(screen)
             self.hits += 1
-            return entry[1]
+            return entry
 
-    def put(self, table_id: str, screen: str | None, version: int, html: str) -> None:
+    def fingerprint(self, table_id: str, screen: str | None, version: int) -> dict | None:
+        """Return the fingerprint of the region at `version` (newest or one of the older kept), or None."""
+        key = (table_id, screen)
+        with self._lock:
+            entry = self._entries.get(key)
+            if entry is not None and entry.version == version:
+                return entry.fingerprint
+            return self._older.get(key, {}).get(version)
+
+    def put(self, table_id: str, screen: str | None, split: Split) -> None:
         """Keep a render, unless a newer version of the same region is already kept."""
         key = (table_id, screen)
         with self._lock:
             entry = self._entries.get(key)
-            if entry is not None and entry[0] > version:
+            if entry is not None and entry.version >= split.version:
                 return
             screens = self._screens.setdefault(table_id, OrderedDict())
             if entry is None and len(screens) >= self.SCREENS_PER_TABLE:
                 self._drop((table_id, next(iter(screens))))
-            self._entries[key] = (version, html)
+            if entry is not None:
+                older = self._older.setdefault(key, OrderedDict())
+                older[entry.version] = entry.fingerprint
+                while len(older) > self.VERSIONS_KEPT:
+                    older.popitem(last=False)
+            self._entries[key] = split
             self._entries.move_to_end(key)
             screens[screen] = None
             screens.move_to_end(screen)
@@ -69,6 +94,7 @@ class LiveCache:
 
     def _drop(self, key: tuple[str, str | None]) -> None:
         del self._entries[key]
+        self._older.pop(key, None)
         screens = self._screens[key[0]]
         del screens[key[1]]
         if not screens:
@@ -77,4 +103,5 @@ class LiveCache:
     def clear(self) -> None:
         with self._lock:
             self._entries.clear()
+            self._older.clear()
             self._screens.clear()

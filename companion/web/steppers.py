@@ -1,18 +1,19 @@
 """Steppers answer a tap with themselves: the few hundred bytes that changed, not the live region.
 
 A stepper (macros.html) is the − / + form of one counter: fame, guilders, a score marker. Most
-taps at a table are on one, and re-rendering the whole live region for each (60 KiB, 3 ms on
-Gutenberg) was most of a score change's time (bench/README.md). So a stepper's form targets
-itself, and once its event is applied the server renders that one stepper again, with the value
-the game's `counter()` reads from the new state, plus the table's tools (undo, version) out of
-band. The rest of the tapping phone's region (history, totals) follows on its next poll, at most
-one poll interval later: its If-None-Match still names the version it last saw in full.
+taps at a table are on one, and rendering the whole live region to find what changed (60 KiB,
+3 ms on Gutenberg) was most of a score change's time (bench/README.md). So once a stepper's
+event is applied the server renders that one stepper again, with the value the game's
+`counter()` reads from the new state, plus the table's tools (undo) - both as parts of the new
+version (parts.mark), its answer marked X-Table-Partial. The rest of the tapping phone's region
+(history, totals) follows on its stream with the other phones', the same instant.
 
-app.js sends every form's expected_version from the tools' data-version, so a second tap on
-another counter right after the first is not refused as stale.
+The page sends every form's expected_version from the newest version it has heard of, a partial
+answer's included (static/js/versions.js), so a second tap on another counter right after the
+first is not refused as stale.
 
 Whenever the stepper cannot answer alone (the game has no counter for the event, the event was
-refused, the table changed meanwhile), the answer is the whole live region, retargeted there.
+refused, the table changed meanwhile), the answer is the parts that changed, as any form's is.
 """
 
 from __future__ import annotations
@@ -24,11 +25,10 @@ from typing import Any
 
 from flask import current_app, request
 
+from .parts import mark
 from .render import is_htmx
 
 FIELD = "stepper"  # the form field that carries the stepper's own settings (forms.RESERVED)
-#: the headers that send a whole-region answer to a stepper's post where it belongs
-TO_THE_REGION = (("HX-Retarget", "#table-live"), ("HX-Reswap", "outerHTML"))
 
 
 def stepper_id(type_: str, data: dict) -> str:
@@ -89,15 +89,4 @@ def answer(tap: Tap, table, type_: str, data: Any, screen: str | None) -> str | 
         return None
     macros = current_app.jinja_env.get_template("macros.html").module
     html = macros.stepper(table, type_, rest, tap.field, value, screen=screen, label=tap.label, step=tap.step)
-    return str(html) + str(macros.table_tools(table, screen, True, oob=True))
-
-
-def aimed_elsewhere() -> bool:
-    """True when htmx will swap the answer into something other than the live region."""
-    return is_htmx() and request.headers.get("HX-Target", "table-live") not in ("table-live", "")
-
-
-def retarget(response):
-    """Send a whole-region answer to a stepper's post where it belongs: the live region."""
-    response.headers.extend(TO_THE_REGION)
-    return response
+    return mark(str(html), table.version) + "\n" + mark(str(macros.table_tools(table, screen, True)), table.version)

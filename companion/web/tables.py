@@ -5,15 +5,17 @@ from __future__ import annotations
 import ipaddress
 from urllib.parse import urlsplit
 
-from flask import Blueprint, Response, abort, current_app, make_response, redirect, request, stream_with_context, url_for
+from flask import (Blueprint, Response, abort, current_app, make_response, redirect, render_template, request,
+                   stream_with_context, url_for)
+from markupsafe import Markup
 
 from .. import forms, network, qr, results, tables, wording
 from ..games.validation import RulesError
 from ..network import EVERY_INTERFACE, is_local, lan_address
-from . import answers, push, steppers
+from . import answers, parts, push, steppers
 from .connection import get_db
 from .answers import seat_cookie, secret_cookie
-from .render import is_htmx, render_block, render_page_or_block
+from .render import is_htmx, render_block
 
 bp = Blueprint("tables", __name__)
 
@@ -138,14 +140,47 @@ def join(table_id: str, secret: str):
     return response
 
 
-def live_region(table, screen: str | None) -> str:
-    """Return the table's live region: one render per version and screen, shared by every phone."""
+# --- the live region, in parts (parts.py), one render per version and screen (live.py) -------------
+
+def region(table, screen: str | None) -> parts.Split:
+    """Return the table's live region at its version, cut into parts: rendered once per version and
+    screen (as the game reads the screen), shared by every phone and stream."""
+    key = table.rules.screen_of(screen, table.names)
     cache = current_app.extensions["companion.live"]
-    html = cache.get(table.id, screen, table.version)
-    if html is None:
-        html = render_block("tables/table.html", "live", **table_context(table, screen))
-        cache.put(table.id, screen, table.version, html)
-    return html
+    split = cache.get(table.id, key, table.version)
+    if split is None:
+        split = parts.split(render_block("tables/table.html", "live", **table_context(table, key)), table.version)
+        cache.put(table.id, key, split)
+    return split
+
+
+def update(table, screen: str | None, has: int | None, redraw: tuple[str, ...] = ()) -> str:
+    """Return what a page showing version `has` needs to show the table now: the parts that changed
+    (all of the region when `has` is None or too old to be known), and the parts in `redraw`."""
+    now = region(table, screen)
+    return now.since(_fingerprint(table, screen, has), redraw)
+
+
+def _fingerprint(table, screen: str | None, version: int | None) -> dict | None:
+    if version is None:
+        return None
+    key = table.rules.screen_of(screen, table.names)
+    return current_app.extensions["companion.live"].fingerprint(table.id, key, version)
+
+
+def said_update(table, screen: str | None, has: int | None, redraw: tuple[str, ...], error, notice, posted) -> str:
+    """Return the parts a page needs to show the table now with a refusal or a notice said in it:
+    the parts that differ from those it shows (one render, never kept: it is this phone's alone)."""
+    drawn = render_block("tables/table.html", "live", **table_context(table, screen, error, notice, posted))
+    return parts.split(drawn, table.version).since(_fingerprint(table, screen, has), redraw)
+
+
+def _has() -> int | None:
+    return answers.has_of(request.headers.get(answers.HAS))
+
+
+def _redraw() -> tuple[str, ...]:
+    return answers.redraw_of(request.headers.get(answers.REDRAW))
 
 
 @bp.get("/t/<table_id>")
@@ -153,87 +188,78 @@ def show(table_id: str):
     """Show the table: the game's panel, the players, the QR code and the history."""
     table = current_table(table_id)
     if is_htmx():
-        return live_region(table, _screen())
-    return render_page_or_block("tables/table.html", "live", **table_context(table, _screen()))
+        return region(table, _screen()).html
+    # the page holds the region every phone shares (a phone's first push is measured against it)
+    return render_template("tables/table.html", live_html=Markup(region(table, _screen()).html),
+                           **table_context(table, _screen()))
 
 
 @bp.get("/t/<table_id>/live")
 def live(table_id: str):
-    """Answer a phone's poll: 304 when nothing changed, else the live region."""
+    """Answer a phone's poll: 304 when nothing changed, else the parts that changed since the version
+    it shows (X-Table-Has; its If-None-Match is read too)."""
+    secret = answers.secret_of(request.cookies, table_id)
     try:
-        answer = answers.poll(get_db(), current_app.extensions["companion.live"], table_id,
-                              answers.secret_of(request.cookies, table_id), request.if_none_match, _screen)
+        answer = answers.poll(get_db(), table_id, secret, request.if_none_match, _has())
+        if answer.unchanged:
+            response = make_response("", 304)
+        else:
+            table = tables.authorize(get_db(), table_id, secret)
+            response = make_response(update(table, _screen(), _has(), _redraw()), 200,
+                                     list(answers.version_headers(table.version)))
     except tables.NotFound:
         abort(404, NO_TABLE)
-    if answer.unchanged:
-        response = make_response("", 304)
-    else:
-        try:
-            response = make_response(region_of(answer, table_id, answers.secret_of(request.cookies, table_id), _screen())[1])
-        except tables.NotFound:
-            abort(404, NO_TABLE)
-    response.set_etag(answer.tag)
+    response.set_etag(answer.tag if answer.unchanged else answers.live_tag(table_id, table.version))
     return response
-
-
-def region_of(answer: answers.Poll, table_id: str, secret: str | None, screen: str | None) -> tuple[int, str]:
-    """Return the version and the live region a changed poll's answer shows: the render another
-    phone's poll or stream already made, else this one renders it for the others.
-
-    Raises tables.NotFound if the table went meanwhile.
-    """
-    if answer.html is not None:
-        return answer.version, answer.html
-    table = tables.authorize(get_db(), table_id, secret)
-    return table.version, live_region(table, screen)
 
 
 @bp.get("/t/<table_id>/events")
 def events(table_id: str):
-    """Open a phone's stream of the live region's new versions (push.py); 204 where there is no push.
+    """Open a phone's stream of the table's new versions (push.py); 204 where there is no push.
 
-    The phone names the version it holds (the browser's Last-Event-ID when it opens the stream
-    again by itself, else the page's ?v=); an older one gets the current region at once, so
-    a phone that was away catches up. Each later version is decided as a poll is (answers.poll).
+    The phone names the version it shows (the browser's Last-Event-ID when it opens the stream
+    again by itself, else the page's ?v=); an older one gets what changed since at once, so a
+    phone that was away catches up. Each later version sends the parts that changed since the
+    one before, with the version as the event's id: one render per version and screen, shared by
+    every stream on the table (the screen as the game reads it: a made-up one is its main screen).
     """
-    screen = _screen()
+    table = current_table(table_id)
+    key = table.rules.screen_of(_screen(), table.names)
     secret = answers.secret_of(request.cookies, table_id)
-    cache = current_app.extensions["companion.live"]
 
-    def region_after(version: int | None):
-        """(version, region) newer than `version` (None: any), (version, None) if none is, None if gone."""
-        seen = () if version is None else (answers.live_tag(table_id, version),)
+    def update_after(version: int | None):
+        """(version, parts) newer than `version` (None: everything), (version, None) if none is, None if gone."""
         try:
-            answer = answers.poll(get_db(), cache, table_id, secret, seen, lambda: screen)
-            return (version, None) if answer.unchanged else region_of(answer, table_id, secret, screen)
+            if version is not None and tables.version_if_authorized(get_db(), table_id, secret) == version:
+                return version, None
+            now = tables.authorize(get_db(), table_id, secret)
         except tables.NotFound:
             return None
+        return now.version, update(now, key, version)
 
-    opening = region_after(answers.version_number(request.headers.get("Last-Event-ID") or request.args.get("v")))
-    if opening is None:
-        abort(404, NO_TABLE)
+    opening = answers.version_number(request.headers.get("Last-Event-ID") or request.args.get("v"))
     hub = current_app.extensions.get("companion.push")
     if hub is None:
         return "", 204  # served without gevent: the page polls
-    version, first = opening
-    body = stream_with_context(push.stream(hub, table_id, version, first, region_after))
+    version, first = (table.version, None) if opening == table.version else update_after(opening) or (table.version, None)
+    body = stream_with_context(push.stream(hub, table_id, version, first, update_after))
     return Response(body, mimetype="text/event-stream", headers={"X-Accel-Buffering": "no"})
 
 
 def _after_write(table_id: str, ok_table=None, error=None, notice=None, status=200, posted=None):
-    """Answer a form post: the live region for htmx, a redirect (or the page with the error) otherwise."""
+    """Answer a form post: for htmx, the parts that changed since the version the page shows (with
+    the refusal or notice said in them), else a redirect, or the page with the error."""
     screen = _screen()
     if ok_table is not None and not is_htmx():
         return redirect(url_for("tables.show", table_id=table_id, screen=screen), 303)
     table = ok_table or current_table(table_id)
-    if error is None and notice is None and is_htmx():
-        body = live_region(table, screen)  # the same text the other phones' next polls get
+    if not is_htmx():
+        return render_template("tables/table.html", **table_context(table, screen, error, notice, posted)), status
+    if error is None and notice is None:
+        body = update(table, screen, _has(), _redraw())  # the same parts the other phones' streams get
     else:
-        body = render_page_or_block("tables/table.html", "live", **table_context(table, screen, error, notice, posted))
-    response = make_response(body, status)
-    if steppers.aimed_elsewhere():  # e.g. a stepper's post answered in full: swap the region, not the stepper
-        steppers.retarget(response)
-    return response
+        body = said_update(table, screen, _has(), _redraw(), error, notice, posted)
+    return make_response(body, status, list(answers.version_headers(table.version)))
 
 
 def _write_from_form(table_id: str, operation, conflict_notice: str):
@@ -260,7 +286,7 @@ def _write_from_form(table_id: str, operation, conflict_notice: str):
     if tap is not None:
         screen = _screen()
         body, headers = answers.after_tap(tap, table, doc.get("type"), doc.get("data"), screen,
-                                          lambda: live_region(table, screen))
+                                          lambda: update(table, screen, _has(), _redraw()))
         return make_response(body, 200, list(headers))
     return _after_write(table_id, ok_table=table)
 

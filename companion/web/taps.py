@@ -13,8 +13,9 @@ functions:
 - the form decodes (forms.decode), the stepper's settings read (steppers.parse_tap), and the
   event appended with the cookie's secret checked in the write's transaction (tables.append);
 - the answer is `answers.after_tap`'s, which the Flask route gives too: the stepper alone with
-  the tools out of band, or, when the game has no counter for the event, the whole live region
-  retargeted. The cookies and the screen are read by the same functions (answers.py).
+  the tools, or, when the game has no counter for the event, the parts that changed since the
+  version the page shows. The cookies, the screen and the version headers are read by the same
+  functions (answers.py).
 
 Everything else goes to the Flask route, which answers every case: a refused, stale or unknown
 table's write has written nothing, so Flask running it again gives the same 400, 409 or 404
@@ -95,10 +96,12 @@ class QuickTaps:
             except Exception:  # the disk (full, read-only) or a bug: rolled back, and Flask's try of the
                 return None  # same post meets it again and answers it (507 for a full disk), never a bare 500
             try:
-                from .tables import live_region
+                from .tables import update
 
+                has = answers.has_of(environ.get("HTTP_X_TABLE_HAS"))
+                redraw = answers.redraw_of(environ.get("HTTP_X_TABLE_REDRAW"))
                 html, extra = answers.after_tap(tap, table, doc.get("type"), doc.get("data"), screen,
-                                                lambda: live_region(table, screen))
+                                                lambda: update(table, screen, has, redraw))
             except Exception:  # a bug: Flask's try of the same post answers 409, never a second write
                 log.exception("drawing a tap's answer failed on %s", environ.get("PATH_INFO"))
                 return None

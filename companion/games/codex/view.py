@@ -1,8 +1,8 @@
 """What templates/codex/panel.html shows: the track, the end screen, manuscripts and pattern grids.
 
-`view` computes it with the rules (table.py's helpers, functions.score for the end screen);
-`counter` is the number an end-screen stepper shows; `final_result`, `running_score`,
-`start_player` and `verdict` are what the archive and the result endpoint read (Game's results).
+`view` computes it with the rules (table.py's helpers, functions.score for the end screen); `counter`
+is an end-screen stepper's number; `final_result`, `running_score`, `start_player` and `verdict` are
+what the archive and the result endpoint read (Game's results); `screen_of` names the screen asked.
 """
 
 from __future__ import annotations
@@ -245,9 +245,13 @@ def parse_screen(screen: str | None, n: int) -> tuple[str, int | None, int | Non
             return "grid", int(parts[1]), int(parts[2])
     except ValueError:
         pass
-    if parts[0] == "end":
-        return "end", None, None
-    return "track", None, None
+    return ("end" if parts[0] == "end" else "track"), None, None
+
+
+def screen_of(screen: str | None, n: int) -> str | None:
+    """Return the screen as parse_screen reads it, spelled one way; None for the main screen."""
+    read = parse_screen(screen, n)
+    return None if read[0] == "track" else "-".join(str(p) for p in read if p is not None)
 
 
 SYMBOL_WORDS = {"fungi": "fungi", "plant": "plants", "animal": "animals", "insect": "insects",

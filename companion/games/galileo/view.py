@@ -326,6 +326,11 @@ def view(state: dict, names: list[str], options: dict, profile: dict, seat: int 
     return build(state, list(names), options)
 
 
+def screen_of(screen: str | None, n: int) -> str | None:
+    """Galileo's table has one screen: whatever a page asks for is that one (None)."""
+    return None
+
+
 def counter(state: dict, type_: str, data: dict) -> int | None:
     """The VP stepper answers alone. Suspicion does not: crossing a threshold brings up
     Penance, Prison or the Stake, which the whole panel must show at once."""

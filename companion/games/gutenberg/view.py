@@ -110,6 +110,11 @@ LABELS = {
 }
 
 
+def screen_of(screen: str | None, n: int) -> str | None:
+    """Return the screen asked for if it is one of SCREENS, else None (view picks by the state)."""
+    return screen if screen in SCREENS else None
+
+
 def view(state: dict, names: list[str], options: dict, profile: dict, seat: int | None, screen: str | None) -> dict:
     """Return the acting orders, the automa's prompts and the final tally for the templates."""
     if is_calculator(options):

@@ -109,6 +109,15 @@ def view(state: dict, names: list[str], options: dict, profile: dict, seat: int 
     return build_view(state, seat_names(names), options, profile, seat, screen)
 
 
+#: the screens a page may ask for beside the main one (None)
+SCREENS = ("end", "track", "book")
+
+
+def screen_of(screen: str | None, n: int) -> str | None:
+    """Return the screen build_view shows for `screen`: one of SCREENS, else None (the main one)."""
+    return screen if screen in SCREENS else None
+
+
 def counter(state: dict, type_: str, data: dict) -> int | None:
     """A player's marker steppers: the knowledge tracks and GK."""
     player, marker = data.get("player"), data.get("marker")
@@ -155,7 +164,7 @@ def build_view(state: dict, everyone: list[str], options: dict, profile: dict, s
         "knowledge": KNOWLEDGE, "sections": SECTIONS, "difficulties": rules.DIFFICULTIES,
         "difficulty_labels": DIFFICULTY_LABELS, "marker_labels": MARKER_LABELS,
         "solo": solo, "automa": automa,
-        "screen": screen if screen in ("end", "track", "book") else None,
+        "screen": screen_of(screen, len(everyone)),
         "calculator": bool(state.get("calculator")),
         "rows": [sheet_row(state, p, i) for i, p in enumerate(players)],
         "page_names": PAGE_NAMES,
