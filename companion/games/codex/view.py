@@ -7,6 +7,8 @@ what the archive and the result endpoint read (Game's results); `screen_of` name
 
 from __future__ import annotations
 
+from contextlib import suppress
+
 from .. import sentence
 from ..base import is_calculator
 from ..sentence import Sentence
@@ -238,13 +240,11 @@ def tie_notes(result: dict) -> list[Sentence]:
 def parse_screen(screen: str | None, n: int) -> tuple[str, int | None, int | None]:
     """Split `book-SEAT` and `grid-SEAT-CARD` screens; anything unknown is the main screen."""
     parts = (screen or "").split("-")
-    try:
+    with suppress(ValueError):  # not a number
         if parts[0] == "book" and len(parts) == 2 and 0 <= int(parts[1]) < n:
             return "book", int(parts[1]), None
         if parts[0] == "grid" and len(parts) == 3 and 0 <= int(parts[1]) < n and int(parts[2]) in catalogue.pattern_ids():
             return "grid", int(parts[1]), int(parts[2])
-    except ValueError:
-        pass
     return ("end" if parts[0] == "end" else "track"), None, None
 
 
