@@ -1,5 +1,4 @@
 """What templates/codex/panel.html shows: the track, the end screen, manuscripts and pattern grids.
-
 `view` computes it with the rules (table.py's helpers, functions.score for the end screen); `counter`
 is an end-screen stepper's number; `final_result`, `running_score`, `start_player` and `verdict` are
 what the archive and the result endpoint read (Game's results); `screen_of` names the screen asked.
