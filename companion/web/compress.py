@@ -32,8 +32,9 @@ What is compressed, and how (RFC 9110):
   static files' and `/t/ID/live`'s 304s still match, and the 304 names the tag the client holds;
 - every answer of a type that could be compressed, and every 304, says `Vary: Accept-Encoding`,
   added to the Vary already there;
-- a HEAD gets the headers its GET would: the static cache gives a file's compressed length;
-  for a page the length is known only by rendering it, so it is left out (RFC 9110, 9.3.2).
+- a HEAD gets the headers its GET would, the compressed length too: it goes on as a GET,
+  which costs what a HEAD costs Flask, which renders the body and drops it, and the body is
+  dropped here.
 Every other header, the security headers included, is passed on as the app set it.
 """
 
@@ -170,6 +171,8 @@ class Gzip:
         if held and SUFFIX in held:  # the app knows its tags without the suffix
             environ["HTTP_IF_NONE_MATCH"] = SUFFIXED.sub('"', held)
         head = environ.get("REQUEST_METHOD") == "HEAD"
+        if head:  # Flask renders a HEAD's body anyway and drops it: have it, to give the compressed length
+            environ["REQUEST_METHOD"] = "GET"
         kept: list = []  # (status, headers) of an answer to compress once its body is read
         written: list[bytes] = []
 
@@ -188,25 +191,26 @@ class Gzip:
             return start_response(status, headers, exc_info)
 
         answer = self.wsgi_app(environ, starting)
-        if not kept:
+        if not kept and not head:
             return answer  # streamed on as it comes: the event stream above all
-        status, headers, exc_info = kept
-        key = self.static_key(environ, headers)
-        body = self.static.get(key) if key else None
         try:
-            if body is None and not head:
+            if not kept:
+                return []  # a HEAD of an answer sent as it is: its headers are started, its body dropped
+            status, headers, exc_info = kept
+            key = self.static_key(environ, headers)
+            body = self.static.get(key) if key else None
+            if body is None:
                 body = b"".join([*written, *answer])
                 if len(body) < MIN_BYTES:  # a body of unknown length that turned out small
                     start_response(status, with_vary(headers), exc_info)
-                    return [body]
+                    return [] if head else [body]
                 body = gzip.compress(body, STATIC_LEVEL if key else PAGE_LEVEL, mtime=0)
                 if key:
                     self.static.put(key, body)
         finally:
             if hasattr(answer, "close"):
                 answer.close()
-        # a HEAD has no body to compress: it gets its GET's headers, the length if the cache knows it
-        start_response(status, fitted(headers, body, gzipped=True), exc_info)
+        start_response(status, fitted(headers, body), exc_info)
         return [] if head else [body]
 
     def static_key(self, environ, headers: list) -> tuple | None:
@@ -217,16 +221,8 @@ class Gzip:
         return path, header(headers, "etag"), header(headers, "last-modified"), header(headers, "content-length")
 
 
-def fitted(headers: list, body: bytes | None, gzipped: bool) -> list:
-    """Return an answer's headers made to fit `body` (None: a HEAD's, whose length may be unknown)."""
-    out = []
-    for name, value in headers:
-        lower = name.lower()
-        if lower == "content-length" or (gzipped and lower == "accept-ranges"):
-            continue  # a range would be of the identity bytes
-        out.append((name, suffixed(value) if gzipped and lower == "etag" else value))
-    if gzipped:
-        out.append(("Content-Encoding", "gzip"))
-    if body is not None:
-        out.append(("Content-Length", str(len(body))))
-    return with_vary(out)
+def fitted(headers: list, body: bytes) -> list:
+    """Return an answer's headers made to fit its gzipped body."""
+    out = [(name, suffixed(value) if name.lower() == "etag" else value) for name, value in headers
+           if name.lower() not in ("content-length", "accept-ranges")]  # a range would be of the identity bytes
+    return with_vary([*out, ("Content-Encoding", "gzip"), ("Content-Length", str(len(body)))])
