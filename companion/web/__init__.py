@@ -102,6 +102,10 @@ def create_app(test_config: dict | None = None) -> Flask:
 
         app.wsgi_app = app.extensions["companion.quick_taps"] = QuickTaps(
             app.wsgi_app, app, lambda: thread_db(app), lambda: SECURITY_HEADERS)
+    # gzip for clients that accept it, around the fast paths too: every answer but the event stream (compress.py)
+    from .compress import Gzip
+
+    app.wsgi_app = app.extensions["companion.gzip"] = Gzip(app.wsgi_app, app.static_url_path)
     # outermost, in front of the fast paths too: nothing runs for a name that is not this machine's
     listen = app.config.get("LISTEN_HOST")  # a name given to --host is one of the machine's own
     allowed = guard.AllowedHosts([*app.config.get("ALLOWED_HOSTS", ()), *([listen] if listen not in (None, *EVERY_INTERFACE) else [])])
