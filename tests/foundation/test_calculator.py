@@ -26,7 +26,7 @@ def start(client, players=("Anna", "Ben", "Cleo")) -> str:
 
 
 def version(client, table_id: str) -> int:
-    return int(re.search(r'id="table-live" data-version="(\d+)"', client.get(f"/t/{table_id}").get_data(as_text=True)).group(1))
+    return int(re.search(r'<body [^>]*data-version="(\d+)"', client.get(f"/t/{table_id}").get_data(as_text=True)).group(1))
 
 
 def test_rows_of_different_players_posted_on_the_same_version_both_land(client):

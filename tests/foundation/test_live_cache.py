@@ -52,8 +52,8 @@ def test_the_second_phone_gets_the_first_ones_render_until_the_table_changes(cli
     hits = cache(app).hits
     assert poll(client, t, seat="1").get_data() == first and cache(app).hits == hits + 1
     api.event(t, "fame", {"player": 1, "delta": 2})
-    after = poll(client, t, seat="1").get_data()
-    assert after != first and b'data-version="1"' in after and cache(app).hits == hits + 1
+    after = poll(client, t, seat="1")
+    assert after.get_data() != first and after.headers["X-Table-Version"] == "1" and cache(app).hits == hits + 1
 
 
 def test_a_form_answer_is_the_region_the_next_polls_get(client, api, app):
@@ -77,14 +77,32 @@ def test_an_error_is_shown_to_its_phone_only(client, api, app):
 
 def test_an_old_render_never_replaces_a_newer_one():
     from companion.web.live import LiveCache
+    from companion.web.parts import split
+
+    def region(text, version):
+        return split(f'<div id="table-live"><p id="p">{text}</p></div>', version)
 
     kept = LiveCache(size=2)
-    kept.put("t", None, 3, "three")
-    kept.put("t", None, 2, "two")  # a slow render of an older version finishing late
-    assert kept.get("t", None, 3) == "three" and kept.get("t", None, 2) is None
-    kept.put("u", None, 1, "u1")
-    kept.put("v", None, 1, "v1")  # over size: the least recently used goes
-    assert kept.get("t", None, 3) is None and kept.get("v", None, 1) == "v1"
+    kept.put("t", None, region("three", 3))
+    kept.put("t", None, region("two", 2))  # a slow render of an older version finishing late
+    assert "three" in kept.get("t", None, 3).html and kept.get("t", None, 2) is None
+    kept.put("u", None, region("u1", 1))
+    kept.put("v", None, region("v1", 1))  # over size: the least recently used goes
+    assert kept.get("t", None, 3) is None and "v1" in kept.get("v", None, 1).html
+
+
+def test_the_versions_before_the_newest_keep_their_fingerprints_to_send_only_what_changed():
+    from companion.web.live import LiveCache
+    from companion.web.parts import split
+
+    kept = LiveCache()
+    for version in range(1, LiveCache.VERSIONS_KEPT + 3):
+        kept.put("t", None, split(f'<div id="table-live"><p id="a">{version}</p><p id="b">same</p></div>', version))
+    newest = kept.get("t", None, LiveCache.VERSIONS_KEPT + 2)
+    one_behind = kept.fingerprint("t", None, LiveCache.VERSIONS_KEPT + 1)
+    assert newest.changed_since(one_behind) == ["a"]  # only the part that changed
+    assert kept.fingerprint("t", None, 1) is None  # too far behind: the phone gets the whole region
+    assert newest.changed_since(kept.fingerprint("t", None, 1)) == ["table-live"]
 
 
 # --- the poll, where push is unavailable (tables.live, answers.poll) ------------------------------
@@ -114,7 +132,8 @@ def test_a_poll_is_answered_by_the_tags_and_the_cookie_it_sends(app, case):
                                                       headers={"Cookie": cookie, "If-None-Match": header})
     assert response.status_code == STATUS[case]
     if response.status_code == 200:
-        assert 'id="table-live" data-version="' in response.get_data(as_text=True)
+        assert response.headers["X-Table-Version"] == ("1" if case.startswith("changed") else "0")
+        assert 'id="table-live"' in response.get_data(as_text=True)  # no X-Table-Has: all of it
     if first is not None:  # one render, shared
         assert response.get_data() == first.get_data()
 

@@ -117,10 +117,17 @@ def test_form_event_without_js_redirects(client, app):
 
 def test_form_event_with_htmx_returns_only_the_live_region(client):
     table_id = start(client)
-    response = client.post(f"/t/{table_id}/events", data=rename_form(0, 0, "Anne"), headers={"HX-Request": "true"})
-    body = response.get_data(as_text=True)
-    assert response.status_code == 200
-    assert body.lstrip().startswith('<div id="table-live"') and "<html" not in body and "Anne" in body
+    whole = client.post(f"/t/{table_id}/events", data=rename_form(0, 0, "Anne"), headers={"HX-Request": "true"})
+    body = whole.get_data(as_text=True)
+    assert whole.status_code == 200 and whole.headers["X-Table-Version"] == "1"
+    # a page that does not say which version it shows gets the whole region, morphed in out of band
+    assert body.lstrip().startswith('<div hx-swap-oob="morph" data-v="1" id="table-live"') and "<html" not in body
+    assert "Anne" in body
+    # one that does gets the parts that changed: the renamed player's row, not the region
+    parts = client.post(f"/t/{table_id}/events", data=rename_form(1, 0, "Anny"), headers={"HX-Request": "true", "X-Table-Has": "1"})
+    body = parts.get_data(as_text=True)
+    assert parts.status_code == 200 and parts.headers["X-Table-Version"] == "2"
+    assert 'id="table-live"' not in body and '<li hx-swap-oob="morph" data-v="2" id="sb-0"' in body and "Anny" in body
 
 
 def test_form_errors_show_and_change_nothing(client, app):
@@ -149,7 +156,7 @@ def test_live_poll_answers_304_until_the_table_changes(client):
     table_id = start(client)
     first = client.get(f"/t/{table_id}/live", headers={"HX-Request": "true"})
     tag = first.headers["ETag"]
-    assert first.status_code == 200 and first.get_data(as_text=True).lstrip().startswith('<div id="table-live"')
+    assert first.status_code == 200 and first.get_data(as_text=True).lstrip().startswith('<div hx-swap-oob="morph" data-v="0" id="table-live"')
     assert client.get(f"/t/{table_id}/live", headers={"If-None-Match": tag}).status_code == 304
     client.post(f"/t/{table_id}/events", data=rename_form(0, 1, "Kate"))
     changed = client.get(f"/t/{table_id}/live", headers={"If-None-Match": tag})

@@ -109,7 +109,7 @@ def test_table_page_shows_markers_and_steppers_work(client, api):
     response = post(client, t, "move", [("data.player:json", "1"), ("data.marker:json", '"gk"'), ("data.delta:json", "3")])
     assert response.status_code == 200
     body = response.get_data(as_text=True)
-    assert body.lstrip().startswith('<div id="table-live"')
+    assert 'hx-swap-oob="morph"' in body and response.headers["X-Table-Version"] == "1"
     assert api.get(t)["state"]["players"][1]["markers"]["gk"] == 3
 
 

@@ -327,8 +327,8 @@ def view(state: dict, names: list[str], options: dict, profile: dict, seat: int 
 
 
 def screen_of(screen: str | None, n: int) -> str | None:
-    """Galileo's table has one screen: whatever a page asks for is that one (None)."""
-    return None
+    """Return "end" for the end screen (templates/galileo/panel.html), else None: the main screen."""
+    return "end" if screen == "end" else None
 
 
 def counter(state: dict, type_: str, data: dict) -> int | None:
