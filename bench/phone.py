@@ -84,7 +84,7 @@ SHEET = {"fame": 31, "guilders": 14, "specialties.typesetting": 3, "specialties.
 WHERE = """(selector) => {
   const el = document.querySelector(selector);
   const a = document.activeElement;
-  return {scrollY: scrollY, top: el ? el.getBoundingClientRect().top : null,
+  return {scrollY: scrollY, top: el ? el.getBoundingClientRect().top : null, height: document.documentElement.scrollHeight,
           focus: a ? {tag: a.tagName.toLowerCase(), name: a.getAttribute('name'), id: a.id || null,
                       text: (a.textContent || '').trim().slice(0, 40)} : null,
           focus_is_it: !!el && a === el};
@@ -421,7 +421,8 @@ def main(argv: list[str] | None = None) -> int:
     b, a = save["before"], save["after"]
     print(f"\ncalculator Save: Anna's row on a 4-player {GAME} calculator table, the Save at 60% of the screen, "
           f"answered {save['status']}", flush=True)
-    print(f"  scrollY {b['scrollY']:.0f} -> {a['scrollY']:.0f}; the Save's top {b['top']:.0f} -> {a['top']:.0f} px", flush=True)
+    print(f"  scrollY {b['scrollY']:.0f} -> {a['scrollY']:.0f}; the Save's top on the screen {b['top']:.0f} -> {a['top']:.0f} px; "
+          f"the page's height {b['height']:.0f} -> {a['height']:.0f} px", flush=True)
     f = a["focus"] or {}
     print(f"  focus after: <{f.get('tag')}> name={f.get('name')!r} id={f.get('id')!r} text={f.get('text')!r}"
           f"{' (the Save itself)' if a['focus_is_it'] else ''}", flush=True)
