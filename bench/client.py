@@ -3,7 +3,9 @@
 The load test simulates hundreds of phones from one process: a thread each would cost the
 server's CPU more than the server does, so each phone is a coroutine holding the connections
 a browser tab holds (one for its requests, one for its event stream). Only what our server
-sends is handled: Content-Length or chunked bodies, status and headers.
+sends is handled: Content-Length or chunked bodies, status and headers. A body is kept as it
+came: a `Content-Encoding: gzip` answer (sent only to a request that accepts it) stays
+compressed, so its length is the bytes the server sent; whoever asked for it decodes it.
 """
 
 from __future__ import annotations
@@ -188,6 +190,7 @@ class Event:
     id: str | None
     event: str
     data: str
+    raw: bytes = b""  # the event's lines as they came on the stream (id:, event:, data:, the blank line ending it)
 
 
 class EventStream:
@@ -213,6 +216,8 @@ class EventStream:
         self.fields: dict[str, list[str]] = {}  # the event being read
         self.comments = 0  # comment lines read (the server's keep-alives)
         self.retry_ms: int | None = None  # the last `retry:` the server sent
+        self.received = 0  # bytes of the stream's body received so far (its SSE text; not HTTP's chunk framing)
+        self.block = b""  # the lines of the event being read, as they came
 
     async def open(self, path: str, headers: dict[str, str] | None = None) -> Response:
         """Send the GET and read the answer's head; the body too when it is not a stream.
@@ -242,6 +247,12 @@ class EventStream:
 
     async def _read(self) -> bytes | None:
         """Return the next bytes of the body, or None at its end."""
+        data = await self._read_body()
+        if data is not None:
+            self.received += len(data)
+        return data
+
+    async def _read_body(self) -> bytes | None:
         if self.ended:
             return None
         if self.chunked:
@@ -279,12 +290,14 @@ class EventStream:
                     return None
                 self.pending += data
             raw, _, self.pending = self.pending.partition(b"\n")
+            self.block += raw + b"\n"
             line = raw.decode("utf-8", "replace").removesuffix("\r")
             if line == "":
                 event, self.fields = self.fields, {}
+                block, self.block = self.block, b""
                 if "data" in event:
                     return Event((event.get("id") or [None])[-1], (event.get("event") or ["message"])[-1],
-                                 "\n".join(event["data"]))
+                                 "\n".join(event["data"]), block)
                 continue
             if line.startswith(":"):
                 self.comments += 1

@@ -13,7 +13,7 @@ hall (800 phones that only watch) measures `idle_req_per_s`, what watching costs
 polling made 1,067 requests a second. Both sides' CPU is printed, so that a saturated load
 generator is not taken for a slow server. The last line printed is the summary:
 
-    latency_ratio=… load_p99_ms=… load_errors=… page_gzip_kb=… fragment_gzip_kb=… propagation_p95_ms=… idle_req_per_s=…
+    latency_ratio=… load_p99_ms=… load_errors=… page_gzip_kb=… fragment_gzip_kb=… propagation_p95_ms=… idle_req_per_s=… push_kib_per_change=…
 
 These are measurements, not tests: nothing here asserts a speed. bench/README.md says how to
 read them and holds the latest figures.
@@ -335,34 +335,95 @@ def latency(companion: Served, hello: Served, samples: int) -> dict:
 ASSET = re.compile(r'<(?:script[^>]*\bsrc|link[^>]*\bhref|img[^>]*\bsrc)="([^"]+)"')
 
 
+def weigh(conn: Connection, path: str, headers: dict[str, str]) -> tuple[bytes, int, bool]:
+    """GET path as a browser does (accepting gzip); return (the body decoded, its gzip size, served compressed).
+
+    The gzip size is what the server sent when it compressed the answer itself, else the body
+    compressed here at level 6 (what a compressing proxy would send).
+    """
+    answer = conn.request("GET", path, dict(headers, **{"Accept-Encoding": "gzip"}))
+    if answer.status != 200:
+        raise RuntimeError(f"GET {path} answered {answer.status}")
+    if answer.headers.get("content-encoding", "").lower() == "gzip":
+        return gzip.decompress(answer.body), len(answer.body), True
+    return answer.body, len(gzip.compress(answer.body, 6)), False
+
+
+def api_version(table: Table, port: int) -> int:
+    """The table's version, as the API tells it (not read out of a page)."""
+    conn = Connection(HOST, port)
+    try:
+        answer = conn.request("GET", f"/api/v1/tables/{table.id}", {"X-Table-Token": table.token})
+    finally:
+        conn.close()
+    if answer.status != 200:
+        raise RuntimeError(f"GET /api/v1/tables/{table.id} answered {answer.status}")
+    return json.loads(answer.body)["version"]
+
+
+async def _pushed(port: int, table: Table, change) -> bytes | None:
+    """Open the table's event stream as a phone holding its current version, make the change, and
+    return the first event with data that follows (the SSE event as it came), or None where no
+    stream could be opened or no event came within REQUEST_TIMEOUT_S."""
+    stream = EventStream(HOST, port)
+    headers = {"Cookie": table.cookie(0), "Accept": "text/event-stream", "Sec-Fetch-Site": "same-origin",
+               "Cache-Control": "no-cache"}
+    version = api_version(table, port)
+    try:
+        head = await asyncio.wait_for(stream.open(f"/t/{table.id}/events?screen=&v={version}", headers), REQUEST_TIMEOUT_S)
+        if head.status != 200 or not head.headers.get("content-type", "").startswith("text/event-stream"):
+            return None
+        await asyncio.to_thread(change)
+        deadline = time.perf_counter() + REQUEST_TIMEOUT_S
+        while True:
+            event = await asyncio.wait_for(stream.next(), max(0.01, deadline - time.perf_counter()))
+            if event is None:
+                return None
+            if event.event != "alive" and not (event.id and event.id.isdigit() and int(event.id) <= version):
+                return event.raw  # not push.py's keep-alive, nor a version the phone holds
+    except (OSError, asyncio.TimeoutError, asyncio.IncompleteReadError, ValueError):
+        return None
+    finally:
+        stream.close()
+
+
 def page_weight(companion: Served, game_key: str) -> dict:
-    """Bytes of a table page's first load with everything it pulls, and of a live update."""
+    """Bytes of a table page's first load with everything it pulls, and of what one change pushes to a phone."""
     from companion import games
 
     conn = Connection(HOST, companion.port)
     game = games.get(game_key)
     table = create_table(conn, game_key, PLAYERS[: game.max_players])
     read_steppers(table, conn.request("GET", f"/t/{table.id}", browser_headers(table, htmx=False)).text())
-    for i in range(6):  # a table in play, with some history
+
+    def change(i: int) -> None:
         type_, data = score_change(game_key, i)
         headers, body = tap(table, 0, type_, data)
         answer = conn.request("POST", f"/t/{table.id}/events", headers, body)
         if answer.status != 200:
             raise RuntimeError(f"{game_key}: {type_} {data} answered {answer.status}")
         read_fragment(table, answer.text())
-    page = conn.request("GET", f"/t/{table.id}", browser_headers(table, htmx=False))
-    parts = [("page", page.body)]
-    for url in dict.fromkeys(ASSET.findall(page.text())):
+
+    for i in range(6):  # a table in play, with some history
+        change(i)
+    page, page_gzip, served_gzip = weigh(conn, f"/t/{table.id}", browser_headers(table, htmx=False))
+    rows = [("page", len(page), page_gzip)]
+    for url in dict.fromkeys(ASSET.findall(page.decode("utf-8", "replace"))):
         if url.startswith("/"):
-            parts.append((url, conn.request("GET", url, {"Sec-Fetch-Site": "same-origin"}).body))
-    fragment = conn.request("GET", f"/t/{table.id}/live", browser_headers(table)).body
+            body, zipped, _ = weigh(conn, url, {"Sec-Fetch-Site": "same-origin"})
+            rows.append((url, len(body), zipped))
+    fragment = asyncio.run(_pushed(companion.port, table, lambda: change(6)))
+    pushed = fragment is not None
+    if not pushed:  # no stream here: the live region a poll gets
+        fragment = conn.request("GET", f"/t/{table.id}/live", browser_headers(table)).body
     conn.close()
-    rows = [(name, len(body), len(gzip.compress(body, 6))) for name, body in parts]
     return {
         "game": game_key,
         "parts": rows,
+        "served_gzip": served_gzip,
         "page_raw_kb": kb(sum(r[1] for r in rows)),
         "page_gzip_kb": kb(sum(r[2] for r in rows)),
+        "fragment_from": "the stream's event" if pushed else "/live (no stream)",
         "fragment_raw_kb": kb(len(fragment)),
         "fragment_gzip_kb": kb(len(gzip.compress(fragment, 6))),
     }
@@ -408,6 +469,12 @@ class Load:
     changes_seen: int = 0  # new versions received within the window, by stream or poll
     events: int = 0  # events received, at any time
     event_bytes: int = 0
+    # within the window, on the streams: every byte of SSE text (events, keep-alives, `retry:`), the bytes
+    # of the events that carry a version (their id:, event: and data: lines), and the (change, phone)
+    # deliveries: each new version a stream brings counts once per change it moves the phone by
+    push_bytes: int = 0
+    push_event_bytes: int = 0
+    deliveries: int = 0
     keep_alives: int = 0
     refused: int = 0  # streams answered 204: the server cannot push there, so the phone polls
     closed: int = 0  # streams the server ended
@@ -592,12 +659,16 @@ class Phone:
                 return STREAM_RETRY_S
             self.streaming, self.settled = True, True
             newest = named  # the newest version this stream has sent, or the one named on opening it
+            counted_to = 0  # the stream's bytes counted (or not) so far
             while True:
                 try:
                     event = await asyncio.wait_for(stream.next(), STREAM_SILENCE_S)
                 except (OSError, asyncio.TimeoutError, asyncio.IncompleteReadError, ValueError) as exc:
                     self.load.errors.append(f"GET events stream: {type(exc).__name__}")
                     return STREAM_RETRY_S
+                in_window = self.load.counts(time.perf_counter())
+                self.load.push_bytes += (stream.received - counted_to) * in_window
+                counted_to = stream.received
                 if event is None:
                     self.load.closed += 1
                     return (stream.retry_ms or 1000) / 1000
@@ -609,10 +680,14 @@ class Phone:
                 version = int(event.id) if event.id and event.id.isdigit() else region
                 self.load.events += 1
                 self.load.event_bytes += len(event.data.encode())
-                self.load.mismatched += event.event != "live" or version is None or version != region
+                # the version is the event's id; a region it carries, if any, shows that version
+                self.load.mismatched += version is None or (region is not None and version != region)
                 if version is None:
                     continue
                 self.load.repeated += version <= newest
+                if in_window:
+                    self.load.push_event_bytes += len(event.raw)
+                    self.load.deliveries += max(0, version - newest)
                 newest = max(newest, version)
                 self.last_id = event.id or self.last_id
                 self.load.changes_seen += self.load.counts(time.perf_counter())
@@ -740,6 +815,7 @@ def convention_load(companion: Served, n_tables: int, ramp: float, seconds: floa
     load, spread = run["load"], run["spread"]
     every = load.pages + load.polls + load.writes + load.opens
     propagation = spread.figures()
+    per_change = (lambda n: kb(n / load.deliveries)) if load.deliveries else (lambda n: float("nan"))
     return {
         "tables": n_tables,
         **hall_figures(companion, run, workers),
@@ -757,6 +833,10 @@ def convention_load(companion: Served, n_tables: int, ramp: float, seconds: floa
         "writes": len(load.writes),
         "conflicts": load.conflicts,
         "changes_seen": load.changes_seen,
+        "deliveries": load.deliveries,
+        "push_kib": kb(load.push_bytes),
+        "push_kib_per_change": per_change(load.push_bytes),
+        "push_event_kib_per_change": per_change(load.push_event_bytes),
         "propagation": propagation,
         "errors": len(load.errors) + propagation["late"],
         "error_kinds": sorted(set(load.errors))[:5],
@@ -786,7 +866,7 @@ def print_hall(figures: dict) -> None:
     print(f"  streams: {f['streams_open']} of {f['phones']} phones had theirs open when the window opened "
           f"({f['settled']} settled); over the whole run, ramp included: {f['events']} events received "
           f"({f['event_kb']:.1f} KiB of data each on average), {f['keep_alives']} keep-alives; {f['refused']} refused (204: polled instead), {f['closed']} ended by the server; "
-          f"{f['repeated']} events with a version already had, {f['mismatched']} whose id was not their region's data-version", flush=True)
+          f"{f['repeated']} events with a version already had, {f['mismatched']} without a version in their id or with a region of another data-version", flush=True)
     server_share = f["server_cpu"] / f["server_cores"]
     print(f"  server ({f['processes']} processes): peak RSS {f['peak_rss_mb']:.1f} MiB (sum of each one's), "
           f"CPU {f['server_cpu'] * 100:.0f}% of one core ({server_share * 100:.0f}% of the {f['server_cores']} it can use); "
@@ -849,7 +929,7 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"  unexpected answers: {lat['unexpected']}", flush=True)
             print(flush=True)
 
-            print("page weight: each game's table page, first load with everything it pulls, and one live update", flush=True)
+            print("page weight: each game's table page, first load with everything it pulls (accepting gzip), and what one change pushes", flush=True)
             weight = page_weights(companion)
             figures["weight"] = weight
             first = weight["games"][0]
@@ -857,7 +937,11 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"  {name:<40} {kb(raw):7.1f} KiB raw {kb(zipped):6.1f} KiB gzip", flush=True)
             for w in weight["games"]:
                 print(f"  {w['game'] + ': page, all in':<40} {w['page_raw_kb']:7.1f} KiB raw {w['page_gzip_kb']:6.1f} KiB gzip"
-                      f"   live update {w['fragment_raw_kb']:5.1f} KiB raw {w['fragment_gzip_kb']:4.1f} KiB gzip", flush=True)
+                      f"   a change's push {w['fragment_raw_kb']:5.1f} KiB raw {w['fragment_gzip_kb']:4.1f} KiB gzip"
+                      f" (from {w['fragment_from']})", flush=True)
+            served = [w["game"] for w in weight["games"] if w["served_gzip"]]
+            print(f"  gzip figures: {'as the server sent them (Content-Encoding: gzip) for ' + ', '.join(served) if served else 'compressed here at level 6 (the server sent no gzip)'}"
+                  f"; a push is always compressed here (level 6)", flush=True)
             print("  (the summary line keeps the heaviest of each)\n", flush=True)
         finally:
             companion.stop()
@@ -881,6 +965,10 @@ def main(argv: list[str] | None = None) -> int:
                   f"(score changes p50 {load['write_p50_ms']:.1f} ms, p99 {load['write_p99_ms']:.1f} ms; "
                   f"polls p99 {load['poll_p99_ms']:.1f} ms; stream openings p99 {load['open_p99_ms']:.1f} ms, to the answer's head)", flush=True)
             print(f"  {load['writes']} score changes ({load['conflicts']} answered 409), {load['changes_seen']} new versions received", flush=True)
+            print(f"  push_kib_per_change {load['push_kib_per_change']:.2f} KiB: what a phone's stream received per change of its table, "
+                  f"every byte of its SSE text in the window (events, keep-alives, retry) over {load['deliveries']} (change, phone) deliveries "
+                  f"({load['push_kib'] / 1024:.1f} MiB in all); the events alone {load['push_event_kib_per_change']:.2f} KiB "
+                  f"(id:, event:, data: lines; HTTP's chunk framing is in neither)", flush=True)
             spread = load["propagation"]
             print(f"  propagation, from a tap's answer to every other phone at its table holding its version, over {spread['taps']} taps: "
                   f"p50 {spread['p50_ms']:.1f} ms, p95 {spread['p95_ms']:.1f} ms, max {spread['max_ms']:.1f} ms; "
@@ -906,12 +994,14 @@ def main(argv: list[str] | None = None) -> int:
 
     figures["propagation_p95_ms"] = figures["load"]["propagation"]["p95_ms"]
     figures["idle_req_per_s"] = figures["idle"]["req_per_s"]
+    figures["push_kib_per_change"] = figures["load"]["push_kib_per_change"]
     if args.json:
         Path(args.json).write_text(json.dumps(figures, indent=2) + "\n")
     print(f"latency_ratio={figures['latency']['latency_ratio']:.2f} load_p99_ms={figures['load']['p99_ms']:.1f} "
           f"load_errors={figures['load']['errors']} page_gzip_kb={figures['weight']['page_gzip_kb']:.1f} "
           f"fragment_gzip_kb={figures['weight']['fragment_gzip_kb']:.1f} "
-          f"propagation_p95_ms={figures['propagation_p95_ms']:.1f} idle_req_per_s={figures['idle_req_per_s']:.1f}", flush=True)
+          f"propagation_p95_ms={figures['propagation_p95_ms']:.1f} idle_req_per_s={figures['idle_req_per_s']:.1f} "
+          f"push_kib_per_change={figures['push_kib_per_change']:.1f}", flush=True)
     return 0
 
 
