@@ -2,7 +2,7 @@
 
 After a change, each phone's next poll gets the whole live region (3-5 ms to render on the
 larger games). The region does not depend on which phone asks: the device's seat is on the
-page around it and applied by app.js (templates/tables/table.html). So the first poll after a
+page around it and applied by static/js/seat.js (templates/tables/table.html). So the first poll after a
 change renders it and the table's other phones get the same text (bench/README.md).
 
 The key is the table, its version and the screen asked for: the version changes with every

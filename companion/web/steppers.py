@@ -8,7 +8,7 @@ the game's `counter()` reads from the new state, plus the table's tools (undo, v
 band. The rest of the tapping phone's region (history, totals) follows on its next poll, at most
 one poll interval later: its If-None-Match still names the version it last saw in full.
 
-app.js sends every form's expected_version from the tools' data-version, so a second tap on
+static/js/versions.js sends every form's expected_version from the tools' data-version, so a second tap on
 another counter right after the first is not refused as stale.
 
 Whenever the stepper cannot answer alone (the game has no counter for the event, the event was
