@@ -106,14 +106,19 @@ def test_four_player_final_score_typed_in_on_phones(server, browser, phone, dark
     shot(dark_phone, "codex_calculator_dark")
 
 
-def test_a_refused_row_keeps_what_was_typed_and_says_it_beside_the_field(server, phone, shot):
-    page = phone
+def ben_after_the_common_objectives(page, server) -> None:
+    """A two-player calculator table on Ben's phone, the common objectives set (version 1)."""
     start_final_score_table(page, server, "codex", ["Anna", "Ben"])
     take_seat(page, "Ben")
     page.locator("#cx-common input[name='data.cards[]:int']").nth(0).fill(str(COMMON[0]))
     page.locator("#cx-common input[name='data.cards[]:int']").nth(1).fill(str(COMMON[1]))
     page.get_by_role("button", name="Set the common objectives").click()
     wait_for_version(page, 1)
+
+
+def test_a_refused_row_keeps_what_was_typed_and_says_it_beside_the_field(server, phone, shot):
+    page = phone
+    ben_after_the_common_objectives(page, server)
     card = page.locator("#cx-sheet-1")
     card.locator("input[name='data.placement_points:int']").fill("22")
     card.locator("input[name='data.secret:int']").fill("96")
@@ -139,12 +144,7 @@ def test_a_pushed_change_keeps_the_fields_a_typed_secret_asks_for_and_moves_noth
     # (tc:restored), not in a later task: a push is settled at once, and fields shown after it
     # pushed the Save button down under the player's finger.
     page = phone
-    start_final_score_table(page, server, "codex", ["Anna", "Ben"])
-    take_seat(page, "Ben")
-    page.locator("#cx-common input[name='data.cards[]:int']").nth(0).fill(str(COMMON[0]))
-    page.locator("#cx-common input[name='data.cards[]:int']").nth(1).fill(str(COMMON[1]))
-    page.get_by_role("button", name="Set the common objectives").click()
-    wait_for_version(page, 1)
+    ben_after_the_common_objectives(page, server)
     card = page.locator("#cx-sheet-1")
     card.locator("input[name='data.secret:int']").fill("96")
     plants = card.locator("input[name='data.visible.plant:int']")
