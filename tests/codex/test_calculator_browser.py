@@ -151,11 +151,13 @@ def test_a_pushed_change_keeps_the_fields_a_typed_secret_asks_for_and_moves_noth
     assert plants.is_visible()  # asked for by objective #96, as it is typed
     page.evaluate("() => document.activeElement.blur()")  # done typing: a push may come in
     save = card.get_by_role("button", name="Save Ben's row")
-    page.evaluate("""el => window.scrollBy(0, el.getBoundingClientRect().top - innerHeight / 3 + 2)""", save.element_handle())
+    # the Save button just below a third of the screen: what the page keeps in place at a push
+    save.evaluate("el => window.scrollBy(0, el.getBoundingClientRect().top - innerHeight / 3 + 2)")
     before = save.evaluate("el => el.getBoundingClientRect().top")
     table = page.url.rsplit("/", 1)[-1]
     token = next(c["value"] for c in page.context.cookies() if c["name"] == f"tc_{table}")
-    server.api(f"/api/v1/tables/{table}/events", {"type": "sheet", "data": {"player": 0, **ROWS[0]}, "expected_version": 1}, token)
+    anna = {"type": "sheet", "data": {"player": 0, **ROWS[0]}, "expected_version": 1}
+    server.api(f"/api/v1/tables/{table}/events", anna, token)  # Anna's row, from another phone
     wait_for_version(page, 2)
     page.wait_for_timeout(300)  # any later task that moves things has run
     card = page.locator("#cx-sheet-1")

@@ -76,7 +76,8 @@ def test_the_home_page_loads_the_same_entry(client):
 
 
 def test_every_import_names_a_function_the_module_exports():
-    exported = {p.name: set(re.findall(r"^export (?:function|const|var|let) (\w+)", p.read_text(), re.M)) for p in modules()}
+    export = re.compile(r"^export (?:function|const|var|let) (\w+)", re.M)
+    exported = {p.name: set(export.findall(p.read_text())) for p in modules()}
     for path in modules():
         for names, module in re.findall(r'import \{([^}]*)\} from "\./([\w.]+)"', path.read_text()):
             for name in filter(None, (n.strip() for n in names.split(","))):
