@@ -10,7 +10,7 @@ with no traceback, since none of these is a bug.
 While serving (`failure`), SQLite's error while reading or writing a table becomes an answer
 with its own status and words: a full disk is 507 "the server's disk is full: nothing was
 saved". A write is one transaction, so in every case nothing was saved, and the phone says so
-and keeps the tap to send again (static/app.js).
+and keeps the tap to send again (static/js/kept.js).
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ A table page holds one stream open, `GET /t/ID/events` (the route is `tables.eve
 htmx's SSE extension (static/vendor/). The stream sends the live region of each new version:
 the same text a poll gets, from the same shared render (companion/web/live.py), decided by
 the same `answers.poll`, so a stream and a poll cannot disagree. An idle phone sends nothing
-at all; it polls only while push is unavailable (static/app.js).
+at all; it polls only while push is unavailable (static/js/push.js).
 
 How a stream learns of a change: the Hub below watches the database, not the code that writes
 it, so a write made by another process (`serve --workers`, the CLI) reaches every stream too.
@@ -32,7 +32,7 @@ TICK_S = 0.02
 #: seconds between two keep-alives on an idle stream: they find a phone that left (the write
 #: fails), stay under serving.IDLE_TIMEOUT_S, after which a silent connection is closed, and
 #: tell the page the server is there: one that hears nothing for two of them says its table
-#: may be out of date (static/app.js; a stalled server keeps its connections open)
+#: may be out of date (static/js/push.js; a stalled server keeps its connections open)
 KEEP_ALIVE_S = 10
 #: a keep-alive: an event (a comment would reach no script), whose data is the seconds until the next
 ALIVE = f"event: alive\ndata: {KEEP_ALIVE_S}\n\n".encode()

@@ -20,7 +20,7 @@ functions:
 Everything else goes to the Flask route, which answers every case: a refused, stale or unknown
 table's write has written nothing, so Flask running it again gives the same 400, 409 or 404
 with its page. If drawing the answer failed after the write (a bug), the post also goes on to
-Flask, which finds the tap's write_id already written (app.js gives every tap one) and answers
+Flask, which finds the tap's write_id already written (static/js/taps.js gives every tap one) and answers
 with the table as it is, or, for a post without one, its expected_version check answers 409:
 the event is never applied twice. A tap the phone sends again because its answer was lost is
 answered here like any other, with the stepper as the table now has it (tables.append).

@@ -112,7 +112,7 @@
 
   // An end card asks only the counts its objectives need: the common ones (data-common) and
   // the secret one chosen in its select. The other fields stay in the form, hidden and
-  // disabled (so they post nothing), and the form keeps its shape for app.js.
+  // disabled (so they post nothing), and the form keeps its shape for static/js/typed.js.
   function showNeeded(form) {
     var box = form.querySelector(".cx-fields");
     if (!box) return;
@@ -129,8 +129,9 @@
   }
   function showAll() { document.querySelectorAll("form.cx-sheet").forEach(showNeeded); }
   document.addEventListener("DOMContentLoaded", showAll);
-  // after app.js has put back what was typed (its afterSwap runs first)
-  document.addEventListener("htmx:afterSwap", function () { setTimeout(showAll, 0); });
+  // A new live region, once the page's script has put back what was typed in it (the secret
+  // objective too): static/js/swap.js sends tc:restored then, whichever script loaded first.
+  document.addEventListener("tc:restored", showAll);
 
   // An objective card's number, as typed; its card said in words under its field (.cx-card-text),
   // so a wrong number shows at once (the secret objective, the common ones).

@@ -21,7 +21,7 @@ def start(client, players=("Anna", "Ben", "Cleo")) -> str:
     answer = client.post("/new/gutenberg", data=MultiDict([("players[]", p) for p in players] + [("options.calculator:bool", "on")]))
     assert answer.status_code == 303
     location, _, fragment = answer.headers["Location"].partition("#")
-    assert fragment == "invite"  # the phone that started it opens on the QR code (app.js)
+    assert fragment == "invite"  # the phone that started it opens on the QR code (static/js/invite.js)
     return location.rsplit("/", 1)[-1]
 
 

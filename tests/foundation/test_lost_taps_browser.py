@@ -54,7 +54,7 @@ def wait_saved(page, timeout: float = 15_000) -> None:
 
 def assert_marked(page, player: int, text: str = "not saved") -> None:
     """The stepper tapped says it in words, in big letters, inside the 360 px screen."""
-    # read in one go in the page: app.js paints the marks anew (removes and adds them) at every
+    # read in one go in the page: static/js/marks.js paints the marks anew (removes and adds them) at every
     # retry of the kept tap, so a mark found in one call could be gone by the next one
     seen = page.wait_for_function("""player => {
         const m = document.querySelector(`#player-${player} form.stepper.unsaved .unsaved-mark`);

@@ -95,7 +95,7 @@ def test_seat_is_remembered(client):
     response = client.post(f"/t/{table_id}/seat", data={"seat": "1"})
     assert response.status_code == 303
     page = client.get(f"/t/{table_id}").get_data(as_text=True)
-    # the page says the seat (app.js marks "you" and app.css hides the chooser; the browser tests look)
+    # the page says the seat (static/js/seat.js marks "you" and app.css hides the chooser; the browser tests look)
     assert re.search(r'<body [^>]*data-seat="1" data-seat-chosen>', page)
     assert re.search(r'class="player" data-you="1">\s*<span class="sb-name"><bdi>Tom<', page)
     assert client.post(f"/t/{table_id}/seat", data={"seat": "7"}).status_code == 400

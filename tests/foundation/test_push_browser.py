@@ -1,7 +1,7 @@
 """Live by push (issue 16): two phones at 360 px in chromium, a real `companion serve`.
 
 A tap on one phone shows on the other without a reload, through the page's stream of
-server-sent events (companion/web/push.py, static/app.js); the other phone never shows an
+server-sent events (companion/web/push.py, static/js/push.js); the other phone never shows an
 older version than one it showed, sends no request at all while idle, polls only where
 push is unavailable, and comes back by itself after the server restarts. Each test prints
 the delays it saw (not asserted: bench/run.py measures propagation under load).

@@ -1,6 +1,6 @@
 """What a player typed survives a refusal and another phone's change, each value in its own field.
 
-app.js keeps typed values across a swap of the live region. Fields that share a name (a row of
+static/js/typed.js keeps typed values across a swap of the live region. Fields that share a name (a row of
 research[] tokens, Penance I/II/III checkboxes) once all came back with the last one's value,
 and a hidden field took a checkbox's, so a second Save stored wrong values (issue 11 playtest).
 """

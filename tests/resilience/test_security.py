@@ -208,7 +208,7 @@ def test_every_kind_of_answer_carries_the_security_headers(app, client, api):
         "page 404": client.get("/t/nope"),
         "405": client.put("/"),
         "403 cross-site": client.post("/api/v1/tables", json={}, headers={"Sec-Fetch-Site": "cross-site"}),
-        "static": client.get("/static/app.js"),
+        "static": client.get("/static/js/main.js"),
     }
     assert answers["live 304"].status_code == 304 and answers["join redirect"].status_code == 303
     for where, response in answers.items():

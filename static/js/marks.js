@@ -1,0 +1,62 @@
+// The mark on each control with a write this phone holds, in words, not only a colour:
+// "sending…" a second after the tap, "not saved" once it failed, and why when given up.
+// It takes no room: an outline on the button (outlines are drawn outside the layout) and a
+// badge laid over the button's lower edge, so no button beside or below it moves.
+import { findControl } from "./controls.js";
+import { keptHere } from "./kept.js";
+
+var PENDING_MS = 1000;
+var CHANGED = "not saved: the table changed, tap again";
+
+export function paintMarks() {
+  document.querySelectorAll(".unsaved-mark").forEach(function (m) { m.remove(); });
+  document.querySelectorAll("form.has-mark").forEach(function (f) { f.classList.remove("has-mark", "unsaved"); });
+  document.querySelectorAll("[data-unsaved]").forEach(function (b) { b.removeAttribute("data-unsaved"); });
+  var now = Date.now(), groups = {}, order = [];
+  keptHere().forEach(function (w) {
+    if (!w.control) return;
+    var key = JSON.stringify(w.control);
+    if (!groups[key]) { groups[key] = { control: w.control, failed: 0, sending: 0, gaveUp: 0 }; order.push(key); }
+    if (w.gaveUp) groups[key].gaveUp++;
+    else if (w.failed) groups[key].failed++;
+    else if (now - (w.at || now) >= PENDING_MS) groups[key].sending++;
+  });
+  order.forEach(function (key) {
+    var g = groups[key], state, words;
+    if (g.failed) { state = "failed"; words = g.failed > 1 ? g.failed + " taps not saved" : "not saved"; }
+    else if (g.sending) { state = "sending"; words = g.sending > 1 ? g.sending + " taps sending\u2026" : "sending\u2026"; }
+    else if (g.gaveUp) { state = "changed"; words = g.gaveUp > 1 ? g.gaveUp + " taps " + CHANGED : CHANGED; }
+    else return;
+    var found = findControl(g.control);
+    if (!found) return;
+    var form = found.form, target = found.button || form;
+    form.classList.add("has-mark");
+    if (state !== "sending") form.classList.add("unsaved");
+    target.setAttribute("data-unsaved", state);
+    var mark = document.createElement("strong");
+    mark.className = "unsaved-mark unsaved-" + state;
+    mark.textContent = words;
+    form.appendChild(mark);
+    placeMark(mark, target, form);
+  });
+}
+// Centred under the button, across its lower edge, and inside the screen.
+function placeMark(mark, target, form) {
+  var box = form.getBoundingClientRect(), at = target.getBoundingClientRect();
+  var width = mark.offsetWidth, screen = document.documentElement.clientWidth || window.innerWidth;
+  var left = at.left + at.width / 2 - width / 2;
+  left = Math.max(4, Math.min(left, screen - 4 - width));
+  mark.style.left = (left - box.left) + "px";
+  mark.style.top = (at.bottom - box.top - 12) + "px";
+}
+// "sending…" once a tap has waited PENDING_MS, and again for the taps made meanwhile
+var pendingTimer = null;
+export function paintPendingSoon() {
+  if (pendingTimer) return;
+  pendingTimer = setTimeout(function () {
+    pendingTimer = null;
+    paintMarks();
+    var now = Date.now();
+    if (keptHere().some(function (w) { return !w.failed && now - (w.at || now) < PENDING_MS; })) paintPendingSoon();
+  }, PENDING_MS + 20);
+}

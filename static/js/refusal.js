@@ -1,0 +1,50 @@
+// A refusal drawn in a new live region: said once to a screen reader, and the field it names
+// marked, described by the message beside it, for the focus to go to.
+import { found } from "./spot.js";
+
+// A refusal is drawn in the table's head and, when it names a field on the page, beside that field
+// too: only the one beside the field is an alert, so a screen reader says it once, where the focus
+// goes (refusedField). The head's copy stays, read in its place, for a sighted player at the top.
+export function oneAlert() {
+  var head = document.querySelector("#table-live > .table-head .error[role=alert][data-field]");
+  if (!head) return;
+  var beside = Array.prototype.some.call(document.querySelectorAll("#table-live .error[role=alert][data-field]"), function (e) {
+    return e !== head && e.getAttribute("data-field") === head.getAttribute("data-field");
+  });
+  if (beside) head.removeAttribute("role");
+}
+
+// The field a refusal names (the head's message says which: data-field, as the API's `field`),
+// in the form just sent (`sentSpot`, where it was: spot.js) or its card; marked invalid and
+// described by the message beside it.
+export function refusedField(sentSpot) {
+  var said = document.querySelector("#table-live > .table-head .error[data-field]");
+  var sent = found(sentSpot);
+  if (!said || !sent) return null;
+  var path = said.getAttribute("data-field"), holder = document.getElementById(sentSpot.holder);
+  var field = fieldNamed(sent.closest("form"), path) || fieldNamed(holder, path);
+  if (!field) return null;
+  var card = field.closest(".card") || holder;
+  var beside = Array.prototype.filter.call(card.querySelectorAll(".error[data-field]"), function (e) {
+    return e.getAttribute("data-field") === path;
+  })[0] || said;
+  if (!beside.id) beside.id = "refusal-" + path.replace(/[^A-Za-z0-9_-]/g, "-");
+  field.setAttribute("aria-invalid", "true");
+  field.setAttribute("aria-describedby", ((field.getAttribute("aria-describedby") || "") + " " + beside.id).trim());
+  return field;
+}
+// A form's field for an API path: data.fame -> data.fame:int; data.research[2] -> the third of
+// data.research[]; data.specialties -> the first data.specialties.*
+function fieldNamed(scope, path) {
+  if (!scope) return null;
+  var fields = Array.prototype.filter.call(scope.querySelectorAll("input, select, textarea"), function (f) {
+    return f.type !== "hidden" && f.name && !f.disabled;
+  });
+  function base(f) { return f.name.replace(/:[a-z]+$/, ""); }
+  var exact = fields.filter(function (f) { return base(f) === path; });
+  if (exact.length) return exact[0];
+  var item = /^(.*)\[(\d+)\]$/.exec(path);
+  var list = item ? fields.filter(function (f) { return base(f) === item[1] + "[]"; }) : [];
+  if (list.length) return list[Math.min(parseInt(item[2], 10), list.length - 1)];
+  return fields.filter(function (f) { var b = base(f); return b.indexOf(path + ".") === 0 || b.indexOf(path + "[") === 0; })[0] || null;
+}
