@@ -216,7 +216,7 @@ def events(table_id: str):
     if hub is None:
         return "", 204  # served without gevent: the page polls
     version, first = opening
-    body = stream_with_context(push.stream(hub, table_id, version, first, region_after))
+    body = stream_with_context(push.stream(hub, table_id, version, first, region_after, key=screen))
     return Response(body, mimetype="text/event-stream", headers={"X-Accel-Buffering": "no"})
 
 
