@@ -169,6 +169,21 @@ def taps_until(tapper: Tapper, fresh: bool, end: float, times: list[float]) -> N
         times.append(tapper.tap(fresh))
 
 
+class Log:
+    """Read the server's stderr as it comes (`start` pipes it, and a full pipe would stop the
+    server at its next log line), counting the streams it ended and any traceback."""
+
+    def __init__(self, server: Served):
+        self.ended = self.tracebacks = 0
+        self.thread = threading.Thread(target=self._read, args=(server.process.stderr,), daemon=True)
+        self.thread.start()
+
+    def _read(self, stream) -> None:
+        for line in stream:
+            self.ended += b"stopped reading" in line
+            self.tracebacks += b"Traceback" in line
+
+
 def stats(values: list[float]) -> str:
     return f"median_ms={statistics.median(values):.1f} max_ms={max(values):.1f}"
 
@@ -177,6 +192,7 @@ def fanout_phase(name: str, mode: str, streams: int, changes: int, window: float
     """Phases (a) and (b): streams on one table, changes on it, an unrelated phone's taps timed."""
     with tempfile.TemporaryDirectory() as data:
         server = start_companion(Path(data))
+        log = Log(server)
         try:
             setup = Connection(HOST, server.port)
             big = create_table(setup)
@@ -208,7 +224,8 @@ def fanout_phase(name: str, mode: str, streams: int, changes: int, window: float
             held = holder.stop()
             print(f"{name} streams={streams} open_s={holder.open_s:.1f} changes={changes} window_s={window:g} "
                   f"keepalive_tap {stats(worst_keep)} new_connection_tap {stats(worst_new)} "
-                  f"live_events_read={held.get('live_events')} server_cpu_s={cpu:.2f} server_peak_rss_mb={server.peak_rss_mb():.0f}",
+                  f"live_events_read={held.get('live_events')} streams_ended={held.get('ended')} "
+                  f"logged_stopped_reading={log.ended} tracebacks={log.tracebacks} server_cpu_s={cpu:.2f} server_peak_rss_mb={server.peak_rss_mb():.0f}",
                   flush=True)
         finally:
             server.stop()
@@ -218,6 +235,7 @@ def stalled_phase(name: str, stalled: int, seconds: float, phones: int = 4) -> N
     """Phase (c): streams that never read on a changing table; normal phones' taps timed."""
     with tempfile.TemporaryDirectory() as data:
         server = start_companion(Path(data))
+        log = Log(server)
         try:
             setup = Connection(HOST, server.port)
             busy = create_table(setup)
@@ -225,12 +243,17 @@ def stalled_phase(name: str, stalled: int, seconds: float, phones: int = 4) -> N
             changer = Tapper(server.port, busy)
             tappers = [Tapper(server.port, create_table(setup)) for _ in range(phones)]
             times: list[float] = []
+            errors: list[str] = []
             stop = time.perf_counter() + seconds
             cpu0 = server.cpu_seconds()
 
             def phone(t: Tapper) -> None:
                 while time.perf_counter() < stop:
-                    times.append(t.tap())
+                    try:
+                        times.append(t.tap())
+                    except (OSError, RuntimeError) as exc:  # counted, and the phone taps on, on a new connection
+                        errors.append(type(exc).__name__)
+                        t.keep.close()
 
             threads = [threading.Thread(target=phone, args=(t,)) for t in tappers]
             for thread in threads:
@@ -248,19 +271,20 @@ def stalled_phase(name: str, stalled: int, seconds: float, phones: int = 4) -> N
             ordered = [t * 1000 for t in times]
             print(f"{name} stalled_streams={stalled} seconds={seconds:g} changes={made} phones={phones} taps={len(ordered)} "
                   f"tap_p50_ms={pct(ordered, 50):.1f} tap_p99_ms={pct(ordered, 99):.1f} tap_max_ms={max(ordered):.1f} "
-                  f"streams_still_held={still} server_cpu_s={cpu:.2f} server_peak_rss_mb={server.peak_rss_mb():.0f}",
+                  f"tap_errors={len(errors)} stalled_streams_held_at_end={still} logged_stopped_reading={log.ended} "
+                  f"tracebacks={log.tracebacks} server_cpu_s={cpu:.2f} server_peak_rss_mb={server.peak_rss_mb():.0f}",
                   flush=True)
         finally:
             server.stop()
 
 
 def stalled_sockets(server: Served):
-    """The server's TCP sockets that hold unsent bytes (Send-Q > 0 in /proc/net/tcp), for its port."""
+    """The server's open TCP connections that hold unsent bytes (established, Send-Q > 0 in /proc/net/tcp)."""
     port = f"{server.port:04X}"
     for line in Path("/proc/net/tcp").read_text().splitlines()[1:]:
         fields = line.split()
         local, queues = fields[1], fields[4]
-        if local.endswith(":" + port) and int(queues.split(":")[0], 16) > 0:
+        if local.endswith(":" + port) and fields[3] == "01" and int(queues.split(":")[0], 16) > 0:
             yield line
 
 

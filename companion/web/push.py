@@ -21,6 +21,7 @@ answers 204: "no push here", on which the page polls.
 from __future__ import annotations
 
 import sqlite3
+import time
 from typing import Iterator
 
 import gevent
@@ -39,8 +40,12 @@ KEEP_ALIVE_S = 10
 ALIVE = f"event: alive\ndata: {KEEP_ALIVE_S}\n\n".encode()
 #: what the browser waits before it opens a stream that dropped again (the SSE `retry` field)
 RETRY_MS = 1000
-#: streams woken at once after a change, before the loop may answer other requests (Hub._wake)
-SLICE = 50
+#: seconds a slice of the streams woken by a change may take before the loop answers other
+#: requests (Hub._wake), and the most streams in a slice
+SLICE_S = 0.01
+SLICE_MOST = 200
+#: seconds between two slices (a timer: see Hub._wake)
+PAUSE_S = 0.0005
 
 
 class Hub:
@@ -123,23 +128,32 @@ class Hub:
         return answer
 
     def _wake(self, moved) -> None:
-        """Wake the streams of the tables that moved (or went), SLICE at a time.
+        """Wake the streams of the tables that moved (or went), a slice at a time.
 
         gevent's Event.set would run every waiting stream in one of the loop's callbacks: the
-        loop answers nothing else until the last stream of the table has written. Here each
-        slice is put on the loop's queue, and this greenlet behind it: the loop looks at its
-        sockets between two slices once they take longer than its switch interval (5 ms), and
-        what arrives meanwhile (a tap on another table) is queued before the next slice.
+        loop answers nothing else until the last stream of the table has written (5,000 streams
+        held an unrelated tap for seconds). Here a slice of streams is put on the loop's queue,
+        and this greenlet behind a timer of PAUSE_S: the slice runs, the loop looks at its
+        sockets and serves what they brought (a tap on another table, a new connection's
+        greenlet is queued) before the next slice. Not gevent.sleep(0), which queues this
+        greenlet right behind the slice, in the same batch of callbacks (the loop looks at its
+        sockets only every 50 callbacks, once 5 ms passed), nor gevent.idle(), which waits for
+        an iteration with nothing pending and so waits for ever on a busy server. A slice is sized to take about SLICE_S: a stream's turn is a few
+        microseconds when it shares an answer already made, and a whole render when it asks
+        for a screen nobody else at the table shows.
         """
         loop = gevent.get_hub().loop
-        woken = 0
+        size, woken = 1, 0
         for table_id in moved:
             self.answers.pop(table_id, None)
             for waiter in list(self.parked.pop(table_id, {})):
                 loop.run_callback(waiter.switch, None)
                 woken += 1
-                if woken % SLICE == 0:
-                    gevent.sleep(0)
+                if woken >= size:
+                    began = time.perf_counter()
+                    gevent.sleep(PAUSE_S)
+                    took = time.perf_counter() - began
+                    size, woken = max(1, min(SLICE_MOST, int(size * SLICE_S / max(took, 1e-5)))), 0
 
     def _watch(self) -> None:
         conn = sqlite3.connect(self.database, timeout=0.5)
