@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import resource
@@ -188,94 +189,91 @@ def stats(values: list[float]) -> str:
     return f"median_ms={statistics.median(values):.1f} max_ms={max(values):.1f}"
 
 
-def fanout_phase(name: str, mode: str, streams: int, changes: int, window: float) -> None:
-    """Phases (a) and (b): streams on one table, changes on it, an unrelated phone's taps timed."""
+@contextlib.contextmanager
+def served(mode: str, streams: int):
+    """A fresh server, its log, a table held by `streams` streams of the holder, and a phone that changes it."""
     with tempfile.TemporaryDirectory() as data:
         server = start_companion(Path(data))
-        log = Log(server)
         try:
+            log = Log(server)
             setup = Connection(HOST, server.port)
-            big = create_table(setup)
-            holder = Holder(server.port, mode, streams, big.id, big.token)
-            changer = Tapper(server.port, big)
-            keeper, opener = Tapper(server.port, create_table(setup)), Tapper(server.port, create_table(setup))
-            keeper.tap(), opener.tap(fresh=True)  # warm
-            cpu0 = server.cpu_seconds()
-            worst_keep, worst_new = [], []
-            for i in range(changes):
-                time.sleep(0.5)
-                changer.tap()
-                first = keeper.tap()
-                keep, new = [first], []
-                end = time.perf_counter() + window
-                # two phones at once, each on its own table: one on its keep-alive connection,
-                # one opening a new connection for each tap
-                threads = [threading.Thread(target=taps_until, args=(keeper, False, end, keep)),
-                           threading.Thread(target=taps_until, args=(opener, True, end, new))]
-                for thread in threads:
-                    thread.start()
-                for thread in threads:
-                    thread.join()
-                worst_keep.append(max(keep) * 1000)
-                worst_new.append(max(new) * 1000)
-                print(f"  {name} change {i + 1}: first_tap_ms={first * 1000:.1f} slowest_keepalive_tap_ms={worst_keep[-1]:.1f} "
-                      f"slowest_new_connection_tap_ms={worst_new[-1]:.1f} taps={len(keep) + len(new)}", flush=True)
-            cpu = server.cpu_seconds() - cpu0
-            held = holder.stop()
-            print(f"{name} streams={streams} open_s={holder.open_s:.1f} changes={changes} window_s={window:g} "
-                  f"keepalive_tap {stats(worst_keep)} new_connection_tap {stats(worst_new)} "
-                  f"live_events_read={held.get('live_events')} streams_ended={held.get('ended')} "
-                  f"logged_stopped_reading={log.ended} tracebacks={log.tracebacks} server_cpu_s={cpu:.2f} server_peak_rss_mb={server.peak_rss_mb():.0f}",
-                  flush=True)
+            table = create_table(setup)
+            holder = Holder(server.port, mode, streams, table.id, table.token)
+            yield server, log, setup, holder, Tapper(server.port, table)
         finally:
             server.stop()
+
+
+def fanout_phase(name: str, mode: str, streams: int, changes: int, window: float) -> None:
+    """Phases (a) and (b): streams on one table, changes on it, an unrelated phone's taps timed."""
+    with served(mode, streams) as (server, log, setup, holder, changer):
+        keeper, opener = Tapper(server.port, create_table(setup)), Tapper(server.port, create_table(setup))
+        keeper.tap(), opener.tap(fresh=True)  # warm
+        cpu0 = server.cpu_seconds()
+        worst_keep, worst_new = [], []
+        for i in range(changes):
+            time.sleep(0.5)
+            changer.tap()
+            first = keeper.tap()
+            keep, new = [first], []
+            end = time.perf_counter() + window
+            # two phones at once, each on its own table: one on its keep-alive connection,
+            # one opening a new connection for each tap
+            threads = [threading.Thread(target=taps_until, args=(keeper, False, end, keep)),
+                       threading.Thread(target=taps_until, args=(opener, True, end, new))]
+            for thread in threads:
+                thread.start()
+            for thread in threads:
+                thread.join()
+            worst_keep.append(max(keep) * 1000)
+            worst_new.append(max(new) * 1000)
+            print(f"  {name} change {i + 1}: first_tap_ms={first * 1000:.1f} slowest_keepalive_tap_ms={worst_keep[-1]:.1f} "
+                  f"slowest_new_connection_tap_ms={worst_new[-1]:.1f} taps={len(keep) + len(new)}", flush=True)
+        cpu = server.cpu_seconds() - cpu0
+        held = holder.stop()
+        print(f"{name} streams={streams} open_s={holder.open_s:.1f} changes={changes} window_s={window:g} "
+              f"keepalive_tap {stats(worst_keep)} new_connection_tap {stats(worst_new)} "
+              f"live_events_read={held.get('live_events')} streams_ended={held.get('ended')} "
+              f"logged_stopped_reading={log.ended} tracebacks={log.tracebacks} server_cpu_s={cpu:.2f} server_peak_rss_mb={server.peak_rss_mb():.0f}",
+              flush=True)
 
 
 def stalled_phase(name: str, stalled: int, seconds: float, phones: int = 4) -> None:
     """Phase (c): streams that never read on a changing table; normal phones' taps timed."""
-    with tempfile.TemporaryDirectory() as data:
-        server = start_companion(Path(data))
-        log = Log(server)
-        try:
-            setup = Connection(HOST, server.port)
-            busy = create_table(setup)
-            holder = Holder(server.port, "stall", stalled, busy.id, busy.token)
-            changer = Tapper(server.port, busy)
-            tappers = [Tapper(server.port, create_table(setup)) for _ in range(phones)]
-            times: list[float] = []
-            errors: list[str] = []
-            stop = time.perf_counter() + seconds
-            cpu0 = server.cpu_seconds()
+    with served("stall", stalled) as (server, log, setup, holder, changer):
+        tappers = [Tapper(server.port, create_table(setup)) for _ in range(phones)]
+        times: list[float] = []
+        errors: list[str] = []
+        stop = time.perf_counter() + seconds
+        cpu0 = server.cpu_seconds()
 
-            def phone(t: Tapper) -> None:
-                while time.perf_counter() < stop:
-                    try:
-                        times.append(t.tap())
-                    except (OSError, RuntimeError) as exc:  # counted, and the phone taps on, on a new connection
-                        errors.append(type(exc).__name__)
-                        t.keep.close()
-
-            threads = [threading.Thread(target=phone, args=(t,)) for t in tappers]
-            for thread in threads:
-                thread.start()
-            made = 0
+        def phone(t: Tapper) -> None:
             while time.perf_counter() < stop:
-                changer.tap()
-                made += 1
-                time.sleep(0.25)
-            for thread in threads:
-                thread.join()
-            cpu = server.cpu_seconds() - cpu0
-            still = sum(1 for _ in stalled_sockets(server))
-            holder.stop()
-            ordered = [t * 1000 for t in times]
-            print(f"{name} stalled_streams={stalled} seconds={seconds:g} changes={made} phones={phones} taps={len(ordered)} "
-                  f"tap_p50_ms={pct(ordered, 50):.1f} tap_p99_ms={pct(ordered, 99):.1f} tap_max_ms={max(ordered):.1f} "
-                  f"tap_errors={len(errors)} stalled_streams_held_at_end={still} logged_stopped_reading={log.ended} "
-                  f"tracebacks={log.tracebacks} server_cpu_s={cpu:.2f} server_peak_rss_mb={server.peak_rss_mb():.0f}",
-                  flush=True)
-        finally:
-            server.stop()
+                try:
+                    times.append(t.tap())
+                except (OSError, RuntimeError) as exc:  # counted, and the phone taps on, on a new connection
+                    errors.append(type(exc).__name__)
+                    t.keep.close()
+
+        threads = [threading.Thread(target=phone, args=(t,)) for t in tappers]
+        for thread in threads:
+            thread.start()
+        made = 0
+        while time.perf_counter() < stop:
+            changer.tap()
+            made += 1
+            time.sleep(0.25)
+        for thread in threads:
+            thread.join()
+        cpu = server.cpu_seconds() - cpu0
+        still = sum(1 for _ in stalled_sockets(server))
+        holder.stop()
+        ordered = [t * 1000 for t in times]
+        print(f"{name} stalled_streams={stalled} seconds={seconds:g} changes={made} phones={phones} taps={len(ordered)} "
+              f"tap_p50_ms={pct(ordered, 50):.1f} tap_p99_ms={pct(ordered, 99):.1f} tap_max_ms={max(ordered):.1f} "
+              f"tap_errors={len(errors)} stalled_streams_held_at_end={still} logged_stopped_reading={log.ended} "
+              f"tracebacks={log.tracebacks} server_cpu_s={cpu:.2f} server_peak_rss_mb={server.peak_rss_mb():.0f}",
+              flush=True)
 
 
 def stalled_sockets(server: Served):
