@@ -17,9 +17,11 @@ What is set here, and why:
   phone's delayed ACK (a tap took 42 ms instead of 0.9);
 - an idle connection is closed after IDLE_TIMEOUT_S, as waitress's channel_timeout did, so
   that silent connections cannot hold every place for good; an open stream writes a keep-alive
-  more often than that (push.KEEP_ALIVE_S). The same limit ends a stream whose phone stopped
-  reading: a write that waits that long is given up. $COMPANION_IDLE_TIMEOUT_S sets it (a test
+  more often than that (push.KEEP_ALIVE_S). $COMPANION_IDLE_TIMEOUT_S sets it (a test
   shortens it to see a stalled stream closed);
+- an event stream whose phone stopped reading is ended: its send buffer is small
+  (STREAM_SEND_BUFFER) and a write that waits STREAM_WRITE_TIMEOUT_S (or the idle timeout, if
+  shorter) is given up; the phone's browser opens the stream again and catches up by version;
 - the request log is off (a phone's every tap would be a line) and errors go through
   `logging`, where companion/logs.py takes the secrets out.
 """
@@ -38,6 +40,14 @@ from gevent.pywsgi import WSGIHandler, WSGIServer
 
 #: seconds a connection may stay silent before it is closed (waitress's channel_timeout was 30)
 IDLE_TIMEOUT_S = 30
+#: seconds one write of an event stream may wait for its phone to read (at most the idle timeout):
+#: then the stream ends, and the phone's browser opens it again with Last-Event-ID and catches up
+#: by version (companion/web/push.py)
+STREAM_WRITE_TIMEOUT_S = 5
+#: an event stream's socket send buffer, in bytes (Linux doubles it and stops growing it): what a
+#: phone that stopped reading can leave unsent on the server, instead of the megabytes Linux's
+#: tuning allows a socket; it holds a whole event, so a reading phone's write completes at once
+STREAM_SEND_BUFFER = 64 * 1024
 #: descriptors kept free beside the connections: SQLite's file and WAL, listening sockets, logs
 FD_HEADROOM = 64
 #: the open-file limit asked for at start-up, where the hard limit allows it
@@ -93,6 +103,9 @@ class Handler(WSGIHandler):
     """pywsgi's handler, which says when it closes, logs an unexpected error through `logging`, and
     closes a connection whose phone went quiet (a stalled stream) with one line, not a traceback."""
 
+    #: the seconds a write of this connection's answer may wait; set for an event stream
+    write_timeout: float | None = None
+
     def finalize_headers(self):
         super().finalize_headers()
         # pywsgi closes after a request that asked it to (Connection: close) without saying so
@@ -100,6 +113,29 @@ class Handler(WSGIHandler):
         if self.close_connection and self.request_version == "HTTP/1.1" and not any(
                 name.lower() == b"connection" for name, _ in self.response_headers):
             self.response_headers.append((b"Connection", b"close"))
+        if any(name.lower() == b"content-type" and value.startswith(b"text/event-stream")
+               for name, value in self.response_headers):
+            self.as_stream()
+
+    def as_stream(self) -> None:
+        """Bound what a stream's phone can hold up: a small send buffer, and a write that cannot
+        finish within STREAM_WRITE_TIMEOUT_S ends the stream (handle_error, gave_up) instead of
+        waiting the idle timeout. A stalled stream's greenlet only waits meanwhile; the others
+        run on, and no event is queued for it: the next is computed from its version."""
+        self.write_timeout = min(STREAM_WRITE_TIMEOUT_S, self.server.idle_timeout)
+        try:
+            self.socket.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, STREAM_SEND_BUFFER)
+        except OSError:  # closed meanwhile: the first write says so
+            pass
+        self.socket.settimeout(self.write_timeout)
+
+    def handle_one_response(self):
+        try:
+            return super().handle_one_response()
+        finally:
+            if self.write_timeout is not None and self.socket is not None:  # a stream ended: the connection idles again
+                self.socket.settimeout(self.server.idle_timeout)
+                self.write_timeout = None
 
     def handle_error(self, t, v, tb):
         if issubclass(t, TimeoutError):  # socket.timeout: a phone gone quiet, not a fault of ours
@@ -112,7 +148,8 @@ class Handler(WSGIHandler):
         its request, for the idle timeout: one line in the log, no traceback, no answer."""
         self.close_connection = True
         what = "stopped reading its answer" if self.headers_sent else "sent nothing more of its request"
-        log.warning("closed %s %s: the phone %s for %g s", self.command, self.path, what, self.server.idle_timeout)
+        seconds = self.write_timeout if self.headers_sent and self.write_timeout else self.server.idle_timeout
+        log.warning("closed %s %s: the phone %s for %g s", self.command, self.path, what, seconds)
 
     def _log_error(self, t, v, tb):
         # gevent prints such an error, traceback and request, to stderr itself: through logging

@@ -21,10 +21,12 @@ answers 204: "no push here", on which the page polls.
 from __future__ import annotations
 
 import sqlite3
+import time
 from typing import Iterator
 
 import gevent
 from gevent.event import Event
+from gevent.hub import Waiter
 
 #: seconds between two looks at the database while streams are open (a change reaches an
 #: open stream within this, plus the render)
@@ -38,19 +40,35 @@ KEEP_ALIVE_S = 10
 ALIVE = f"event: alive\ndata: {KEEP_ALIVE_S}\n\n".encode()
 #: what the browser waits before it opens a stream that dropped again (the SSE `retry` field)
 RETRY_MS = 1000
+#: seconds a slice of the streams woken by a change may take before the loop answers other
+#: requests (Hub._wake), and the most streams in a slice
+SLICE_S = 0.01
+SLICE_MOST = 200
+#: seconds between two slices (a timer: see Hub._wake)
+PAUSE_S = 0.0005
 
 
 class Hub:
-    """The open streams of one process, and the greenlet that wakes them when their table changes."""
+    """The open streams of one process, and the greenlet that wakes them when their table changes.
+
+    The answer to a change is computed once and shared: every stream of a table that holds the
+    same version and asks for the same screen key gets the same bytes (`next`), from the first
+    of them to ask, until the table moves again. And the streams are woken a slice at a time
+    (`_wake`), so that a change on a table with thousands of phones does not hold up the rest
+    of the process: between two slices the loop answers the other requests.
+    """
 
     def __init__(self, database: str, tick: float = TICK_S):
         self.database = database
         self.tick = tick
         self.versions: dict[str, int] = {}  # table id -> the newest version seen, for tables with streams
         self.streams: dict[str, int] = {}  # table id -> how many streams are open on it
-        self.changed: dict[str, Event] = {}  # table id -> set (and replaced) when it moves past versions[id]
+        self.parked: dict[str, dict[Waiter, None]] = {}  # table id -> the streams waiting for it to move
+        #: table id -> {(screen key, version the stream holds): what it is sent}, until the table moves
+        self.answers: dict[str, dict[tuple, tuple[int, bytes] | None]] = {}
+        self.computed = 0  # answers computed, not shared (for tests and benchmarks)
         self._watcher: gevent.Greenlet | None = None
-        self._wake = Event()  # set when the first stream opens: the watcher runs only while there are some
+        self._wake_up = Event()  # set when the first stream opens: the watcher runs only while there are some
 
     def open(self, table_id: str, version: int) -> None:
         """Count a stream on the table, which has shown `version`."""
@@ -59,7 +77,7 @@ class Hub:
             self.versions[table_id] = version
         if self._watcher is None or self._watcher.dead:
             self._watcher = gevent.spawn(self._watch)
-        self._wake.set()
+        self._wake_up.set()
 
     def close(self, table_id: str) -> None:
         """Forget a stream that ended."""
@@ -69,19 +87,73 @@ class Hub:
             return
         self.streams.pop(table_id, None)
         self.versions.pop(table_id, None)
-        event = self.changed.pop(table_id, None)
-        if event is not None:
-            event.set()
+        self.answers.pop(table_id, None)
+        self.parked.pop(table_id, None)  # none left: each parked waiter is a stream counted above
 
     def wait(self, table_id: str, version: int, timeout: float) -> bool:
         """Wait until the table is seen past `version`, or timeout seconds; True if it moved."""
         if self.versions.get(table_id, -1) > version:
             return True
-        event = self.changed.get(table_id)
-        if event is None:
-            event = self.changed[table_id] = Event()
-        event.wait(timeout)
+        waiter = Waiter()
+        parked = self.parked.setdefault(table_id, {})
+        parked[waiter] = None
+        try:
+            with gevent.Timeout(timeout, False):
+                waiter.get()
+        finally:
+            parked.pop(waiter, None)  # timed out (or ended): no longer to be woken
         return self.versions.get(table_id, -1) > version
+
+    def next(self, table_id: str, key, version: int, next_region) -> tuple[int, bytes] | None:
+        """Return what a stream holding `version` of the table, on screen `key`, is sent next:
+        (the version it then holds, the bytes: an event, or a keep-alive when nothing is newer),
+        or None when the table is gone. Computed by `next_region` (see `stream`) once for all the
+        streams that ask the same, while the table's version is unchanged.
+
+        Sharing one stream's answer with the others is sound because each was authorized as it
+        opened, and a table's secret never changes: what opened it for one opens it for all.
+        """
+        answers = self.answers.setdefault(table_id, {})
+        if (key, version) in answers:
+            return answers[(key, version)]
+        self.computed += 1
+        found = next_region(version)
+        if found is None:
+            answer = None
+        else:
+            newer, text = found
+            answer = (version, ALIVE) if text is None else (newer, event(newer, text))
+        if table_id in self.streams:  # a table forgotten meanwhile keeps nothing
+            answers[(key, version)] = answer
+        return answer
+
+    def _wake(self, moved) -> None:
+        """Wake the streams of the tables that moved (or went), a slice at a time.
+
+        gevent's Event.set would run every waiting stream in one of the loop's callbacks: the
+        loop answers nothing else until the last stream of the table has written (5,000 streams
+        held an unrelated tap for seconds). Here a slice of streams is put on the loop's queue,
+        and this greenlet behind a timer of PAUSE_S: the slice runs, the loop looks at its
+        sockets and serves what they brought (a tap on another table, a new connection's
+        greenlet is queued) before the next slice. Not gevent.sleep(0), which queues this
+        greenlet right behind the slice, in the same batch of callbacks (the loop looks at its
+        sockets only every 50 callbacks, once 5 ms passed), nor gevent.idle(), which waits for
+        an iteration with nothing pending and so waits for ever on a busy server. A slice is sized to take about SLICE_S: a stream's turn is a few
+        microseconds when it shares an answer already made, and a whole render when it asks
+        for a screen nobody else at the table shows.
+        """
+        loop = gevent.get_hub().loop
+        size, woken = 1, 0
+        for table_id in moved:
+            self.answers.pop(table_id, None)
+            for waiter in list(self.parked.pop(table_id, {})):
+                loop.run_callback(waiter.switch, None)
+                woken += 1
+                if woken >= size:
+                    began = time.perf_counter()
+                    gevent.sleep(PAUSE_S)
+                    took = time.perf_counter() - began
+                    size, woken = max(1, min(SLICE_MOST, int(size * SLICE_S / max(took, 1e-5)))), 0
 
     def _watch(self) -> None:
         conn = sqlite3.connect(self.database, timeout=0.5)
@@ -89,8 +161,8 @@ class Hub:
             seen = None
             while True:
                 if not self.streams:
-                    self._wake.clear()
-                    self._wake.wait()  # no stream open: nothing to look for
+                    self._wake_up.clear()
+                    self._wake_up.wait()  # no stream open: nothing to look for
                     seen = None
                 gevent.sleep(self.tick)
                 try:
@@ -98,14 +170,17 @@ class Hub:
                     if now == seen:
                         continue
                     seen = now
-                    self._read_versions(conn)
+                    moved = self._read_versions(conn)
                 except sqlite3.Error:  # the disk, or a busy file: the streams' own polls see it; look again
                     seen = None
                     gevent.sleep(1)
+                    continue
+                self._wake(moved)
         finally:
             conn.close()
 
-    def _read_versions(self, conn: sqlite3.Connection) -> None:
+    def _read_versions(self, conn: sqlite3.Connection) -> list[str]:
+        """Read the versions of the tables with streams; return those that moved or went."""
         ids = list(self.streams)
         moved = []
         for start in range(0, len(ids), 500):  # SQLite takes at most 999 parameters a statement
@@ -119,10 +194,7 @@ class Hub:
                 elif version > self.versions.get(table_id, -1):
                     self.versions[table_id] = version
                     moved.append(table_id)
-        for table_id in moved:
-            event = self.changed.pop(table_id, None)
-            if event is not None:
-                event.set()
+        return moved
 
 
 def enable(app) -> None:
@@ -143,13 +215,14 @@ def event(version: int, html: str) -> bytes:
     return f"id: {version}\nevent: live\n{data}\n".encode()
 
 
-def stream(hub: Hub, table_id: str, version: int, first: str | None, next_region) -> Iterator[bytes]:
+def stream(hub: Hub, table_id: str, version: int, first: str | None, next_region, key=None) -> Iterator[bytes]:
     """Yield a stream's bytes: the retry delay, the region the phone lacks, then each new version.
 
     `version` is the table's version as the stream opens; `first` its region, when the phone
     holds an older one (None if it is current). `next_region(version)` returns (version,
     region) newer than `version`, (version, None) if there is none, or None when the table is
-    gone or the secret no longer opens it.
+    gone or the secret no longer opens it. `key` names what the stream shows (its screen): the
+    streams of a table with the same key and version share one call of `next_region` (Hub.next).
     """
     hub.open(table_id, version)
     try:
@@ -158,14 +231,10 @@ def stream(hub: Hub, table_id: str, version: int, first: str | None, next_region
             yield event(version, first)
         while True:
             hub.wait(table_id, version, KEEP_ALIVE_S)
-            found = next_region(version)
+            found = hub.next(table_id, key, version, next_region)
             if found is None:
                 return  # gone: the browser opens the stream again, and gets 404, on which the page polls
-            newer, html = found
-            if html is None:
-                yield ALIVE
-                continue
-            version = newer
-            yield event(version, html)
+            version, data = found
+            yield data
     finally:
         hub.close(table_id)

@@ -242,7 +242,7 @@ def events(table_id: str):
     if hub is None:
         return "", 204  # served without gevent: the page polls
     version, first = (table.version, None) if opening == table.version else update_after(opening) or (table.version, None)
-    body = stream_with_context(push.stream(hub, table_id, version, first, update_after))
+    body = stream_with_context(push.stream(hub, table_id, version, first, update_after, key=key))
     return Response(body, mimetype="text/event-stream", headers={"X-Accel-Buffering": "no"})
 
 
