@@ -1,5 +1,5 @@
 // Codex Naturalis helpers (no inline scripts: CSP). Delegated listeners, so they keep working
-// after htmx swaps the live region.
+// whatever an update morphs in.
 (function () {
   "use strict";
   var CYCLE = ["", "fungi", "plant", "animal", "insect"];
@@ -41,32 +41,8 @@
     });
   }
 
-  // Taps not yet counted survive a live update from another phone: keep them as a draft
-  // for this editor (same player and card) and paint them again after the swap.
-  var draft = null;
-  function editorKey() {
-    var form = document.querySelector(".cx-grid-form");
-    if (!form) return null;
-    return form.querySelector("[name='data.player:int']").value + "-" + form.querySelector("[name='data.card:int']").value;
-  }
-  document.addEventListener("htmx:beforeSwap", function (evt) {
-    var cfg = evt.detail.requestConfig || {};
-    var input = document.getElementById("cx-cells");
-    var isPoll = (cfg.verb || "").toLowerCase() === "get";
-    var dirty = input && input.form.getAttribute("data-dirty") === "true";
-    draft = isPoll && dirty ? { key: editorKey(), cells: JSON.parse(input.value) } : null;
-  });
-  document.addEventListener("htmx:afterSwap", function () {
-    if (!draft || draft.key !== editorKey()) { draft = null; return; }
-    var form = document.querySelector(".cx-grid-form");
-    var want = {};
-    draft.cells.forEach(function (c) { want[c.x + "," + c.y] = c.kingdom; });
-    form.querySelectorAll(".cx-cell").forEach(function (b) {
-      var k = want[b.getAttribute("data-x") + "," + b.getAttribute("data-y")] || "";
-      if (k !== (b.getAttribute("data-kingdom") || "")) paint(b, k);
-    });
-    draft = null;
-  });
+  // Taps not yet counted survive a live update from another phone: a painted grid is marked
+  // data-dirty (paint, above), and static/js/morph.js leaves such a form as it is until it is saved.
 
   document.addEventListener("click", function (evt) {
     var cell = evt.target.closest(".cx-cell");
@@ -129,9 +105,9 @@
   }
   function showAll() { document.querySelectorAll("form.cx-sheet").forEach(showNeeded); }
   document.addEventListener("DOMContentLoaded", showAll);
-  // A new live region, once the page's script has put back what was typed in it (the secret
-  // objective too): static/js/swap.js sends tc:restored then, whichever script loaded first.
-  document.addEventListener("tc:restored", showAll);
+  // After each update (static/js/update.js sends tc:updated once it is drawn, typed values kept):
+  // a secret objective typed here still shows the fields it asks for.
+  document.addEventListener("tc:updated", showAll);
 
   // An objective card's number, as typed; its card said in words under its field (.cx-card-text),
   // so a wrong number shows at once (the secret objective, the common ones).

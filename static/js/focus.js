@@ -1,11 +1,14 @@
-// What takes the focus after a new live region, and how it is given without moving the page.
-import { shown } from "./spot.js";
+// How the focus is given without moving the page, and what takes it in a part that stands in for
+// a control that went (place.js).
 
 var FOCUSABLE = "a[href], button:not([disabled]), input:not([disabled]):not([type=hidden]), select:not([disabled]), textarea:not([disabled]), summary, [tabindex]";
 
-// What takes the focus: the control found again, or in what stands in its place (`stand`, found's
-// fallback), its first button on the screen (a <details>' summary, "Change them"), else itself.
-// Never a field: a pushed region waits while one has the focus (typingInRegion).
+// drawn: not display:none, nor inside a closed <details> (whose content Chromium keeps laid out,
+// with boxes, but hidden by content-visibility: checkVisibility() sees that, getClientRects() not)
+export function shown(el) { return !!el && (el.checkVisibility ? el.checkVisibility() : el.getClientRects().length > 0); }
+
+// What takes the focus in `stand`: itself if it can, else its first button on the screen (a
+// <details>' summary, "Change them"), else itself.
 export function focusable(el, stand) {
   if (!el || el !== stand) return el;
   var first = Array.prototype.filter.call(el.querySelectorAll("summary, button:not([disabled]), a[href]"), function (f) {

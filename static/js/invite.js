@@ -1,7 +1,7 @@
 // The invite (the QR code, outside the live region): open on the phone that started a calculator
 // table, open while the table has no change yet, players still joining; it closes on every phone
 // at the first change, and once a calculator table's result is in, it goes below the result.
-import { dataVersion } from "./versions.js";
+import { shownVersion } from "./versions.js";
 
 // DOMContentLoaded: the phone that started a calculator table lands on #invite: show it the QR
 // code to scan.
@@ -17,11 +17,11 @@ export function noteInviteAtStart() {
   inviteOpenAtStart = !!(invite && invite.open);
 }
 
-// After a new live region: done before keepPlace (place.js) measures, so nothing moves.
+// tc:updated: after an update.
 export function tidyInvite() {
   var invite = document.getElementById("invite"), live = document.getElementById("table-live");
   if (!invite || !live) return;
-  if (inviteOpenAtStart && dataVersion("table-live") > 0) { invite.open = false; inviteOpenAtStart = false; }
+  if (inviteOpenAtStart && shownVersion() > 0) { invite.open = false; inviteOpenAtStart = false; }
   if (live.hasAttribute("data-finished") && invite.classList.contains("invite-first")) {
     invite.classList.remove("invite-first");
     live.parentNode.insertBefore(invite, live.nextSibling);

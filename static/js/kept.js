@@ -79,16 +79,12 @@ export function carryUndos(table, from, to) {
 // one at a time: a tap made while another write of this table is on its way or kept waits its
 // turn (htmx would drop it, or send it with a version about to be stale).
 var inFlight = {};
-var onAnswered = [];
 export function writing() { return Object.keys(inFlight).length > 0; }
 export function busy() { return writing() || waitingHere().length > 0; }
 export function sending(id) { inFlight[id] = true; }
-// The write's answer came (or none will): true if it was on its way. Then whatever waited for no
-// write to be on its way is told (whenAnswered: a pushed region held back, push.js).
+// The write's answer came (or none will): true if it was on its way.
 export function answeredWrite(id) {
   if (!inFlight[id]) return false;
   delete inFlight[id];
-  onAnswered.forEach(function (fn) { fn(); });
   return true;
 }
-export function whenAnswered(fn) { onAnswered.push(fn); }

@@ -1,60 +1,77 @@
-// Table Companion's page script (templates/base.html loads it after htmx, before the SSE
-// extension and the games' scripts). Each module does one job and exports its functions; this
-// one wires them to the page's events. Where two listen to the same event, the order below is
-// the order they run in, and it matters: the swap guard decides before the place is noted, what
-// was typed is put back before the place is kept, the invite opens before its state is noted.
+// Table Companion's page script (templates/base.html loads it after htmx, before the SSE and
+// idiomorph extensions and the games' scripts, all deferred). Each module does one job and
+// exports its functions; this one wires them to the page's events. Where two listen to the same
+// event, the order below is the order they run in.
 // No inline scripts (CSP).
-import { noteInviteAtStart, openInviteOnArrival } from "./invite.js";
-import { rereadKept, whenAnswered } from "./kept.js";
+import { noteInviteAtStart, openInviteOnArrival, tidyInvite } from "./invite.js";
+import { rereadKept } from "./kept.js";
 import { paintMarks } from "./marks.js";
-import { keepPlaceAfterSettle, keepPlaceAfterSwap, notePlace } from "./place.js";
-import { drawDeferred, holdPoll, pushed, streamClosed, streamError, streamOpen } from "./push.js";
+import { onlyNewer, setUpMorph } from "./morph.js";
+import { keepFocus } from "./place.js";
+import { pushDrawn, pushed, startPolling, streamClosed, streamError, streamOpen } from "./push.js";
 import { oneAlert } from "./refusal.js";
 import { showResultOnce } from "./result.js";
-import { applySeat } from "./seat.js";
+import { sayChange } from "./said.js";
+import { markSeat, openOwn } from "./seat.js";
 import { backOnline, sendAfterReload, unreachable } from "./send.js";
 import { share } from "./share.js";
-import { afterSwap, guardSwap } from "./swap.js";
 import { giveWriteId, keepSent, requestAnswered, tapped } from "./taps.js";
-import { postLatestVersion } from "./versions.js";
+import { UPDATED, partDrawn, updated, updating } from "./update.js";
+import { answerOf, nameVersions, startVersions } from "./versions.js";
 import { wake, wakeOnTap } from "./wake.js";
 
 var on = document.addEventListener.bind(document);
+function live() { return document.getElementById("table-live"); }
 
 // As the page opens, in this order.
 [
-  function () { applySeat(document.getElementById("table-live")); },
+  startVersions,
+  function () { setUpMorph(openOwn); },
+  function () { openOwn(live()); markSeat(live()); },
   openInviteOnArrival,
   oneAlert,
   function () { showResultOnce(false); },
   noteInviteAtStart,
+  startPolling,
   sendAfterReload,
   wake,
 ].forEach(function (step) { on("DOMContentLoaded", step); });
 
-// A request: the newest version, a write's id; a write kept from the moment it leaves; the
-// region's poll held back while the stream is open; a poll's or a write's answer.
-on("htmx:configRequest", postLatestVersion);
+// A request: the version headers and a write's expected_version, a write's id; a write kept from
+// the moment it leaves; a poll's or a write's answer.
+on("htmx:configRequest", nameVersions);
 on("htmx:configRequest", giveWriteId);
-on("htmx:beforeRequest", holdPoll);
 on("htmx:beforeRequest", keepSent);
-on("htmx:afterRequest", requestAnswered);
 
-// A new live region (htmx's own swaps and swap.js's swapRegion alike).
-on("htmx:beforeSwap", guardSwap);
-on("htmx:beforeSwap", notePlace);
-on("htmx:afterSwap", afterSwap);
-on("htmx:afterSwap", keepPlaceAfterSwap);
-on("htmx:afterSettle", keepPlaceAfterSettle);
-on("htmx:afterSettle", paintMarks);
+// An answer htmx draws (a form's, a poll's): an update when it names the table's version.
+on("htmx:beforeSwap", function (evt) {
+  var xhr = evt.detail.xhr;
+  if (!evt.detail.shouldSwap || !xhr) return;
+  var answer = answerOf(function (name) { return xhr.getResponseHeader(name); });
+  if (answer.version === null) return;
+  var how = { partial: answer.partial, refused: xhr.status >= 400, from: evt.detail.elt };
+  if (!updating(answer.version, how)) evt.detail.shouldSwap = false;
+});
+on("htmx:afterRequest", updated);  // after the swap (nothing if no update was drawn)
+on("htmx:afterRequest", requestAnswered);
+on("htmx:oobBeforeSwap", onlyNewer);
+on("htmx:oobAfterSwap", partDrawn);
 
 // Push.
 on("htmx:sseBeforeMessage", pushed);
+on("htmx:sseMessage", pushDrawn);
 on("htmx:sseOpen", streamOpen);
 on("htmx:sseError", streamError);
 on("htmx:sseClose", streamClosed);
-on("focusout", drawDeferred);
-whenAnswered(drawDeferred);
+
+// After every update drawn.
+on(UPDATED, function () { markSeat(live()); });
+on(UPDATED, tidyInvite);
+on(UPDATED, oneAlert);
+on(UPDATED, keepFocus);
+on(UPDATED, function () { showResultOnce(true); });
+on(UPDATED, paintMarks);
+on(UPDATED, sayChange);
 
 // Taps, the network, another tab's kept writes.
 on("submit", tapped, true);

@@ -1,46 +1,27 @@
 // --- Push: each new version arrives as it is written (companion/web/push.py) ------------------
 // The page's #table-push opens a stream of server-sent events through htmx's SSE extension,
-// which opens it again when it drops. Each event is the live region of a new version, drawn
-// here rather than by the extension, with the same care as a poll: never an older table than
-// this phone has seen (a tap's answer can be newer), never the one already shown, and never
-// while someone types in the region: it waits until they leave the field. While the stream
-// is not open (no EventSource, a proxy that holds it back, the server away) the region polls
-// as before; while it is open, the polls are not sent.
-import { waitingHere, writing } from "./kept.js";
+// which opens it again when it drops. Each event is the parts a version changed, its id the
+// version: drawn by the extension (hx-swap="none": the parts come out of band) unless the page
+// shows that version already (update.js). While the stream is not open (no EventSource, a proxy
+// that holds it back, the server away) or taps are kept to be sent, the page polls /t/ID/live,
+// which answers with what changed since the version it shows; while it is open it sends nothing.
+import { waitingHere } from "./kept.js";
 import { answered, unreachable } from "./send.js";
-import { swapRegion } from "./swap.js";
-import { typingInRegion } from "./typed.js";
-import { dataVersion, latestVersion, versionIn } from "./versions.js";
+import { updated, updating } from "./update.js";
 
 var pushOpen = false;
-var deferred = null;  // a pushed region held back while someone types
 
-function drawPushed(html) {
-  var drawn = versionIn(html);
-  var shown = dataVersion("table-live"), known = latestVersion();
-  if (drawn === null || (shown !== null && drawn <= shown) || (known !== null && drawn < known)) return;
-  // Nor while this phone's own write is on its way: its form would leave the page before its
-  // answer came, and htmx would tell no one that the write was answered.
-  if (typingInRegion() || writing()) { deferred = html; return; }
-  deferred = null;
-  swapRegion(html, "get");
+function versionOfEvent(evt) {
+  var v = parseInt(evt.detail && evt.detail.lastEventId, 10);
+  return isNaN(v) ? null : v;
 }
-// focusout, and a write answered: a held-back region, once nobody types and no write is on its
-// way (if still newer by then).
-export function drawDeferred() {
-  setTimeout(function () {
-    if (!deferred || typingInRegion() || writing()) return;
-    var html = deferred;
-    deferred = null;
-    drawPushed(html);
-  }, 0);
-}
-// htmx:sseBeforeMessage
+// htmx:sseBeforeMessage: draw it, or not (already shown)
 export function pushed(evt) {
-  evt.preventDefault();  // drawn here (drawPushed), not swapped by the extension
   heardStream();
-  drawPushed(evt.detail && evt.detail.data);
+  if (!updating(versionOfEvent(evt), { pushed: true })) evt.preventDefault();
 }
+// htmx:sseMessage: drawn
+export function pushDrawn() { updated(); }
 // htmx:sseOpen
 export function streamOpen(evt) {
   var source = evt.detail && evt.detail.source;
@@ -77,13 +58,19 @@ function streamSilent() {
   pushOpen = false;
   unreachable();
 }
-// htmx:beforeRequest: while the stream is open, the region's polls are not sent. While taps are
-// kept, the polls go on all the same: each one that gets through says the server is there and
-// sends the kept taps at once, as it did before push (kept.js).
-export function holdPoll(evt) {
-  var cfg = evt.detail.requestConfig || {};
-  var elt = evt.detail.elt;
-  if (pushOpen && !waitingHere().length && (cfg.verb || "").toLowerCase() === "get" && elt && elt.id === "table-live") {
-    evt.preventDefault();
-  }
+
+// DOMContentLoaded: the poll, every data-poll-ms, sent only while it is needed: the stream is not
+// open, or taps are kept (each poll that gets through says the server is there and sends the kept
+// taps at once: send.js). Its answer is drawn as any other (update.js).
+var polling = false;
+export function startPolling() {
+  var push = document.getElementById("table-push"), htmx = window.htmx;
+  var every = push ? parseInt(push.getAttribute("data-poll-ms"), 10) : NaN;
+  if (!push || !htmx || !(every > 0)) return;
+  setInterval(function () {
+    if (polling || (pushOpen && !waitingHere().length)) return;
+    polling = true;
+    htmx.ajax("GET", push.getAttribute("data-poll"), { source: push, target: push, swap: "none" })
+      .finally(function () { polling = false; });
+  }, every);
 }

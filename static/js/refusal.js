@@ -1,12 +1,14 @@
-// A refusal drawn in a new live region: said once to a screen reader, and the field it names
-// marked, described by the message beside it, for the focus to go to.
-import { found } from "./spot.js";
+// A refusal drawn by an update: said once to a screen reader, and the field it names marked,
+// described by the message beside it, for the focus to go to (place.js).
 
-// A refusal is drawn in the table's head and, when it names a field on the page, beside that field
-// too: only the one beside the field is an alert, so a screen reader says it once, where the focus
-// goes (refusedField). The head's copy stays, read in its place, for a sighted player at the top.
+function headError() { return document.querySelector("#table-notice .error[data-field]"); }
+
+// A refusal is drawn in the table's head (#table-notice) and, when it names a field on the page,
+// beside that field too: only the one beside the field is an alert, so a screen reader says it
+// once, where the focus goes (refusedField). The head's copy stays, read in its place, for a
+// sighted player at the top.
 export function oneAlert() {
-  var head = document.querySelector("#table-live > .table-head .error[role=alert][data-field]");
+  var head = document.querySelector("#table-notice .error[role=alert][data-field]");
   if (!head) return;
   var beside = Array.prototype.some.call(document.querySelectorAll("#table-live .error[role=alert][data-field]"), function (e) {
     return e !== head && e.getAttribute("data-field") === head.getAttribute("data-field");
@@ -15,17 +17,16 @@ export function oneAlert() {
 }
 
 // The field a refusal names (the head's message says which: data-field, as the API's `field`),
-// in the form just sent (`sentSpot`, where it was: spot.js) or its card; marked invalid and
-// described by the message beside it.
-export function refusedField(sentSpot) {
-  var said = document.querySelector("#table-live > .table-head .error[data-field]");
-  var sent = found(sentSpot);
-  if (!said || !sent) return null;
-  var path = said.getAttribute("data-field"), holder = document.getElementById(sentSpot.holder);
-  var field = fieldNamed(sent.closest("form"), path) || fieldNamed(holder, path);
+// in the form just sent or its card; marked invalid and described by the message beside it.
+export function refusedField(form) {
+  var said = headError();
+  if (!said || !form || !form.isConnected) return null;
+  var path = said.getAttribute("data-field");
+  var card = form.closest(".card") || form.parentElement;
+  var field = fieldNamed(form, path) || fieldNamed(card, path);
   if (!field) return null;
-  var card = field.closest(".card") || holder;
-  var beside = Array.prototype.filter.call(card.querySelectorAll(".error[data-field]"), function (e) {
+  var holder = field.closest(".card") || card;
+  var beside = Array.prototype.filter.call(holder.querySelectorAll(".error[data-field]"), function (e) {
     return e.getAttribute("data-field") === path;
   })[0] || said;
   if (!beside.id) beside.id = "refusal-" + path.replace(/[^A-Za-z0-9_-]/g, "-");

@@ -1,15 +1,19 @@
 // The seat: the live region is the same for every phone; this phone's seat is on the page's body
-// (data-seat: a player's index, or "" when watching or not chosen yet). Mark "you", open your
-// own cards, say who you are, and drop the seat chooser once a seat was chosen.
-export function applySeat(root) {
+// (data-seat: a player's index, or "" when watching or not chosen yet). Mark "you", say who you
+// are, put your own card first and drop the seat chooser once a seat was chosen: at the start and
+// after every update (a morphed part comes as the server drew it). Your own cards open once, as
+// they first appear (the page's start, a part added by an update): a <details> a player opened or
+// closed by hand stays so (morph.js).
+function seatOf() {
   var body = document.body;
-  if (!root || !body || !body.hasAttribute("data-seat")) return;
-  var seat = body.getAttribute("data-seat");
+  return body && body.hasAttribute("data-seat") ? body.getAttribute("data-seat") : null;
+}
+
+export function markSeat(root) {
+  var seat = seatOf();
+  if (!root || seat === null) return;
   root.querySelectorAll("[data-you]").forEach(function (el) {
     el.classList.toggle("you", seat !== "" && el.getAttribute("data-you") === seat);
-  });
-  root.querySelectorAll("details[data-open-for]").forEach(function (d) {
-    if (seat === "" ? d.hasAttribute("data-open-watching") : d.getAttribute("data-open-for") === seat) d.open = true;
   });
   // this player's own card first: a .seat-card moves to the front of its list
   if (seat !== "") {
@@ -19,7 +23,19 @@ export function applySeat(root) {
   }
   var name = seat !== "" && root.querySelector('.players-line [data-you="' + seat + '"] .sb-name');
   root.querySelectorAll("[data-you-are]").forEach(function (el) { el.textContent = name ? name.textContent : "watching"; });
-  if (body.hasAttribute("data-seat-chosen")) {
+  if (document.body.hasAttribute("data-seat-chosen")) {
     root.querySelectorAll(".seat-chooser").forEach(function (c) { c.remove(); });
   }
+}
+
+// The cards that open for this seat, in `root` and `root` itself (data-open-for; data-open-watching
+// for a phone that only watches).
+export function openOwn(root) {
+  var seat = seatOf();
+  if (!root || seat === null || !root.querySelectorAll) return;
+  var cards = Array.prototype.slice.call(root.querySelectorAll("details[data-open-for]"));
+  if (root.matches && root.matches("details[data-open-for]")) cards.push(root);
+  cards.forEach(function (d) {
+    if (seat === "" ? d.hasAttribute("data-open-watching") : d.getAttribute("data-open-for") === seat) d.open = true;
+  });
 }

@@ -12,9 +12,8 @@ import { answeredWrite, carryUndos, change, forget, isUndo, keptHere, keptWrites
          waitingHere, writing } from "./kept.js";
 import { paintMarks } from "./marks.js";
 import { thisTable } from "./page.js";
-import { swapRegion } from "./swap.js";
-import { typingInRegion } from "./typed.js";
-import { heard, latestVersion, newestVersionIn, sentVersion, versionIn } from "./versions.js";
+import { drawAnswer } from "./update.js";
+import { answerOf, heard, latestVersion, sentVersion, versionHeaders } from "./versions.js";
 
 // WRITE_TIMEOUT_MS is htmx's timeout (base.html): a busy laptop answers a tap well within 6 s,
 // and "sending…" (marks.js) says the tap is in hand meanwhile, so no second tap by mistake.
@@ -76,9 +75,14 @@ export function sendKept() {
   });
   var controller = window.AbortController ? new AbortController() : null;
   var timer = setTimeout(function () { if (controller) controller.abort(); }, WRITE_TIMEOUT_MS);
-  fetch(next.url, { method: "POST", body: body, credentials: "same-origin", headers: { "HX-Request": "true" },
+  var headers = Object.assign({ "HX-Request": "true" }, versionHeaders());
+  fetch(next.url, { method: "POST", body: body, credentials: "same-origin", headers: headers,
                     signal: controller ? controller.signal : undefined })
-    .then(function (r) { return r.text().then(function (text) { return { status: r.status, text: text }; }); })
+    .then(function (r) {
+      return r.text().then(function (text) {
+        return { status: r.status, text: text, said: answerOf(function (name) { return r.headers.get(name); }) };
+      });
+    })
     .catch(function () { return { status: 0, text: "" }; })
     .then(function (answer) {
       clearTimeout(timer);
@@ -87,18 +91,16 @@ export function sendKept() {
       retryDelay = RETRY_FIRST_MS;
       if (answer.status < 400) {
         forget(next.id);
-        var now = newestVersionIn(answer.text);
-        heard(now);
-        carryUndos(next.table, sentOn, now);
-      } else if (answer.status === 409 && rebase(next, answer.text)) {
+        drawAnswer(answer.text, answer.said, false);
+        carryUndos(next.table, sentOn, answer.said.version);
+      } else if (answer.status === 409 && rebase(next, answer)) {
         // sent again below, on the version the answer carried
       } else if (answer.status === 409) {
         change(next.id, function (w) { w.gaveUp = true; w.failed = true; });
-        heard(versionIn(answer.text));
-        showRefusal(answer.text, answer.status);  // "the table changed on another phone": here it is now
+        drawAnswer(answer.text, answer.said, true);  // "the table changed on another phone": here it is now
       } else {
         forget(next.id);
-        showRefusal(answer.text, answer.status);  // refused: as a tap's answer shows it
+        drawAnswer(answer.text, answer.said, true);  // refused: as a tap's answer shows it
       }
       paintMarks();
       answered();
@@ -107,17 +109,14 @@ export function sendKept() {
 }
 // A kept event met by 409: take the table's version from the answer, show the table as it is
 // (without "tap again": this phone is doing it), and keep the write to be sent on that version.
-function rebase(entry, html) {
-  var version = versionIn(html);
+function rebase(entry, answer) {
+  var version = answer.said.version;
   if (version === null || (entry.rebased || 0) >= MAX_REBASES || !/\/events$/.test(entry.url)) return false;
   change(entry.id, function (w) { w.rebased = (w.rebased || 0) + 1; });
   heard(version);
-  if (!typingInRegion()) {
-    var holder = document.createElement("template");
-    holder.innerHTML = html;
-    holder.content.querySelectorAll("#table-live > .table-head > .notice").forEach(function (n) { n.remove(); });
-    showRefusal(holder.innerHTML, 409);
-  }
+  var holder = document.createElement("template");
+  holder.innerHTML = answer.text;
+  holder.content.querySelectorAll("#table-notice > .notice").forEach(function (n) { n.remove(); });
+  drawAnswer(holder.innerHTML, answer.said, false);
   return true;
 }
-function showRefusal(html, status) { swapRegion(html, "post", status); }

@@ -7,7 +7,7 @@ import { answeredWrite, busy, carryUndos, dropGivenUp, forget, isWrite, keep, ma
          tableOf } from "./kept.js";
 import { paintMarks, paintPendingSoon } from "./marks.js";
 import { answered, failed, isOffline, sendKept, unreachable } from "./send.js";
-import { latestVersion, newestVersionIn, sentVersion } from "./versions.js";
+import { answerOf, latestVersion, sentVersion } from "./versions.js";
 
 // htmx:configRequest: a table write gets its write_id here, made at the moment of the tap.
 export function giveWriteId(evt) {
@@ -32,11 +32,9 @@ export function tapped(evt) {
   var data = new FormData(form);
   if (submitter && submitter.name) data.append(submitter.name, submitter.value);
   var fields = [];
-  var latest = latestVersion();
-  data.forEach(function (value, name) {
-    if (typeof value !== "string") return;
-    fields.push([name, name === "expected_version:int" && latest !== null ? String(latest) : value]);
-  });
+  data.forEach(function (value, name) { if (typeof value === "string" && name !== "expected_version:int") fields.push([name, value]); });
+  var latest = latestVersion();  // the version it was tapped on (an undo is sent on it: send.js)
+  if (latest !== null) fields.push(["expected_version:int", String(latest)]);
   var id = newWriteId();
   fields.push(["write_id", id]);
   keep({ id: id, table: tableOf(action), url: new URL(action, location.href).pathname, fields: fields,
@@ -78,7 +76,10 @@ export function requestAnswered(evt) {
   if (!id || !answeredWrite(id)) return;
   if (status === 0 || status >= 500) { failed(id, status, xhr ? xhr.responseText : ""); return; }
   forget(id);
-  if (status < 300) carryUndos(tableOf(cfg.path), sentVersion(cfg.formData.get("expected_version:int")), newestVersionIn(xhr.responseText));
+  if (status < 300) {
+    var now = answerOf(function (name) { return xhr.getResponseHeader(name); }).version;
+    carryUndos(tableOf(cfg.path), sentVersion(cfg.formData.get("expected_version:int")), now);
+  }
   paintMarks();
   answered();
   sendKept();

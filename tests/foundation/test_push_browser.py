@@ -21,43 +21,36 @@ from tests.foundation.test_lost_taps_browser import open_table
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
-#: records every version the live region shows, in order, across swaps (a MutationObserver
-#: on the body, which outlives each #table-live), and marks the window: a reload would lose it
+#: records every version the page shows, in order (its body's data-version, which the page sets
+#: from the answers' X-Table-Version and the events' ids), and every version a part of the region
+#: is drawn at (the data-v the server marks each part it sends with), per part; and marks the
+#: window: a reload would lose it
 WATCH_VERSIONS = """() => {
   window.__notReloaded = true;
   window.__versions = [];
+  window.__parts = {};
   const note = () => {
-    const live = document.getElementById('table-live');
-    const v = live ? parseInt(live.getAttribute('data-version'), 10) : NaN;
+    const v = parseInt(document.body.getAttribute('data-version'), 10);
     if (!isNaN(v) && window.__versions[window.__versions.length - 1] !== v) window.__versions.push(v);
   };
   note();
-  new MutationObserver(note).observe(document.body, {childList: true, subtree: true, attributes: true, attributeFilter: ['data-version']});
-}"""
-
-
-#: on the tapping phone: each live region drawn, with the newest version the phone had seen
-#: when it was drawn (its undo tools', which a stepper's answer updates without a new region)
-WATCH_REGIONS = """() => {
-  window.__drawn = [];
-  let newest = -1;
-  const tools = () => {
-    const t = document.getElementById('table-tools');
-    const v = t ? parseInt(t.getAttribute('data-version'), 10) : NaN;
-    if (!isNaN(v)) newest = Math.max(newest, v);
-  };
-  tools();
   new MutationObserver((records) => {
-    for (const r of records) for (const n of r.addedNodes) {
-      if (n.id === 'table-live') window.__drawn.push([parseInt(n.getAttribute('data-version'), 10), newest]);
+    for (const r of records) {
+      if (r.target === document.body) { note(); continue; }
+      const n = r.target;
+      if (r.attributeName === 'data-v' && n.id && n.hasAttribute('data-v')) {
+        (window.__parts[n.id] = window.__parts[n.id] || []).push(parseInt(n.getAttribute('data-v'), 10));
+      }
     }
-    tools();
-  }).observe(document.body, {childList: true, subtree: true, attributes: true, attributeFilter: ['data-version']});
+  }).observe(document.body, {subtree: true, attributes: true, attributeFilter: ['data-version', 'data-v']});
 }"""
+
+#: the parts whose drawn version ever went back (none, ever)
+PARTS_WENT_BACK = """() => Object.entries(window.__parts).filter(([id, vs]) => vs.some((v, i) => i && v < vs[i - 1]))"""
 
 
 def shown_version(page) -> int:
-    return int(page.locator("#table-live").get_attribute("data-version"))
+    return int(page.locator("body").get_attribute("data-version"))
 
 
 def fame_plus(page, player: int = 0):
@@ -66,7 +59,7 @@ def fame_plus(page, player: int = 0):
 
 def wait_for_version(page, version: int, timeout_ms: float = 10_000) -> float:
     """Wait until the page's live region shows `version` or newer; return when (perf_counter)."""
-    page.wait_for_function(f"() => parseInt(document.getElementById('table-live').getAttribute('data-version'), 10) >= {version}",
+    page.wait_for_function(f"() => parseInt(document.body.getAttribute('data-version'), 10) >= {version}",
                            timeout=timeout_ms, polling="raf")
     return time.perf_counter()
 
@@ -107,6 +100,8 @@ def test_a_tap_shows_on_the_other_phone_without_a_reload_and_never_goes_back(ser
     wait_for_version(dark_phone, 10)
     versions = dark_phone.evaluate("() => window.__versions")
     assert versions == sorted(versions) and versions[-1] == 10, versions
+    assert dark_phone.evaluate(PARTS_WENT_BACK) == []
+    assert dark_phone.locator("#player-0 .gb-fame").inner_text().startswith("10")
     assert dark_phone.evaluate("() => window.__notReloaded") is True
 
     posts_to_live = [r for r in sent if r.endswith("/live")]
@@ -120,9 +115,26 @@ def test_a_tap_shows_on_the_other_phone_without_a_reload_and_never_goes_back(ser
                    + ", ".join(f"{d * 1000:.0f} ms" for d in delays) + f"; versions drawn {versions}; 0 requests in 3 s idle")
 
 
+#: hands the page an event of the stream as htmx's SSE extension does (sse.js: htmx:sseBeforeMessage,
+#: then, unless the page prevented it, htmx's swap of its data into #table-push, then htmx:sseMessage);
+#: True if it was drawn
+PUSH = """([data, id]) => {
+  const push = document.getElementById('table-push');
+  const detail = {data: data, lastEventId: String(id)};
+  if (!push.dispatchEvent(new CustomEvent('htmx:sseBeforeMessage', {detail: detail, bubbles: true, cancelable: true}))) return false;
+  htmx.swap(push, data, {swapStyle: 'none'}, {contextElement: push});
+  push.dispatchEvent(new CustomEvent('htmx:sseMessage', {detail: detail, bubbles: true}));
+  return true;
+}"""
+
+
+def fame_shown(page) -> str:
+    return page.locator("#player-0 form.stepper", has=page.get_by_role("button", name="Fame plus 1")).locator(".num").inner_text()
+
+
 def test_a_pushed_region_older_than_what_the_phone_has_seen_is_never_drawn(tmp_path, phone):
     # pushes slowed to one look at the database every 3 s: the stepper's answers to three taps
-    # come back (the phone has seen version 3) long before the region of version 3 is pushed
+    # come back (the phone has seen version 3) long before version 3 is pushed
     server = Server(data=tmp_path / "srv",
                     env=dict(os.environ, COMPANION_PUSH_TICK_S="3")).start()
     try:
@@ -135,22 +147,18 @@ def test_a_pushed_region_older_than_what_the_phone_has_seen_is_never_drawn(tmp_p
                 fame_plus(phone).click()
             status, _, body = server.send("GET", f"/t/{t['table']}/live", headers={"Cookie": f"tc_{t['table']}={t['token']}"})
             assert status == 200
-            regions[version] = body.decode()
-        phone.evaluate(WATCH_REGIONS)
-        assert shown_version(phone) == 0  # the region waits for its push; the stepper shows 3
-        # a region pushed late (made at version 2, arriving after the answer of the tap that made 3),
-        # as the SSE extension hands it to the page: it must not draw the stepper back to 2
-        late = "ev => document.getElementById('table-push').dispatchEvent(new CustomEvent('htmx:sseBeforeMessage', " \
-               "{detail: {data: ev}, bubbles: true, cancelable: true}))"
-        phone.evaluate(late, regions[2])
-        assert shown_version(phone) == 0
+            regions[version] = body.decode()  # the whole region at that version, as a phone far behind gets it
+        phone.evaluate(WATCH_VERSIONS)
+        assert shown_version(phone) == 0 and fame_shown(phone).endswith("3")  # the stepper's answers: it shows 3
+        # the region of version 2 arriving after the answer of the tap that made 3: drawn (the page
+        # shows 0), but never the stepper back to 2
+        assert phone.evaluate(PUSH, [regions[2], 2]) is True
+        assert shown_version(phone) == 2 and fame_shown(phone).endswith("3")
         wait_for_version(phone, 3)  # the real push of version 3
-        phone.evaluate(late, regions[1])  # and an older one after it: nothing
-        phone.evaluate(late, regions[3])  # the version already shown: not drawn again
-        time.sleep(0.3)
-        drawn = phone.evaluate("() => window.__drawn")
-        assert [version for version, _ in drawn] == [3], drawn
-        assert shown_version(phone) == 3
+        assert phone.evaluate(PUSH, [regions[1], 1]) is False  # an older one after it: nothing
+        assert phone.evaluate(PUSH, [regions[3], 3]) is False  # the version already shown: not drawn again
+        assert shown_version(phone) == 3 and fame_shown(phone).endswith("3")
+        assert phone.evaluate(PARTS_WENT_BACK) == []
     finally:
         server.stop()
 
@@ -194,7 +202,7 @@ def test_where_push_is_unavailable_the_page_polls_and_still_shows_changes(server
     FIGURES.append(f"no push (stream refused): the change showed by polling in {delay * 1000:.0f} ms")
 
 
-def test_a_pushed_version_waits_while_someone_types_and_keeps_what_they_typed(server, phone, dark_phone):
+def test_a_pushed_version_is_drawn_around_someone_typing_and_keeps_what_they_typed(server, phone, dark_phone):
     t = create(server)
     open_table(phone, server, t, "Anna")
     open_table(dark_phone, server, t, "Tom")
@@ -203,12 +211,13 @@ def test_a_pushed_version_waits_while_someone_types_and_keeps_what_they_typed(se
     field.wait_for()
     field.click()
     field.fill("7")
+    before = field.bounding_box()["y"], dark_phone.evaluate("() => scrollY")
     fame_plus(phone).click()
-    time.sleep(1)  # the new version has long been pushed: it waits while the field has the focus
-    assert shown_version(dark_phone) == 0
-    assert field.input_value() == "7"
-    dark_phone.locator("h1").first.click()  # they leave the field
-    wait_for_version(dark_phone, 1)
+    wait_for_version(dark_phone, 1)  # drawn at once: the parts it changed are morphed in around the field
+    assert dark_phone.locator("#player-0 .gb-fame").inner_text().startswith("1")
+    assert field.input_value() == "7" and field.evaluate("f => f === document.activeElement")
+    assert (field.bounding_box()["y"], dark_phone.evaluate("() => scrollY")) == before
+    dark_phone.locator("h1").first.click()  # they leave the field: still what they typed
     assert dark_phone.locator("#table-live input[type=number]:visible").first.input_value() == "7"
 
 

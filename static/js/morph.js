@@ -1,0 +1,51 @@
+// How the parts the server sends are morphed into the page: idiomorph, through htmx's "morph"
+// swap (static/vendor/idiomorph-ext; the parts carry hx-swap-oob="morph"). What is there stays
+// there: the nodes, so the focus, the caret, the scroll position and the listeners; a field's
+// typed value, unless the server changed it (never the one being typed in: ignoreActiveValue);
+// a <details> as the player left it. What is never morphed: a node that shows a newer version
+// than the update brings (a stepper's own answer is ahead of the stream: its data-v), and a
+// form whose write is on its way (htmx marks it htmx-request; its answer must find it), nor one
+// being edited that no field holds yet (data-dirty).
+// What the server said to this phone's last form (data-said) is drawn whatever the version.
+import { pageVersion } from "./versions.js";
+
+var bringing = null;  // the version of the update being drawn, while it is drawn
+var answering = null;  // the element whose request it answers (htmx marks it htmx-request until after)
+export function drawing(version, from) { bringing = version; answering = from || null; }
+
+// The version a node of the page shows: the nearest data-v, else the page's own.
+function shows(node) {
+  var marked = node.closest("[data-v]");
+  return marked ? parseInt(marked.getAttribute("data-v"), 10) : pageVersion();
+}
+function newer(node) {
+  if (node.nodeType !== 1 || bringing === null || node.closest("[data-said]")) return false;
+  return node.hasAttribute("data-v") && parseInt(node.getAttribute("data-v"), 10) > bringing;
+}
+// a form whose write is on its way, or that the player is editing in a way no field holds (a
+// pattern grid painted cell by cell: static/codex/codex.js marks it data-dirty until it is saved)
+function inHand(node) {
+  return node.nodeType === 1 && node.tagName === "FORM" && node !== answering &&
+    (node.classList.contains("htmx-request") || node.getAttribute("data-dirty") === "true");
+}
+function leftAsIs(node) { return newer(node) || inHand(node); }
+
+// htmx:oobBeforeSwap: a part is drawn only over one that shows its version or an older one.
+export function onlyNewer(evt) {
+  var target = evt.detail.target;
+  if (bringing === null || !target || target.closest("[data-said]")) return;
+  var showing = shows(target);
+  if (showing !== null && showing > bringing) evt.detail.shouldSwap = false;
+}
+
+export function setUpMorph(added) {
+  var morph = window.Idiomorph;
+  if (!morph) return;
+  morph.defaults.ignoreActiveValue = true;
+  morph.defaults.callbacks.beforeNodeMorphed = function (node) { return !leftAsIs(node); };
+  morph.defaults.callbacks.beforeNodeRemoved = function (node) { return !leftAsIs(node); };
+  morph.defaults.callbacks.beforeAttributeUpdated = function (name, node) {
+    return !(name === "open" && node.tagName === "DETAILS");
+  };
+  morph.defaults.callbacks.afterNodeAdded = function (node) { if (node.nodeType === 1) added(node); };
+}

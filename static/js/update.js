@@ -1,0 +1,47 @@
+// Drawing what the server sends: parts of the live region (companion/web/parts.py), each morphed
+// in out of band by htmx (morph.js says how). One path for all of them: a form's answer (htmx's
+// own request; the forms swap nothing themselves, hx-swap="none"), a pushed event (the SSE
+// extension's swap), a poll, and a kept write's answer (send.js, through htmx.swap). Each is an
+// update: before it, whether to draw it (a push the page already shows is not); while it is
+// drawn, which version it brings (morph.js keeps what shows a newer one); after it, what follows
+// (the "tc:updated" event: marks, the seat, focus, the result, the invite, codex.js's fields).
+import { drawing } from "./morph.js";
+import { noteFocus } from "./place.js";
+import { drawnWithRefusal, redrawn, shownVersion, showing, heard } from "./versions.js";
+
+export var UPDATED = "tc:updated";
+var current = null;  // the update being drawn: { version, partial, refused, pushed, from }
+
+// Whether to draw an update bringing `version`; if so, it is the one being drawn until updated().
+export function updating(version, how) {
+  current = null;
+  if (version === null) return true;  // not a table's answer (a page of its own): htmx as ever
+  var shown = shownVersion();
+  if (how.pushed && shown !== null && version <= shown) return false;  // nothing new
+  current = { version: version, partial: !!how.partial, refused: !!how.refused, pushed: !!how.pushed, from: how.from || null };
+  noteFocus(how.from);
+  drawing(version, how.from);
+  return true;
+}
+// htmx:oobAfterSwap: a part drawn with a refusal's message is asked for again, clean.
+export function partDrawn(evt) {
+  if (current && current.refused && evt.detail.target) drawnWithRefusal(evt.detail.target.id);
+}
+// After the update was drawn (or not: then nothing follows).
+export function updated() {
+  var done = current;
+  current = null;
+  drawing(null);
+  if (!done) return;
+  if (done.partial) heard(done.version);
+  else showing(done.version);
+  if (!done.partial && !done.refused && !done.pushed) redrawn();  // a whole answer brought them again
+  document.dispatchEvent(new CustomEvent(UPDATED, { detail: done }));
+}
+
+// Draw an answer the page got by itself (a kept write's, sent by send.js), as htmx draws its own.
+export function drawAnswer(html, answer, refused) {
+  var push = document.getElementById("table-push");
+  if (!push || !window.htmx || !updating(answer.version, { partial: answer.partial, refused: refused })) return;
+  try { window.htmx.swap(push, html, { swapStyle: "none" }); } finally { updated(); }
+}
