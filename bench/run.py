@@ -218,7 +218,6 @@ class Table:
     id: str
     token: str
     version: int = 0
-    etag: str | None = None
     changes: int = 0  # score changes sent at this table (whose turn it is to tap next)
     due: float = 0.0  # when the next score change is due
     steppers: dict = field(default_factory=dict)  # stepper id -> its hidden settings, as the page shows them
@@ -228,15 +227,17 @@ class Table:
 
 
 def browser_headers(table: Table, seat: int = 0, htmx: bool = True) -> dict[str, str]:
-    """Headers a phone's browser sends to our own origin."""
+    """Headers a phone's browser sends to our own origin: htmx's, and the version the page shows
+    (X-Table-Has, static/js/versions.js), on which the server answers with what changed since."""
     headers = {"Cookie": table.cookie(seat), "Sec-Fetch-Site": "same-origin", "Accept": "*/*"}
     if htmx:
-        headers.update({"HX-Request": "true", "HX-Target": "table-live"})
+        headers.update({"HX-Request": "true", "X-Table-Has": str(table.version)})
     return headers
 
 
-HX_HEADERS = re.compile(r"hx-headers='([^']*)'")
+#: the version a table page was drawn at (its <body data-version>), and the one a part sent shows
 VERSION = re.compile(r'data-version="(\d+)"')
+PART_VERSION = re.compile(r'data-v="(\d+)"')
 STEPPER = re.compile(r'id="(w-[0-9a-f]+)">(?:(?!</form>).)*?name="stepper" value="([^"]*)"', re.S)
 
 
@@ -245,19 +246,25 @@ def read_steppers(table: Table, page: str) -> None:
     table.steppers.update((wid, html.unescape(value)) for wid, value in STEPPER.findall(page))
 
 
-def read_fragment(table: Table, body: str) -> None:
-    """Take the version and the If-None-Match value out of a live region, as htmx does.
-
-    The version is the highest data-version in it: a stepper's answer carries the region's
-    out of band beside its tools'. A phone never goes back to an older one (a poll's answer
-    can arrive after its stream brought a newer version).
-    """
-    found = [int(v) for v in VERSION.findall(body)]
+def read_page(table: Table, body: str) -> None:
+    """Take the version a table page was drawn at, as the page's script does (its body's data-version)."""
+    found = VERSION.search(body)
     if found:
-        table.version = max(table.version, *found)
-    headers = HX_HEADERS.search(body)
-    if headers:
-        table.etag = json.loads(headers.group(1).replace("&#39;", "'")).get("If-None-Match")
+        table.version = max(table.version, int(found.group(1)))
+
+
+def answer_version(answer: Response) -> int | None:
+    """The version an answer's parts show (X-Table-Version), or None."""
+    value = answer.headers.get("x-table-version", "")
+    return int(value) if value.isdigit() else None
+
+
+def read_answer(table: Table, answer: Response) -> None:
+    """Take the version an answer names, as the page's script does. A phone never goes back to an
+    older one (a poll's answer can arrive after its stream brought a newer version)."""
+    version = answer_version(answer)
+    if version is not None:
+        table.version = max(table.version, version)
 
 
 def create_table(conn: Connection, game_key: str = GAME, players: list[str] = PLAYERS) -> Table:
@@ -296,7 +303,7 @@ def latency(companion: Served, hello: Served, samples: int) -> dict:
     app = Connection(HOST, companion.port)
     base = Connection(HOST, hello.port)
     table = create_table(app)
-    read_fragment(table, app.request("GET", f"/t/{table.id}/live", browser_headers(table)).text())
+    read_answer(table, app.request("GET", f"/t/{table.id}/live", browser_headers(table)))
     timings: dict[str, list[float]] = {k: [] for k in ("hello", "score_change", "table_page", "live_304", "live_200")}
     unexpected: list[str] = []
 
@@ -315,11 +322,12 @@ def latency(companion: Served, hello: Served, samples: int) -> dict:
         headers, body = tap(table, 0, type_, data)
         by_stepper = "HX-Target" in headers  # the page showed a stepper for it
         answer = timed("score_change", app.request("POST", f"/t/{table.id}/events", headers, body), 200)
-        stale = table.etag
-        read_fragment(table, answer.text())
-        read_fragment(table, timed("table_page", app.request("GET", f"/t/{table.id}", browser_headers(table, htmx=False)), 200).text())
-        timed("live_304", app.request("GET", f"/t/{table.id}/live", dict(browser_headers(table), **{"If-None-Match": table.etag})), 304)
-        timed("live_200", app.request("GET", f"/t/{table.id}/live", dict(browser_headers(table), **{"If-None-Match": stale})), 200)
+        stale = table.version
+        read_answer(table, answer)
+        read_page(table, timed("table_page", app.request("GET", f"/t/{table.id}", browser_headers(table, htmx=False)), 200).text())
+        timed("live_304", app.request("GET", f"/t/{table.id}/live", browser_headers(table)), 304)
+        # the poll of a page one change behind: the parts that change changed
+        timed("live_200", app.request("GET", f"/t/{table.id}/live", dict(browser_headers(table), **{"X-Table-Has": str(stale)})), 200)
     app.close()
     base.close()
     figures = {kind: {"median_ms": ms(statistics.median(v)), "p99_ms": ms(pct(v, 99))} for kind, v in timings.items()}
@@ -402,7 +410,7 @@ def page_weight(companion: Served, game_key: str) -> dict:
         answer = conn.request("POST", f"/t/{table.id}/events", headers, body)
         if answer.status != 200:
             raise RuntimeError(f"{game_key}: {type_} {data} answered {answer.status}")
-        read_fragment(table, answer.text())
+        read_answer(table, answer)
 
     for i in range(6):  # a table in play, with some history
         change(i)
@@ -599,7 +607,7 @@ class Phone:
             await asyncio.sleep(max(0.0, join_at - time.perf_counter()))
             page = await self.send("pages", "GET", f"/t/{self.table.id}", browser_headers(self.mine, self.seat, htmx=False))
             if page is not None and page.status == 200:
-                read_fragment(self.mine, page.text())
+                read_page(self.mine, page.text())
                 read_steppers(self.mine, page.text())
                 self.hold(self.mine.version)
             stream_at = time.perf_counter()
@@ -621,13 +629,10 @@ class Phone:
 
     async def poll(self) -> None:
         headers = browser_headers(self.mine, self.seat)
-        if self.mine.etag:
-            headers["If-None-Match"] = self.mine.etag
         answer = await self.send("polls", "GET", f"/t/{self.table.id}/live", headers, expected=(200, 304))
         if answer is not None and answer.status == 200:
             self.load.changes_seen += self.load.counts(time.perf_counter())
-            read_fragment(self.mine, answer.text())
-            self.mine.etag = answer.headers.get("etag") or self.mine.etag
+            read_answer(self.mine, answer)
             self.hold(self.mine.version)
 
     async def follow(self) -> float:
@@ -675,13 +680,11 @@ class Phone:
                 if event.event == "alive":  # push.py's keep-alive: no version, not a region
                     self.load.keep_alives += 1
                     continue
-                found = VERSION.search(event.data)
-                region = int(found.group(1)) if found else None
-                version = int(event.id) if event.id and event.id.isdigit() else region
+                version = int(event.id) if event.id and event.id.isdigit() else None
                 self.load.events += 1
                 self.load.event_bytes += len(event.data.encode())
-                # the version is the event's id; a region it carries, if any, shows that version
-                self.load.mismatched += version is None or (region is not None and version != region)
+                # the version is the event's id, and the parts it carries show it (their data-v)
+                self.load.mismatched += version is None or any(int(v) != version for v in PART_VERSION.findall(event.data))
                 if version is None:
                     continue
                 self.load.repeated += version <= newest
@@ -712,14 +715,14 @@ class Phone:
         # a 409 shows the table as it is now; the same player taps again at the next turn,
         # so the ups and downs stay paired and the score never goes below its start
         table.changes += answer.status == 200
-        versions = [int(v) for v in VERSION.findall(answer.text())]
-        read_fragment(self.mine, answer.text())
-        self.hold(max(versions, default=None))
+        version = answer_version(answer)
+        read_answer(self.mine, answer)
+        self.hold(version)
         if answer.status == 200 and counted:
-            if versions:
-                self.spread.tapped(table.id, self.seat, max(versions), now)
+            if version is not None:
+                self.spread.tapped(table.id, self.seat, version, now)
             else:
-                self.load.errors.append("POST writes: 200 without a data-version")
+                self.load.errors.append("POST writes: 200 without an X-Table-Version")
 
 
 async def taps_at(table: Table, phones: list[Phone], load: Load, rng: random.Random, write_every: float) -> None:

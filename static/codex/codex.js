@@ -88,7 +88,7 @@
 
   // An end card asks only the counts its objectives need: the common ones (data-common) and
   // the secret one chosen in its select. The other fields stay in the form, hidden and
-  // disabled (so they post nothing), and the form keeps its shape for static/js/typed.js.
+  // disabled (so they post nothing), and the form keeps its shape for the morph (static/js/morph.js).
   function showNeeded(form) {
     var box = form.querySelector(".cx-fields");
     if (!box) return;

@@ -17,7 +17,7 @@ from companion.web.steppers import settings, stepper_id
 
 GZIP = {"Accept-Encoding": "gzip, deflate"}  # what a phone's browser sends over plain http
 SECURITY = ("Content-Security-Policy", "X-Content-Type-Options", "Referrer-Policy", "X-Frame-Options")
-STATIC = ("/static/app.css", "/static/app.js", "/static/vendor/htmx-2.0.11.min.js")
+STATIC = ("/static/app.css", "/static/js/main.js", "/static/vendor/htmx-2.0.11.min.js")
 
 
 def header(headers: dict, name: str) -> str | None:
