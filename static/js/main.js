@@ -7,7 +7,6 @@ import { noteInviteAtStart, openInviteOnArrival, tidyInvite } from "./invite.js"
 import { rereadKept } from "./kept.js";
 import { paintMarks } from "./marks.js";
 import { onlyNewer, setUpMorph } from "./morph.js";
-import { keepFocus } from "./place.js";
 import { pushDrawn, pushed, startPolling, streamClosed, streamError, streamOpen } from "./push.js";
 import { oneAlert } from "./refusal.js";
 import { showResultOnce } from "./result.js";
@@ -68,8 +67,6 @@ on("htmx:sseClose", streamClosed);
 on(UPDATED, function () { markSeat(live()); });
 on(UPDATED, tidyInvite);
 on(UPDATED, oneAlert);
-on(UPDATED, keepFocus);
-on(UPDATED, function () { showResultOnce(true); });
 on(UPDATED, paintMarks);
 on(UPDATED, sayChange);
 

@@ -1,8 +1,8 @@
 // How the parts the server sends are morphed into the page: idiomorph, through htmx's "morph"
 // swap (static/vendor/idiomorph-ext; the parts carry hx-swap-oob="morph"). What is there stays
 // there: the nodes, so the focus, the caret, the scroll position and the listeners; a field's
-// typed value, unless the server changed it (never the one being typed in: ignoreActiveValue);
-// a <details> as the player left it. What is never morphed: a node that shows a newer version
+// value typed, a box ticked or an option chosen and not yet sent (changedHere), and the one
+// being typed in (ignoreActiveValue); a <details> as the player left it. What is never morphed: a node that shows a newer version
 // than the update brings (a stepper's own answer is ahead of the stream: its data-v), and a
 // form whose write is on its way (htmx marks it htmx-request; its answer must find it), nor one
 // being edited that no field holds yet (data-dirty).
@@ -30,6 +30,24 @@ function inHand(node) {
 }
 function leftAsIs(node) { return newer(node) || inHand(node); }
 
+// A field changed here and not sent: a value typed, a box ticked, a choice made that the field's
+// default (the server's value attribute) does not hold.
+function changedHere(node) {
+  if (node.nodeType !== 1) return false;
+  if (node.tagName === "OPTION") return node.selected !== node.defaultSelected;
+  if (node.tagName === "TEXTAREA") return node.value !== node.defaultValue;
+  if (node.tagName !== "INPUT" || node.type === "hidden") return false;
+  return node.type === "checkbox" || node.type === "radio" ? node.checked !== node.defaultChecked : node.value !== node.defaultValue;
+}
+// Such a field is drawn as the server has it, attributes and default alike, while what the player
+// typed, ticked or chose stays (the browser keeps a changed field's value when its default
+// changes); once the server's value is the one typed, the field is no longer changed here.
+function drawAround(old, young) {
+  Array.prototype.slice.call(old.attributes).forEach(function (a) { if (!young.hasAttribute(a.name)) old.removeAttribute(a.name); });
+  Array.prototype.forEach.call(young.attributes, function (a) { if (old.getAttribute(a.name) !== a.value) old.setAttribute(a.name, a.value); });
+  if (old.tagName === "TEXTAREA") old.defaultValue = young.defaultValue;
+}
+
 // htmx:oobBeforeSwap: a part is drawn only over one that shows its version or an older one.
 export function onlyNewer(evt) {
   var target = evt.detail.target;
@@ -42,7 +60,12 @@ export function setUpMorph(added) {
   var morph = window.Idiomorph;
   if (!morph) return;
   morph.defaults.ignoreActiveValue = true;
-  morph.defaults.callbacks.beforeNodeMorphed = function (node) { return !leftAsIs(node); };
+  morph.defaults.callbacks.beforeNodeMorphed = function (node, young) {
+    if (leftAsIs(node)) return false;
+    if (!changedHere(node)) return true;
+    drawAround(node, young);
+    return false;
+  };
   morph.defaults.callbacks.beforeNodeRemoved = function (node) { return !leftAsIs(node); };
   morph.defaults.callbacks.beforeAttributeUpdated = function (name, node) {
     return !(name === "open" && node.tagName === "DETAILS");

@@ -1,38 +1,62 @@
-// Where the focus is after an update. The parts are morphed (morph.js): the control a player
-// tapped is the same node after its answer, and keeps the focus and its place on the screen
-// (with nothing turned off, Chromium's scroll anchoring keeps what is on screen where it is when
-// something above it changes height). Two cases need a hand:
+// Where things are after an update. The parts are morphed (morph.js): the control a player
+// tapped is the same node after its answer and keeps the focus, and what is on the screen stays
+// the same nodes. Where a part above them changed height, Chromium's scroll anchoring keeps what is
+// on screen in place, but it picks its own anchor (a card's border, the section above) and loses
+// it when a whole region is morphed, so the page holds its own, as a player does:
+// - the control tapped stays under the finger (for its answer: a refusal's message beside a
+//   field above it grows its card), else what sits a third of the way down the screen;
 // - a refused answer: the focus goes to the field it names (refusal.js);
 // - the control went with the update (a once-per-table form that becomes a summary, a card that
-//   folds): the focus goes to the nearest of its ancestors with an id still drawn (its first
-//   button on the screen), never to the page's body.
+//   folds): its nearest ancestor with an id still drawn stays where it was, and its first button
+//   on the screen takes the focus, never the page's body.
 import { tappedLast } from "./controls.js";
 import { focusable, focusOn, shown } from "./focus.js";
 import { refusedField } from "./refusal.js";
 
-var held = null;  // { el, up: ids of its ancestors, nearest first }
+var held = null;  // { el, top, up: its ancestors with an id, nearest first, and their tops; seen, seenTop }
 
-// Before an update: what has the focus (or was just tapped, for its answer).
+function top(el) { return el.getBoundingClientRect().top; }
+
+// Before an update: what has the focus (or was just tapped, for its answer), and where.
 export function noteFocus(answering) {
   var active = document.activeElement;
-  var el = active && active !== document.body ? active : answering ? tappedLast() : null;
+  var el = answering ? tappedLast() : null;
+  if (!el || !el.isConnected) el = active && active !== document.body ? active : null;
   var up = [];
-  for (var a = el && el.parentElement; a; a = a.parentElement) if (a.id) up.push(a.id);
-  held = el ? { el: el, up: up } : null;
+  for (var a = el && el.parentElement; a; a = a.parentElement) if (a.id) up.push({ id: a.id, top: top(a) });
+  var seen = document.elementFromPoint(window.innerWidth / 2, window.innerHeight / 3);
+  held = { el: el, top: el && top(el), up: up, answered: !!answering, seen: seen, seenTop: seen && top(seen) };
 }
 
-// tc:updated
-export function keepFocus(evt) {
-  var done = evt.detail, was = held;
+function keepAt(el, was) {
+  var moved = top(el) - was;
+  if (Math.abs(moved) >= 1) window.scrollBy(0, moved);
+}
+
+// After an update, once everything else is drawn (update.js).
+export function keepFocus(done) {
+  var was = held;
   held = null;
+  if (!was) return;
+  var lost = !!was.el && !(was.el.isConnected && shown(was.el));
+  if (was.answered && was.el && !lost) keepAt(was.el, was.top);
+  else if (!(was.answered && lost) && was.seen && was.seen.isConnected && shown(was.seen)) keepAt(was.seen, was.seenTop);
   if (done.refused && done.from) {
     var field = refusedField(done.from.closest ? done.from.closest("form") || done.from : done.from);
     if (field) { focusOn(field, true); return; }
   }
-  if (!was || (was.el.isConnected && shown(was.el))) return;
+  if (lost) standIn(was);
+}
+
+// The control went: its nearest ancestor with an id still drawn takes the focus, and, for the
+// answer to its own tap, its place (where it was, or at the screen's top if it began above).
+function standIn(was) {
   for (var i = 0; i < was.up.length; i++) {
-    var stand = document.getElementById(was.up[i]);
+    var stand = document.getElementById(was.up[i].id);
     while (stand && !shown(stand)) stand = stand.parentElement;  // inside a closed <details>: the <details>
-    if (stand) { focusOn(focusable(stand, stand)); return; }
+    if (!stand) continue;
+    if (was.answered) keepAt(stand, Math.max(was.up[i].top, 0));
+    focusOn(focusable(stand, stand));
+    return;
   }
 }

@@ -4,9 +4,11 @@
 // extension's swap), a poll, and a kept write's answer (send.js, through htmx.swap). Each is an
 // update: before it, whether to draw it (a push the page already shows is not); while it is
 // drawn, which version it brings (morph.js keeps what shows a newer one); after it, what follows
-// (the "tc:updated" event: marks, the seat, focus, the result, the invite, codex.js's fields).
+// (the "tc:updated" event: marks, the seat, the invite, codex.js's fields; then the place and
+// the focus, place.js; then the result of a game it ended, result.js).
 import { drawing } from "./morph.js";
-import { noteFocus } from "./place.js";
+import { keepFocus, noteFocus } from "./place.js";
+import { showResultOnce } from "./result.js";
 import { drawnWithRefusal, redrawn, shownVersion, showing, heard } from "./versions.js";
 
 export var UPDATED = "tc:updated";
@@ -37,6 +39,8 @@ export function updated() {
   else showing(done.version);
   if (!done.partial && !done.refused && !done.pushed) redrawn();  // a whole answer brought them again
   document.dispatchEvent(new CustomEvent(UPDATED, { detail: done }));
+  keepFocus(done);  // once every listener (a game's script too) has drawn what it draws
+  showResultOnce(true);  // and last, the result of a game this update ended, brought into view once
 }
 
 // Draw an answer the page got by itself (a kept write's, sent by send.js), as htmx draws its own.

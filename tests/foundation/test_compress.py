@@ -113,9 +113,10 @@ def test_a_page_a_fragment_json_and_static_files_come_gzip_to_who_accepts_it(qui
 
 
 def test_a_tap_answered_before_flask_comes_gzip_too(tmp_path):
-    """The same tap posted to two apps holding copies of one database: the fast path answers both."""
+    """The same tap posted to two apps holding copies of one database: the fast path answers both.
+    (A long first name: the stepper's answer names its player, and is then over MIN_BYTES.)"""
     first = create_app({"TESTING": True, "DATA_DIR": str(tmp_path / "plain")})
-    t = client_json(first)("/api/v1/tables", {"game": "gutenberg", "players": ["Anna", "Tom", "Kate", "Ben"]})
+    t = client_json(first)("/api/v1/tables", {"game": "gutenberg", "players": ["Annabelle-Marie", "Tom", "Kate", "Ben"]})
     (tmp_path / "zipped").mkdir()
     with sqlite3.connect(first.config["DATABASE"]) as source, sqlite3.connect(tmp_path / "zipped" / DB_NAME) as copy:
         source.backup(copy)

@@ -70,11 +70,11 @@ class Counter:
 
 
 def version(page) -> int:
-    return int(page.locator("#table-live").get_attribute("data-version") or 0)
+    return int(page.locator("body").get_attribute("data-version") or 0)
 
 
 def wait_for_version(page, at_least: int) -> None:
-    page.wait_for_function("v => Number(document.querySelector('#table-live').dataset.version) >= v", arg=at_least)
+    page.wait_for_function("v => Number(document.body.dataset.version) >= v", arg=at_least)
 
 
 @dataclass

@@ -61,7 +61,7 @@ def test_the_screen_stays_awake_over_plain_http_at_the_lan_address(lan_server, b
         assert state["share"] > 0.2 and state["onScreen"] and state["clicks"] == "none"
         # the page still works as before: the video is behind it and takes no tap
         page.locator("#player-0").get_by_role("button", name="Fame plus 1").click()
-        page.wait_for_function("() => document.querySelector('#table-tools').dataset.version === '2'")
+        page.wait_for_function("() => document.body.dataset.heard === '2'")
         assert page.evaluate("document.documentElement.scrollWidth") <= 360
         shot(page, f"keep-awake-{scheme}")  # the video is there, and nothing of it shows
     finally:

@@ -128,7 +128,7 @@ def test_a_page_form_sent_twice_with_one_write_id_is_applied_once(server):
               ("write_id", "htmx-form-01")]
     for _ in range(2):
         status, _, html = form_post(server, t, region, htmx=True)
-        assert status == 200 and 'id="table-live" data-version="2"' in html and "notice" not in html
+        assert status == 200 and 'hx-swap-oob="morph" data-v="2" id="table-live"' in html and 'class="notice"' not in html
     undo = [("expected_version:int", "2"), ("write_id", "page-undo-01")]
     for _ in range(2):
         assert form_post(server, t, undo, path="undo", htmx=True)[0] == 200
@@ -144,7 +144,7 @@ def test_a_stepper_tap_sent_twice_with_one_write_id_is_applied_once(server):
         status, _, html = form_post(server, t, tap_fields(0, write_id="stepper-tap-1"), htmx=True, target=FAME_STEPPER)
         assert status == 200 and f'id="{FAME_STEPPER}"' in html
         assert re.search(r'class="num"[^>]*>(<small>Fame</small>)?1<', html), html
-        assert 'data-version="1"' in html
+        assert 'data-v="1"' in html
     assert len(logged(server, t)) == 1
     no_traceback(server)
 

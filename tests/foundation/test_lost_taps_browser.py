@@ -99,7 +99,7 @@ def test_a_tap_while_the_server_is_down_says_not_saved_and_is_saved_once_it_is_b
         server = Server(data=tmp_path / "srv", port=server.port).start()  # the port the first one took: the pages know it
         wait_saved(phone)
         phone.locator("#connection-banner").wait_for(state="hidden")
-        dark_phone.wait_for_function("() => document.querySelector('#table-live').dataset.version === '2'")
+        dark_phone.wait_for_function("() => document.body.dataset.version === '2'")
         dark_phone.unroute("**/t/*/events")
         wait_saved(dark_phone)
         dark_phone.locator("#connection-banner").wait_for(state="hidden")
@@ -192,7 +192,7 @@ def test_taps_made_while_one_is_on_its_way_are_all_applied(server, phone):
         phone.wait_for_timeout(100)
     wait_saved(phone)
     assert fame(server, t) == [3, 0] and len(logged(server, t)) == 3
-    phone.wait_for_function("() => document.querySelector('#table-live').dataset.version === '3'")
+    phone.wait_for_function("() => document.body.dataset.version === '3'")
 
 
 def test_a_refused_tap_is_shown_and_never_sent_again(server, phone):
@@ -224,7 +224,9 @@ def test_a_kept_write_that_meets_another_phones_change_is_sent_again_on_the_tabl
     phone.unroute("**/t/*/events")
     wait_saved(phone)  # the backoff timer sent it: 409, then again on version 1: saved
     assert [e["data"]["name"] for e in logged(server, t)] == ["Ben", "Ada"]
-    phone.wait_for_function("() => document.querySelector('#table-live').dataset.version === '1'")
+    # the 409's answer drew the table as it was (version 1), the write's own answer drew it saved (2)
+    phone.wait_for_function("() => document.body.dataset.version === '2'")
+    assert phone.locator("#sb-0 .sb-name").inner_text() == "Ada" and phone.locator("#sb-1 .sb-name").inner_text() == "Ben"
     # the phone sent it again by itself: no "tap again if still needed" left to mislead
     assert phone.locator("#table-live .notice").count() == 0
     phone.wait_for_timeout(1500)
@@ -336,7 +338,7 @@ def test_taps_made_offline_while_another_phone_played_are_all_saved(server, phon
     assert scores(server, t) == [taps, 1]
     assert [(e["type"], e["data"]["player"]) for e in logged(server, t)] == [("points", 1)] + [("points", 0)] * taps
     banner.wait_for(state="hidden", timeout=5_000)  # finding 2: it stayed for good once a 409 had dropped the tap
-    phone.wait_for_function("v => document.querySelector('#table-live').dataset.version === v", arg=str(taps + 1))
+    phone.wait_for_function("v => document.body.dataset.version === v", arg=str(taps + 1))
     assert phone.locator("#table-live .notice").count() == 0  # sent again by the phone: no "tap again" to mislead
     phone.wait_for_timeout(1500)
     assert len(logged(server, t)) == taps + 1
@@ -370,7 +372,7 @@ def test_a_kept_tap_that_keeps_meeting_changes_gives_up_and_says_tap_again(serve
     box = mark.bounding_box()
     assert box["x"] >= 0 and box["x"] + box["width"] <= 360, box
     fits_a_phone(phone)
-    phone.wait_for_function("() => document.querySelector('#table-live').dataset.version === '4'")
+    phone.wait_for_function("() => document.body.dataset.version === '4'")
     screen_shot(phone, "tap-gave-up-light")
     phone.wait_for_timeout(2500)  # past the backoff: never sent again
     assert len(sent) == 4 and scores(server, t) == [0, 4]
@@ -387,7 +389,7 @@ def test_a_kept_undo_that_meets_another_phones_change_is_not_sent_again(server, 
     phone.route("**/t/*/events?*", lambda route: route.abort())  # no push here: the stream never opens
     open_table(phone, server, t, "Ann")
     points(phone, "Ann").click()
-    phone.wait_for_function("() => document.querySelector('#table-live').dataset.version === '1'")
+    phone.wait_for_function("() => document.body.dataset.version === '1'")
     phone.route("**/t/*/live*", lambda route: route.abort())  # this phone sees nothing new...
     phone.route("**/t/*/undo", lambda route: route.abort())  # ...and cannot write
     phone.get_by_role("button", name="Undo").click()
@@ -410,7 +412,7 @@ def test_the_banner_never_moves_or_covers_the_tapped_control(server, phone, dark
         open_table(page, server, t, name)
     for page, name, where in ((phone, "Ann", "top"), (phone, "Ann", "middle"), (phone, "Bob", "bottom"), (dark_phone, "Bob", "top")):
         # the table as it is first: a poll drawing a newer one meanwhile moves things for its own reasons
-        page.wait_for_function("v => document.querySelector('#table-live').dataset.version === v", arg=str(len(logged(server, t))))
+        page.wait_for_function("v => document.body.dataset.version === v", arg=str(len(logged(server, t))))
         button = points(page, name)
         height = page.evaluate("innerHeight")
         size = button.bounding_box()["height"]
@@ -446,7 +448,7 @@ def _mark_moves_nothing(page, button, route: str, name: str, version: int) -> No
 
     First the page shows the table at `version`: a poll drawing a newer one meanwhile would move
     things for its own reasons."""
-    page.wait_for_function("v => document.querySelector('#table-live').dataset.version === v", arg=str(version))
+    page.wait_for_function("v => document.body.dataset.version === v", arg=str(version))
     button.scroll_into_view_if_needed()
     page.evaluate("scrollBy(0, innerHeight / 3 - 100)")
     page.wait_for_timeout(300)
@@ -521,15 +523,15 @@ def test_a_kept_undo_never_takes_back_a_change_the_phone_drew_after_it(server, p
     open_table(phone, server, t, "Ann")
     open_table(dark_phone, server, t, "Bob")
     points(phone, "Ann").click()
-    phone.wait_for_function("() => document.querySelector('#table-live').dataset.version === '1'")
+    phone.wait_for_function("() => document.body.dataset.version === '1'")
     phone.route("**/t/*/undo", lambda route: route.abort())  # the undo is lost; the polls are not blocked
     phone.get_by_role("button", name="Undo").click()
     phone.locator(".unsaved-mark", has_text="not saved").wait_for()
     assert [w["fields"] for w in kept(phone)][0].count(["expected_version:int", "1"]) == 1
-    dark_phone.wait_for_function("() => document.querySelector('#table-live').dataset.version === '1'")
+    dark_phone.wait_for_function("() => document.body.dataset.version === '1'")
     points(dark_phone, "Bob").click()
     until(lambda: scores(server, t) == [1, 1])
-    phone.wait_for_function("() => document.querySelector('#table-live').dataset.version === '2'")  # a poll drew it
+    phone.wait_for_function("() => document.body.dataset.version === '2'")  # a poll drew it
     phone.unroute("**/t/*/undo")
     phone.wait_for_function("() => JSON.parse(localStorage.getItem('tc-kept-writes') || '[]').every(w => w.gaveUp)",
                             timeout=15_000)
@@ -544,7 +546,7 @@ def test_an_undo_tapped_after_a_tap_still_kept_takes_back_that_tap(server, phone
     t = create(server, game="codex", players=("Ann", "Bob"))
     open_table(phone, server, t, "Ann")
     points(phone, "Ann").click()
-    phone.wait_for_function("() => document.querySelector('#table-live').dataset.version === '1'")
+    phone.wait_for_function("() => document.body.dataset.version === '1'")
     held: list = []
     phone.route("**/t/*/events", (lambda route: route.abort()) if lost else (lambda route: held.append(route)))
     if lost:

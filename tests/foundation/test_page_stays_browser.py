@@ -119,11 +119,11 @@ def open_phone(browser, server, t: dict, seat: str, scheme: str = "light"):
 
 
 def version(page) -> int:
-    return int(page.locator("#table-live").get_attribute("data-version"))
+    return int(page.locator("body").get_attribute("data-version"))
 
 
 def wait_for_version(page, at_least: int) -> None:
-    page.wait_for_function("v => Number(document.querySelector('#table-live').dataset.version) >= v", arg=at_least)
+    page.wait_for_function("v => Number(document.body.dataset.version) >= v", arg=at_least)
 
 
 def settle(page) -> None:
@@ -276,7 +276,7 @@ def test_a_gutenberg_develop_buy_or_stepper_keeps_its_place_and_focus(server, br
         start = version(ann)
 
         def answered():
-            ann.wait_for_function("""v => Number(document.querySelector('#table-live').dataset.version) > v
+            ann.wait_for_function("""v => Number(document.body.dataset.version) > v
                                         || document.querySelector('#table-live > .table-head .error')""", arg=start)
         before, after = tap_and_measure(ann, button, answered)
         FIGURES.append(f"gutenberg {type_}: scrollY {before['y']} -> {after['y']}, its top {before['top']:.0f} -> {after['top']:.0f}, focus {after['active']}")

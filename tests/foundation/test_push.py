@@ -53,11 +53,12 @@ class Stream:
         return self.raw
 
     def events(self) -> list[tuple[int, int]]:
-        """Each live event's id and the data-version of the region it carries."""
+        """Each live event's id and the version the parts it carries show (their data-v, one for all)."""
         found = []
         for block in re.findall(rb"id: (\d+)\nevent: live\n(.*?)\n\n", self.raw, re.S):
-            version = re.search(rb'data-version="(\d+)"', block[1])
-            found.append((int(block[0]), int(version.group(1))))
+            versions = set(re.findall(rb'data-v="(\d+)"', block[1]))
+            assert len(versions) == 1, versions
+            found.append((int(block[0]), int(versions.pop())))
         return found
 
     def event_data(self, version: int) -> bytes:
@@ -94,8 +95,10 @@ def test_a_stream_sends_what_the_phone_lacks_then_each_version_written_by_any_pr
         behind.read_until(rb"id: 2\n")
         current.read_until(rb"id: 2\n")
         assert behind.events() == [(1, 1), (2, 2)] and current.events() == [(2, 2)]
-        # the same region for every seat, rendered once and shared (companion/web/live.py): the same bytes
-        assert behind.event_data(2) == current.event_data(2) and b'data-version="2"' in current.event_data(2)
+        # the same parts for every seat, rendered once and shared (companion/web/live.py): the same bytes,
+        # and only what changed (Tom's score), not the region
+        assert behind.event_data(2) == current.event_data(2) and b'data-v="2"' in current.event_data(2)
+        assert b'id="sb-1"' in current.event_data(2) and b'id="table-live"' not in current.event_data(2)
     finally:
         behind.close()
         current.close()

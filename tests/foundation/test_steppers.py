@@ -215,9 +215,9 @@ def test_quick_taps_on_two_counters_both_count_and_the_history_follows(server, p
     card.get_by_role("button", name="Fame plus 1").click()
     card.get_by_role("button", name="Guilders plus 1").click()
     card.get_by_role("button", name="Fame plus 1").click()
-    page.wait_for_function("() => document.querySelector('#table-tools').dataset.version === '3'")
+    page.wait_for_function("() => document.body.dataset.heard === '3'")
     page.locator("#history").locator("summary").click()
-    page.wait_for_function("() => document.querySelector('#table-live').dataset.version === '3'")  # the next poll
+    page.wait_for_function("() => document.body.dataset.version === '3'")  # the next poll
     assert page.locator(".notice").count() == 0  # no "the table changed on another phone"
     fame = card.locator("form.stepper", has=page.get_by_role("button", name="Fame plus 1")).locator(".num").inner_text()
     guilders = card.locator("form.stepper", has=page.get_by_role("button", name="Guilders plus 1")).locator(".num").inner_text()

@@ -41,10 +41,10 @@ def test_typed_values_come_back_each_in_its_own_field(server, phone):
     assert phone.evaluate("document.activeElement.name") == "data.suspicion:int"
     phone.evaluate("document.activeElement.blur()")
     # another phone saves Ben's row: this phone's push redraws the region, Ann's typing stays
-    version = int(phone.locator("#table-live").get_attribute("data-version"))
+    version = int(phone.locator("body").get_attribute("data-version"))
     server.api(events, {"type": "sheet", "expected_version": version, "data": {
         "player": 1, "principle": "ptolemaic", "status": "free", "vp": 50}}, t["token"])
-    phone.wait_for_selector(f'#table-live[data-version="{version + 1}"]')
+    phone.wait_for_selector(f'body[data-version="{version + 1}"]')
     assert checked(ann) == [False, True, False]
     assert ann.locator('input[name="data.vp:int"]').input_value() == "40"
 

@@ -14,11 +14,11 @@ PARTS = ("fame_track", "specialties", "patronage", "guilders")
 
 
 def version(page) -> int:
-    return int(page.locator("#table-live").get_attribute("data-version"))
+    return int(page.locator("body").get_attribute("data-version"))
 
 
 def wait_for_version(page, at_least: int) -> None:
-    page.wait_for_function("v => Number(document.querySelector('#table-live').dataset.version) >= v", arg=at_least)
+    page.wait_for_function("v => Number(document.body.dataset.version) >= v", arg=at_least)
 
 
 def fill_row(taps: Taps, page, i: int, values: dict) -> None:
