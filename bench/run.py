@@ -128,7 +128,10 @@ def start(argv: list[str], port: int, path: str = "/") -> Served:
     """Start a server process and wait (at most 30 s) for its first 200 answer on `path`."""
     env = dict(os.environ, PYTHONUNBUFFERED="1", PYTHONPATH=str(ROOT))
     started = time.perf_counter()
-    process = subprocess.Popen(argv, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    # its log goes to a file, never a pipe nobody reads: a server that logs 64 KiB (thousands of
+    # "stopped reading" lines) would block on its next line
+    log = tempfile.TemporaryFile()
+    process = subprocess.Popen(argv, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=log)
     deadline = started + 30
     while time.perf_counter() < deadline:
         try:
@@ -137,7 +140,8 @@ def start(argv: list[str], port: int, path: str = "/") -> Served:
                     return Served(process, port, time.perf_counter() - started)
         except OSError:
             if process.poll() is not None:
-                raise RuntimeError(f"{argv} exited: {process.stderr.read().decode(errors='replace')}")
+                log.seek(0)
+                raise RuntimeError(f"{argv} exited: {log.read().decode(errors='replace')}")
             time.sleep(0.005)
     process.kill()
     raise RuntimeError(f"{argv} did not answer within 30 s")

@@ -3,7 +3,7 @@
 After a change, each phone needs the parts of the live region that changed (parts.py), and
 finding them needs the region drawn at the new version (3-5 ms to render on the larger games)
 and the fingerprint of the one the phone shows. The region does not depend on which phone
-asks: the device's seat is on the page's body and applied by app.css and static/js/seat.js
+asks: the device's seat is on the page's body and applied by static/js/seat.js
 (templates/tables/table.html). So the first phone (or stream) after a change renders it and
 the table's other phones get the same text (bench/README.md).
 
@@ -11,14 +11,15 @@ Kept per (table, screen): the newest version's region, cut into its parts (parts
 the fingerprints of the VERSIONS_KEPT versions before it, so that a phone one or a few changes
 behind gets only what changed; one further behind gets the whole region.
 
-The key is the table, its version and the screen asked for: the version changes with every
-event, undo and rename, so a stale render is never served. Only the newest version of each
-(table, screen) is kept, and the least recently used tables are dropped past `size`.
+The key is the table, its version and the screen as the game reads it (Game.screen_of): the
+version changes with every event, undo and rename, so a stale render is never served. Only the
+newest version of each (table, screen) is rendered and kept, and the least recently used tables
+are dropped past `size`.
 
-A screen is whatever `?screen=` says, and the games take an unknown one for their main
-screen, so a client could ask for thousands of them (2,500 made-up screens once took 150 MB).
-So each table keeps at most SCREENS_PER_TABLE screens, the least recently used dropped first:
-the phones at a table look at a handful.
+A made-up `?screen=` is the game's main screen, one render for all (2,500 made-up screens once
+took 150 MB when each was a render of its own). Each table keeps at most SCREENS_PER_TABLE
+screens all the same, the least recently used dropped first: the phones at a table look at a
+handful, and a game's own screens (Codex's pattern grids) are many.
 """
 
 from __future__ import annotations

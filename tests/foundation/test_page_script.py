@@ -93,3 +93,12 @@ def test_modules_share_nothing_through_window_and_no_two_functions_share_a_name(
         for name in re.findall(r"\bfunction\s+([\w$]+)\s*\(", source):
             assert name not in defined, f"function {name} in {path.name} and {defined[name]}"
             defined[name] = path.name
+
+
+def test_no_module_reads_a_version_out_of_html():
+    """The version travels as data (issue 28): an answer's X-Table-Version, a pushed event's id, the
+    page's <body data-version>; never a regular expression over the HTML an answer carries."""
+    for path in modules():
+        source = path.read_text()
+        assert 'data-version="' not in source and "versionIn" not in source, path.name
+        assert not re.search(r"\.match\(/[^/]*version", source) and not re.search(r"/[^/\n]*version[^/\n]*/\.exec", source), path.name

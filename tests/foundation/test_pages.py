@@ -237,6 +237,37 @@ def test_the_sse_extension_is_vendored_with_its_checksum_and_pulled_by_table_pag
     assert f"/static/vendor/{name}" not in client.get("/").get_data(as_text=True)  # only where there is a table
 
 
+def test_idiomorph_is_vendored_with_its_checksum_and_table_pages_morph_with_it(client, api):
+    import hashlib
+
+    from companion.paths import STATIC
+
+    sums = dict(reversed(line.split()) for line in (STATIC / "vendor" / "SHA256SUMS").read_text().splitlines())
+    name = next(n for n in sums if n.startswith("idiomorph-ext-"))
+    assert re.fullmatch(r"idiomorph-ext-0\.\d+\.\d+\.min\.js", name)
+    assert hashlib.sha256((STATIC / "vendor" / name).read_bytes()).hexdigest() == sums[name]
+    t = api.create("gutenberg", ["Anna", "Tom"])
+    client.get(f"/join/{t['table']}/{t['token']}")
+    page = client.get(f"/t/{t['table']}").get_data(as_text=True)
+    assert f"/static/vendor/{name}" in page and re.search(r'<body [^>]*hx-ext="morph"', page)
+
+
+@pytest.mark.parametrize("key", ["codex", "galileo", "gutenberg", "voynich"])
+def test_the_live_region_never_names_the_version_so_a_part_changes_only_with_what_it_shows(client, api, key):
+    """The version travels as data (X-Table-Version, the event's id), never in the region: a form's
+    expected_version is added by the page as it is sent (companion/web/parts.py)."""
+    t = api.create(key, ["Anna", "Tom"])
+    client.get(f"/join/{t['table']}/{t['token']}")
+    for version in range(3):
+        region = client.get(f"/t/{t['table']}/live", headers={"HX-Request": "true"})
+        assert region.headers["X-Table-Version"] == str(version)
+        html = region.get_data(as_text=True)
+        assert "expected_version" not in html and "data-version" not in html and "If-None-Match" not in html
+        assert f'data-v="{version}"' in html and html.count("data-v=") == 1  # the region sent whole: one part
+        assert 'aria-live' not in html.split(">", 1)[0] and 'role="status"' not in html.split(">", 1)[0]
+        api.event(t, "rename", {"player": 0, "name": f"Anna{version}"})
+
+
 # --- box profiles --------------------------------------------------------------------------
 
 

@@ -103,6 +103,10 @@ def test_a_tap_shows_on_the_other_phone_without_a_reload_and_never_goes_back(ser
     assert dark_phone.evaluate(PARTS_WENT_BACK) == []
     assert dark_phone.locator("#player-0 .gb-fame").inner_text().startswith("10")
     assert dark_phone.evaluate("() => window.__notReloaded") is True
+    # said to a screen reader in one short sentence, the change's own (polite), never the region
+    said = dark_phone.locator("#table-said")
+    assert said.get_attribute("aria-live") == "polite" and said.inner_text() == "Anna: +1 fame"
+    assert dark_phone.locator("#table-live[aria-live], #table-live [aria-live=assertive]").count() == 0
 
     posts_to_live = [r for r in sent if r.endswith("/live")]
     assert posts_to_live == [], f"the phone polled although its stream was open: {posts_to_live}"

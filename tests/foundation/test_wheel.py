@@ -174,10 +174,10 @@ def test_the_installed_app_runs_from_an_empty_folder_and_writes_only_its_data(ho
         for path in linked:
             status, _, body = fetch(opener, base + path)
             assert status == 200 and body == (package / path.removeprefix("/")).read_bytes(), path
-        # every vendored script the page pulls (htmx, its SSE extension) is the one its checksum names
+        # every vendored script the page pulls (htmx, its SSE extension, idiomorph's) is the one its checksum names
         sums = dict(reversed(line.split()) for line in (package / "static" / "vendor" / "SHA256SUMS").read_text().splitlines())
         vendored = [path for path in linked if path.startswith("/static/vendor/")]
-        assert len(vendored) == 2, vendored
+        assert len(vendored) == 3, vendored
         for path in vendored:
             assert hashlib.sha256(fetch(opener, base + path)[2]).hexdigest() == sums[path.rsplit("/", 1)[1]], path
 
