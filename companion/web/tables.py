@@ -22,7 +22,7 @@ bp = Blueprint("tables", __name__)
 NO_TABLE = "There is no such table here. Scan the table's QR code to join it."
 #: 400 days, the most browsers keep a cookie: a joined table stays in this device's plays archive (/plays)
 COOKIE_AGE = 60 * 60 * 24 * 400
-HISTORY_LINES = 60
+HISTORY_LINES = 20
 
 
 def set_table_cookies(response, table_id: str, secret: str) -> None:

@@ -15,7 +15,7 @@ import { markSeat, openOwn } from "./seat.js";
 import { backOnline, sendAfterReload, unreachable } from "./send.js";
 import { share } from "./share.js";
 import { giveWriteId, keepSent, requestAnswered, tapped } from "./taps.js";
-import { UPDATED, partDrawn, updated, updating } from "./update.js";
+import { UPDATED, partComing, partDrawn, updated, updating } from "./update.js";
 import { answerOf, nameVersions, startVersions } from "./versions.js";
 import { wake, wakeOnTap } from "./wake.js";
 
@@ -54,6 +54,7 @@ on("htmx:beforeSwap", function (evt) {
 on("htmx:afterRequest", updated);  // after the swap (nothing if no update was drawn)
 on("htmx:afterRequest", requestAnswered);
 on("htmx:oobBeforeSwap", onlyNewer);
+on("htmx:oobBeforeSwap", partComing);
 on("htmx:oobAfterSwap", partDrawn);
 
 // Push.
@@ -64,7 +65,7 @@ on("htmx:sseError", streamError);
 on("htmx:sseClose", streamClosed);
 
 // After every update drawn.
-on(UPDATED, function () { markSeat(live()); });
+on(UPDATED, function (evt) { evt.detail.drawn.forEach(markSeat); });
 on(UPDATED, tidyInvite);
 on(UPDATED, oneAlert);
 on(UPDATED, paintMarks);

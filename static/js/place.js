@@ -4,7 +4,8 @@
 // on screen in place, but it picks its own anchor (a card's border, the section above) and loses
 // it when a whole region is morphed, so the page holds its own, as a player does:
 // - the control tapped stays under the finger (for its answer: a refusal's message beside a
-//   field above it grows its card), else what sits a third of the way down the screen;
+//   field above it grows its card); after the whole region is morphed, what sat a third of the
+//   way down the screen;
 // - a refused answer: the focus goes to the field it names (refusal.js);
 // - the control went with the update (a once-per-table form that becomes a summary, a card that
 //   folds): its nearest ancestor with an id still drawn stays where it was, and its first button
@@ -24,8 +25,13 @@ export function noteFocus(answering) {
   if (!el || !el.isConnected) el = active && active !== document.body ? active : null;
   var up = [];
   for (var a = el && el.parentElement; a; a = a.parentElement) if (a.id) up.push({ id: a.id, top: top(a) });
+  held = { el: el, top: el && top(el), up: up, answered: !!answering, seen: null };
+}
+
+// htmx:oobBeforeSwap of the whole region (update.js): what sits a third of the way down the screen.
+export function noteScreen() {
   var seen = document.elementFromPoint(window.innerWidth / 2, window.innerHeight / 3);
-  held = { el: el, top: el && top(el), up: up, answered: !!answering, seen: seen, seenTop: seen && top(seen) };
+  if (held && seen) { held.seen = seen; held.seenTop = top(seen); }
 }
 
 function keepAt(el, was) {
@@ -38,8 +44,10 @@ export function keepFocus(done) {
   var was = held;
   held = null;
   if (!was) return;
-  var lost = !!was.el && !(was.el.isConnected && shown(was.el));
+  var lost = !!was.el && (!was.el.isConnected || (was.answered && !shown(was.el)));
   if (was.answered && was.el && !lost) keepAt(was.el, was.top);
+  // small parts morphed: Chromium's scroll anchoring keeps the screen; the whole region morphed
+  // (a game's end, an undo of it) may take its anchor, so the page holds what it showed
   else if (!(was.answered && lost) && was.seen && was.seen.isConnected && shown(was.seen)) keepAt(was.seen, was.seenTop);
   if (done.refused && done.from) {
     var field = refusedField(done.from.closest ? done.from.closest("form") || done.from : done.from);

@@ -9,23 +9,27 @@ function seatOf() {
   return body && body.hasAttribute("data-seat") ? body.getAttribute("data-seat") : null;
 }
 
+// `root` and what is in it: the live region as the page starts, each part an update drew after.
+function within(root, selector) {
+  var found = Array.prototype.slice.call(root.querySelectorAll(selector));
+  if (root.matches(selector)) found.unshift(root);
+  return found;
+}
 export function markSeat(root) {
   var seat = seatOf();
-  if (!root || seat === null) return;
-  root.querySelectorAll("[data-you]").forEach(function (el) {
+  if (!root || !root.isConnected || seat === null) return;
+  within(root, "[data-you]").forEach(function (el) {
     el.classList.toggle("you", seat !== "" && el.getAttribute("data-you") === seat);
   });
   // this player's own card first: a .seat-card moves to the front of its list
   if (seat !== "") {
-    root.querySelectorAll('.seat-card[data-you="' + seat + '"]').forEach(function (card) {
+    within(root, '.seat-card[data-you="' + seat + '"]').forEach(function (card) {
       if (card.parentNode && card.parentNode.firstElementChild !== card) card.parentNode.insertBefore(card, card.parentNode.firstElementChild);
     });
   }
-  var name = seat !== "" && root.querySelector('.players-line [data-you="' + seat + '"] .sb-name');
-  root.querySelectorAll("[data-you-are]").forEach(function (el) { el.textContent = name ? name.textContent : "watching"; });
-  if (document.body.hasAttribute("data-seat-chosen")) {
-    root.querySelectorAll(".seat-chooser").forEach(function (c) { c.remove(); });
-  }
+  var name = seat !== "" && document.querySelector('.players-line [data-you="' + seat + '"] .sb-name');
+  within(root, "[data-you-are]").forEach(function (el) { el.textContent = name ? name.textContent : "watching"; });
+  if (document.body.hasAttribute("data-seat-chosen")) within(root, ".seat-chooser").forEach(function (c) { c.remove(); });
 }
 
 // The cards that open for this seat, in `root` and `root` itself (data-open-for; data-open-watching

@@ -7,7 +7,7 @@
 // (the "tc:updated" event: marks, the seat, the invite, codex.js's fields; then the place and
 // the focus, place.js; then the result of a game it ended, result.js).
 import { drawing } from "./morph.js";
-import { keepFocus, noteFocus } from "./place.js";
+import { keepFocus, noteFocus, noteScreen } from "./place.js";
 import { showResultOnce } from "./result.js";
 import { drawnWithRefusal, redrawn, shownVersion, showing, heard } from "./versions.js";
 
@@ -20,14 +20,23 @@ export function updating(version, how) {
   if (version === null) return true;  // not a table's answer (a page of its own): htmx as ever
   var shown = shownVersion();
   if (how.pushed && shown !== null && version <= shown) return false;  // nothing new
-  current = { version: version, partial: !!how.partial, refused: !!how.refused, pushed: !!how.pushed, from: how.from || null };
+  current = { version: version, partial: !!how.partial, refused: !!how.refused, pushed: !!how.pushed, from: how.from || null,
+              drawn: [] };
   noteFocus(how.from);
   drawing(version, how.from);
   return true;
 }
-// htmx:oobAfterSwap: a part drawn with a refusal's message is asked for again, clean.
+// htmx:oobBeforeSwap: before the whole region is morphed (a game's end), what is on the screen.
+export function partComing(evt) {
+  if (current && evt.detail.target && evt.detail.target.id === "table-live" && evt.detail.shouldSwap) noteScreen();
+}
+// htmx:oobAfterSwap: each part drawn, for what follows (the seat's marks); one drawn with a
+// refusal's message is asked for again, clean.
 export function partDrawn(evt) {
-  if (current && current.refused && evt.detail.target) drawnWithRefusal(evt.detail.target.id);
+  var target = evt.detail.target;
+  if (!current || !target) return;
+  current.drawn.push(target);
+  if (current.refused) drawnWithRefusal(target.id);
 }
 // After the update was drawn (or not: then nothing follows).
 export function updated() {
