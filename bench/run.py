@@ -68,6 +68,15 @@ class Served:
     process: subprocess.Popen
     port: int
     startup_s: float
+    log: object = None  # the file its stderr goes to (start)
+
+    def logged(self) -> bytes:
+        """What the server has written to its stderr so far."""
+        if self.log is None:
+            return b""
+        with open(self.log.fileno(), "rb", closefd=False) as again:
+            again.seek(0)
+            return again.read()
 
     def pids(self) -> list[int]:
         """Return the server's process and its children (`companion serve` forks one worker per core)."""
@@ -137,7 +146,7 @@ def start(argv: list[str], port: int, path: str = "/") -> Served:
         try:
             with urllib.request.urlopen(f"http://{HOST}:{port}{path}", timeout=1) as answer:
                 if answer.status == 200:
-                    return Served(process, port, time.perf_counter() - started)
+                    return Served(process, port, time.perf_counter() - started, log)
         except OSError:
             if process.poll() is not None:
                 log.seek(0)

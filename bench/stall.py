@@ -171,18 +171,18 @@ def taps_until(tapper: Tapper, fresh: bool, end: float, times: list[float]) -> N
 
 
 class Log:
-    """Read the server's stderr as it comes (`start` pipes it, and a full pipe would stop the
-    server at its next log line), counting the streams it ended and any traceback."""
+    """The server's stderr (`start` writes it to a file), counting the streams it ended and any traceback."""
 
     def __init__(self, server: Served):
-        self.ended = self.tracebacks = 0
-        self.thread = threading.Thread(target=self._read, args=(server.process.stderr,), daemon=True)
-        self.thread.start()
+        self.server = server
 
-    def _read(self, stream) -> None:
-        for line in stream:
-            self.ended += b"stopped reading" in line
-            self.tracebacks += b"Traceback" in line
+    @property
+    def ended(self) -> int:
+        return self.server.logged().count(b"stopped reading")
+
+    @property
+    def tracebacks(self) -> int:
+        return self.server.logged().count(b"Traceback")
 
 
 def stats(values: list[float]) -> str:

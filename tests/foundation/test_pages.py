@@ -221,15 +221,20 @@ def test_htmx_is_vendored_with_its_checksum(client):
         assert response.status_code == 200
 
 
-def test_the_sse_extension_is_vendored_with_its_checksum_and_pulled_by_table_pages(client, api):
+def vendored(pattern: str) -> str:
+    """The name of the one vendored file that matches `pattern`, checked against its SHA256SUMS line."""
     import hashlib
 
     from companion.paths import STATIC
 
     sums = dict(reversed(line.split()) for line in (STATIC / "vendor" / "SHA256SUMS").read_text().splitlines())
-    name = next(n for n in sums if n.startswith("htmx-ext-sse-"))
-    assert re.fullmatch(r"htmx-ext-sse-2\.\d+\.\d+\.min\.js", name)
+    (name,) = [n for n in sums if re.fullmatch(pattern, n)]
     assert hashlib.sha256((STATIC / "vendor" / name).read_bytes()).hexdigest() == sums[name]
+    return name
+
+
+def test_the_sse_extension_is_vendored_with_its_checksum_and_pulled_by_table_pages(client, api):
+    name = vendored(r"htmx-ext-sse-2\.\d+\.\d+\.min\.js")
     t = api.create("codex", ["Anna", "Tom"])
     client.get(f"/join/{t['table']}/{t['token']}")
     page = client.get(f"/t/{t['table']}").get_data(as_text=True)
@@ -238,14 +243,7 @@ def test_the_sse_extension_is_vendored_with_its_checksum_and_pulled_by_table_pag
 
 
 def test_idiomorph_is_vendored_with_its_checksum_and_table_pages_morph_with_it(client, api):
-    import hashlib
-
-    from companion.paths import STATIC
-
-    sums = dict(reversed(line.split()) for line in (STATIC / "vendor" / "SHA256SUMS").read_text().splitlines())
-    name = next(n for n in sums if n.startswith("idiomorph-ext-"))
-    assert re.fullmatch(r"idiomorph-ext-0\.\d+\.\d+\.min\.js", name)
-    assert hashlib.sha256((STATIC / "vendor" / name).read_bytes()).hexdigest() == sums[name]
+    name = vendored(r"idiomorph-ext-0\.\d+\.\d+\.min\.js")
     t = api.create("gutenberg", ["Anna", "Tom"])
     client.get(f"/join/{t['table']}/{t['token']}")
     page = client.get(f"/t/{t['table']}").get_data(as_text=True)
