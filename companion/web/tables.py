@@ -274,6 +274,10 @@ def _write_from_form(table_id: str, operation, conflict_notice: str):
     doc = None
     try:
         doc = forms.decode(request.form.items(multi=True))
+        if not is_htmx() and isinstance(doc, dict) and "expected_version" not in doc:
+            # a page's form sent without JavaScript: its HTML names no version (parts.py), and the
+            # page it was on showed the table as it is now, as far as that player could know
+            doc["expected_version"] = tables.version_if_authorized(get_db(), table_id, secret)
         table = operation(get_db(), table_id, doc, answers.seat_of(request.cookies, table_id), secret=secret)
     except tables.NotFound:
         abort(404, NO_TABLE)

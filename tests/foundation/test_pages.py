@@ -115,6 +115,19 @@ def test_form_event_without_js_redirects(client, app):
     assert count(app, "events") == 1
 
 
+def test_a_pages_form_sent_without_javascript_names_no_version_and_is_applied(client, app):
+    """The page's forms carry no expected_version (the page's script adds it): without JavaScript the
+    browser posts the form as it is, and the write is taken on the table as it is now."""
+    table_id = start(client)
+    form = {k: v for k, v in rename_form(0, 0, "Anne").items() if k != "expected_version:int"}
+    assert client.post(f"/t/{table_id}/events", data=form).status_code == 303
+    assert client.post(f"/t/{table_id}/undo", data={}).status_code == 303
+    assert count(app, "events") == 2
+    # with htmx, the page's script always sends it: one missing is refused, as the API refuses it
+    refused = client.post(f"/t/{table_id}/events", data=form, headers={"HX-Request": "true"})
+    assert refused.status_code == 400 and count(app, "events") == 2
+
+
 def test_form_event_with_htmx_returns_only_the_live_region(client):
     table_id = start(client)
     whole = client.post(f"/t/{table_id}/events", data=rename_form(0, 0, "Anne"), headers={"HX-Request": "true"})
