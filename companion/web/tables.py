@@ -22,6 +22,9 @@ bp = Blueprint("tables", __name__)
 NO_TABLE = "There is no such table here. Scan the table's QR code to join it."
 #: 400 days, the most browsers keep a cookie: a joined table stays in this device's plays archive (/plays)
 COOKIE_AGE = 60 * 60 * 24 * 400
+#: the history lines the live region shows, newest first: every push sends the list again when a
+#: change adds a line, and 60 lines were half of a push's bytes and of a slow phone's time to draw it
+#: (bench/README.md, issue 28); the whole log is the API's (GET /api/v1/tables/ID/events) and the play's record
 HISTORY_LINES = 20
 
 
