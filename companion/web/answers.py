@@ -127,11 +127,11 @@ def version_headers(version: int, partial: bool = False) -> tuple[tuple[str, str
 
 @dataclass(frozen=True)
 class Poll:
-    """A poll's answer: `unchanged` (304), else the table's version now (its parts are drawn by the caller)."""
+    """A poll's answer: its validator, and whether the page shows the table as it is (304); else the
+    caller draws the parts that changed."""
 
     tag: str
     unchanged: bool
-    version: int = 0
 
 
 def poll(db, table_id: str, secret: str | None, seen: Container[str], has: int | None = None) -> Poll:
@@ -142,7 +142,7 @@ def poll(db, table_id: str, secret: str | None, seen: Container[str], has: int |
     """
     version = tables.version_if_authorized(db, table_id, secret)
     tag = live_tag(table_id, version)
-    return Poll(tag, tag in seen or has == version, version)
+    return Poll(tag, tag in seen or has == version)
 
 
 def after_tap(tap: steppers.Tap, table: tables.Table, type_: str, data: Any, screen: str | None,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from flask import current_app, render_template, request
+from flask import current_app, request
 
 
 def is_htmx() -> bool:
@@ -18,9 +18,3 @@ def render_block(template_name: str, block: str, **context) -> str:
     ctx = template.new_context(context)
     return "".join(template.blocks[block](ctx))
 
-
-def render_page_or_block(template_name: str, block: str, **context) -> str:
-    """Render the block for htmx requests, the whole page otherwise."""
-    if is_htmx():
-        return render_block(template_name, block, **context)
-    return render_template(template_name, **context)

@@ -174,7 +174,8 @@ def _fingerprint(table, screen: str | None, version: int | None) -> dict | None:
 def said_update(table, screen: str | None, has: int | None, redraw: tuple[str, ...], error, notice, posted) -> str:
     """Return the parts a page needs to show the table now with a refusal or a notice said in it:
     the parts that differ from those it shows (one render, never kept: it is this phone's alone)."""
-    drawn = render_block("tables/table.html", "live", **table_context(table, screen, error, notice, posted))
+    key = table.rules.screen_of(screen, table.names)  # drawn as region() draws it, so only what the refusal says differs
+    drawn = render_block("tables/table.html", "live", **table_context(table, key, error, notice, posted))
     return parts.split(drawn, table.version).since(_fingerprint(table, screen, has), redraw)
 
 
@@ -201,14 +202,14 @@ def show(table_id: str):
 def live(table_id: str):
     """Answer a phone's poll: 304 when nothing changed, else the parts that changed since the version
     it shows (X-Table-Has; its If-None-Match is read too)."""
-    secret = answers.secret_of(request.cookies, table_id)
+    secret, has = answers.secret_of(request.cookies, table_id), _has()
     try:
-        answer = answers.poll(get_db(), table_id, secret, request.if_none_match, _has())
+        answer = answers.poll(get_db(), table_id, secret, request.if_none_match, has)
         if answer.unchanged:
             response = make_response("", 304)
         else:
             table = tables.authorize(get_db(), table_id, secret)
-            response = make_response(update(table, _screen(), _has(), _redraw()), 200,
+            response = make_response(update(table, _screen(), has, _redraw()), 200,
                                      list(answers.version_headers(table.version)))
     except tables.NotFound:
         abort(404, NO_TABLE)
@@ -244,8 +245,8 @@ def events(table_id: str):
     hub = current_app.extensions.get("companion.push")
     if hub is None:
         return "", 204  # served without gevent: the page polls
-    version, first = (table.version, None) if opening == table.version else update_after(opening) or (table.version, None)
-    body = stream_with_context(push.stream(hub, table_id, version, first, update_after, key=key))
+    first = None if opening == table.version else update(table, key, opening)  # the table as just read
+    body = stream_with_context(push.stream(hub, table_id, table.version, first, update_after, key=key))
     return Response(body, mimetype="text/event-stream", headers={"X-Accel-Buffering": "no"})
 
 
