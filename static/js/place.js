@@ -18,14 +18,15 @@ var held = null;  // { el, top, up: its ancestors with an id, nearest first, and
 
 function top(el) { return el.getBoundingClientRect().top; }
 
-// Before an update: what has the focus (or was just tapped, for its answer), and where.
+// Before an update: what has the focus (or was just tapped, for its answer), and, for an answer
+// only (the places are kept for the tapping phone alone, keepFocus), where. A push measures nothing.
 export function noteFocus(answering) {
   var active = document.activeElement;
   var el = answering ? tappedLast() : null;
   if (!el || !el.isConnected) el = active && active !== document.body ? active : null;
   var up = [];
-  for (var a = el && el.parentElement; a; a = a.parentElement) if (a.id) up.push({ id: a.id, top: top(a) });
-  held = { el: el, top: el && top(el), up: up, answered: !!answering, seen: null };
+  for (var a = el && el.parentElement; a; a = a.parentElement) if (a.id) up.push({ id: a.id, top: answering ? top(a) : null });
+  held = { el: el, top: el && answering ? top(el) : null, up: up, answered: !!answering, seen: null };
 }
 
 // htmx:oobBeforeSwap of the whole region (update.js): what sits a third of the way down the screen.
@@ -50,7 +51,7 @@ export function keepFocus(done) {
   // (a game's end, an undo of it) may take its anchor, so the page holds what it showed
   else if (!(was.answered && lost) && was.seen && was.seen.isConnected && shown(was.seen)) keepAt(was.seen, was.seenTop);
   if (done.refused && done.from) {
-    var field = refusedField(done.from.closest ? done.from.closest("form") || done.from : done.from);
+    var field = refusedField(done.from.closest("form") || done.from);
     if (field) { focusOn(field, true); return; }
   }
   if (lost) standIn(was);
