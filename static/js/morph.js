@@ -29,6 +29,12 @@ function inHand(node) {
     (node.classList.contains("htmx-request") || node.getAttribute("data-dirty") === "true");
 }
 function leftAsIs(node) { return newer(node) || inHand(node); }
+// A node about to go that holds such a form (the question a write answers, gone with a push that
+// came first): it stays until the write's own answer, else htmx, its form detached, tells no one
+// that the write was answered and the taps after it wait for ever.
+function holdsInHand(node) {
+  return node.nodeType === 1 && Array.prototype.some.call(node.querySelectorAll("form.htmx-request, form[data-dirty]"), inHand);
+}
 
 // A field changed here and not sent: a value typed, a box ticked, a choice made that the field's
 // default (the server's value attribute) does not hold.
@@ -66,7 +72,7 @@ export function setUpMorph(added) {
     drawAround(node, young);
     return false;
   };
-  morph.defaults.callbacks.beforeNodeRemoved = function (node) { return !leftAsIs(node); };
+  morph.defaults.callbacks.beforeNodeRemoved = function (node) { return !(leftAsIs(node) || holdsInHand(node)); };
   morph.defaults.callbacks.beforeAttributeUpdated = function (name, node) {
     return !(name === "open" && node.tagName === "DETAILS");
   };
