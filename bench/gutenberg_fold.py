@@ -88,8 +88,8 @@ def main() -> None:
     report("fold the whole game (initial state + events)", timed(lambda: fold(log), 50))
     state = fold(log[:-1])
     report("view of the last round (acting order, automa)", timed(
-        lambda: GAME.view(state, ["Ada"], {"automa": True}, {}, 0, None), 200))
-    report("view of the end screen", timed(lambda: GAME.view(final, ["Ada"], {"automa": True}, {}, 0, "end"), 200))
+        lambda: GAME.view(state, ["Ada"], {"automa": True}, {}, None), 200))
+    report("view of the end screen", timed(lambda: GAME.view(final, ["Ada"], {"automa": True}, {}, "end"), 200))
     score = GAME.functions["score"].run
     doc = {"players": [{"name": f"P{i}", "fame": 80 + i, "guilders": 4, "patronage_cards": 2, "types": 5, "inks": 1,
                         "specialties": {"typesetting": 6, "woodcutting": 3, "binding": 4, "illuminating": 5}}

@@ -71,7 +71,7 @@ def main() -> None:
     log = solo_log(25)
     timed(f"fold a solo table log of {len(log)} events", 20, lambda: fold(log))
     state = fold(log)
-    timed("view of that table (end screen)", 500, lambda: GAME.view(state, ["Ana"], {}, PROFILE, 0, "end"))
+    timed("view of that table (end screen)", 500, lambda: GAME.view(state, ["Ana"], {}, PROFILE, "end"))
 
 
 if __name__ == "__main__":

@@ -7,10 +7,16 @@ import json
 import sys
 from pathlib import Path
 
-from . import rules
+from . import games, rules
 from .games.validation import RulesError
 from .db import SYNC_MODES
 from .paths import DB_NAME, data_folder, default_data_folder
+
+def game_keys() -> str:
+    """The games the app knows, for the help texts: "voynich, galileo, gutenberg or codex"."""
+    keys = list(games.registry())
+    return " or ".join(filter(None, [", ".join(keys[:-1]), keys[-1]])) if keys else "none"
+
 
 def build_parser() -> argparse.ArgumentParser:
     """Return the parser; `companion --help` lists every command."""
@@ -42,7 +48,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     rl = sub.add_parser("rules", help="run one rules function on a JSON document (see --list)")
     rl.add_argument("--list", action="store_true", help="list every GAME FUNCTION pair with a one-line description")
-    rl.add_argument("game", nargs="?", help="voynich, galileo, gutenberg or codex")
+    rl.add_argument("game", nargs="?", help=game_keys())
     rl.add_argument("function", nargs="?", help="the function's name, e.g. score")
     rl.add_argument("file", nargs="?", default="-", help="JSON input file (default: standard input, also '-')")
 
@@ -52,7 +58,7 @@ def build_parser() -> argparse.ArgumentParser:
     ex = sub.add_parser("export", help="write every finished table's result as JSON or CSV")
     # no argparse `choices`: a wrong format gets the one-line `error: format: ...` of every other field
     ex.add_argument("--format", default="json", help=f"{' or '.join(EXPORT_FORMATS)} (default: json)")
-    ex.add_argument("--game", default=None, help="only this game's plays: voynich, galileo, gutenberg or codex")
+    ex.add_argument("--game", default=None, help=f"only this game's plays: {game_keys()}")
     ex.add_argument("--data", default=None, help="data folder (as for serve)")
     ex.add_argument("--output", default=None, help="write to this file (replaced whole, or left as it was) instead of standard output")
 

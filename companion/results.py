@@ -25,9 +25,6 @@ from .games.base import Context, is_calculator
 SOURCE_NAME = "Table Companion"
 #: BG Stats 3.3.2 and later open their import dialog from this address
 BGSTATS_URL = "https://app.bgstatsapp.com/createPlay.html?data="
-#: what a result's player keeps from the score function's, besides name, total and breakdown
-#: (Gutenberg's solo title, Voynich's solo outcome)
-PLAYER_EXTRAS = ("title", "outcome")
 
 
 class NotOver(Exception):
@@ -64,7 +61,7 @@ def result(table: tables.Table) -> dict:
     for p in scored["players"]:
         entry = {"name": p["name"], "total": p["total"], "breakdown": dict(p["breakdown"]),
                  "place": scored["places"][p["name"]]}
-        entry.update({k: p[k] for k in PLAYER_EXTRAS if k in p})
+        entry.update({k: p[k] for k in game.result_extras if k in p})
         players.append(entry)
     doc = {
         "table": table.id,
@@ -167,14 +164,14 @@ def series(db: sqlite_utils.Database, table: tables.Table) -> list[dict] | None:
     game = table.rules
     names = list(table.first_names)
     state = game.initial_state(list(names), table.options, table.profile)
-    first = game.running_score(state)
+    first = game.running_score(state, table.options)
     if first is None:
         return None
     points = [{"seq": 0, "at": table.created, "scores": list(first)}]
     for event in tables.in_force(tables.events(db, table.id)):
         ctx = Context(names=tuple(names), options=table.options, profile=table.profile, seed=table.seed)
         names, state = tables.apply_one(game, names, state, event["type"], event["data"], ctx)
-        scores = game.running_score(state)
+        scores = game.running_score(state, table.options)
         if scores is not None and scores != points[-1]["scores"]:
             points.append({"seq": event["seq"], "at": event["at"], "scores": list(scores)})
     return points

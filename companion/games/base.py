@@ -13,7 +13,8 @@ tests/foundation/test_architecture.py keeps the list true):
     table.py      a table: setup options, initial state, the events and what each one did
     view.py       what the game's templates show, computed with the rules
     profile.py    the box profile: the values printed on components, entered once
-    calculator.py calculator mode: each player's end values as one `sheet` event; finished once all are in
+    calculator.py final scoring of a finished table, calculator or tracked (`final_result`), and
+                  calculator mode: each player's end values as one `sheet` event; finished once all are in
 
 Beside them, modules a game alone needs keep their own names: `automa.py` (Gutenberg's
 automa decks), `facts.py` (Gutenberg's facts read from data/), `cards.py` and
@@ -86,24 +87,27 @@ class Game:
     A game's `__init__.py` is only its facts and its modules:
 
         GAME = Game(key="codex", title="Codex Naturalis", min_players=2, max_players=4,
-                    functions=functions, table=table, view=view, profile=profile)
+                    functions=functions, table=table, view=view, profile=profile, calculator=calculator)
 
     and each module offers the same names in every game:
 
     - functions: FUNCTIONS (name -> RulesFunction)
-    - table: EVENTS, OPTIONS, CALCULATOR_EVENTS and CALCULATOR_HINT (what a calculator table
-      takes; Game.apply refuses the rest), validate_options(options, player_count),
+    - table: EVENTS, OPTIONS, validate_options(options, player_count),
       initial_state(names, options, profile), apply(state, type_, data, ctx),
       describe(type_, data, names)
-    - view: view(state, names, options, profile, seat, screen), screen_of(screen, player_count),
-      counter(state, type_, data),
-      final_result(state, names, options, profile), running_score(state),
-      start_player(state, options), verdict(result)
+    - view: LABELS, RUNNING_LABEL, view(state, names, options, profile, screen),
+      screen_of(screen, player_count), counter(state, type_, data),
+      running_score(state, options), start_player(state, options), verdict(result)
+    - calculator: final_result(state, names, options, profile), RESULT_EXTRAS,
+      CALCULATOR_EVENTS and CALCULATOR_HINT (what a calculator table takes; Game.apply refuses the rest)
     - profile: validate_profile(data)
+
+    The view is the same for every phone (one render per version and screen is shared by all of a
+    table's phones, companion/web/live.py): it is never given which seat asks.
     """
 
     def __init__(self, *, key: str, title: str, min_players: int, max_players: int, functions: ModuleType,
-                 table: ModuleType, view: ModuleType, profile: ModuleType,
+                 table: ModuleType, view: ModuleType, profile: ModuleType, calculator: ModuleType,
                  scripts: tuple[str, ...] = (), styles: tuple[str, ...] = ()):
         self.key, self.title = key, title
         self.min_players, self.max_players = min_players, max_players
@@ -114,13 +118,18 @@ class Game:
         #: setup option -> one-line description (table creation, README)
         self.options_doc: dict[str, str] = table.OPTIONS
         #: the events a calculator table takes, and what its refusal of any other tells the players
-        self.calculator_events: tuple[str, ...] = tuple(table.CALCULATOR_EVENTS)
-        self.calculator_hint: str = table.CALCULATOR_HINT
+        self.calculator_events: tuple[str, ...] = tuple(calculator.CALCULATOR_EVENTS)
+        self.calculator_hint: str = calculator.CALCULATOR_HINT
+        #: what a result's player keeps from the `score` function's besides name, total and breakdown
+        #: (Gutenberg's solo title, Voynich's solo outcome; companion/results.py)
+        self.result_extras: tuple[str, ...] = tuple(calculator.RESULT_EXTRAS)
+        #: what the running score is, for the archive's chart ("fame on the fame track")
+        self.running_label: str = view.RUNNING_LABEL
         #: field path pattern -> the words a page says it in ("vp.delta": "{who}'s VP change"; companion/wording.py)
         self.labels: dict[str, str] = view.LABELS
         #: static files (paths under static/) the table page includes for this game
         self.scripts, self.styles = scripts, styles
-        self.modules = SimpleNamespace(functions=functions, table=table, view=view, profile=profile)
+        self.modules = SimpleNamespace(functions=functions, table=table, view=view, profile=profile, calculator=calculator)
 
     # --- tables -------------------------------------------------------------------------
     def validate_options(self, options: dict, player_count: int) -> dict:
@@ -148,9 +157,12 @@ class Game:
         return self.modules.table.describe(type_, data, names)
 
     # --- web ----------------------------------------------------------------------------
-    def view(self, state: dict, names: list[str], options: dict, profile: dict, seat: int | None, screen: str | None) -> dict:
-        """Return what templates/KEY/panel.html needs beyond the state (computed with the rules)."""
-        return self.modules.view.view(state, names, options, profile, seat, screen)
+    def view(self, state: dict, names: list[str], options: dict, profile: dict, screen: str | None) -> dict:
+        """Return what templates/KEY/panel.html needs beyond the state (computed with the rules).
+
+        The same for every phone of the table: it is rendered once and shared (companion/web/live.py).
+        """
+        return self.modules.view.view(state, names, options, profile, screen)
 
     def screen_of(self, screen: str | None, names: list[str]) -> str | None:
         """Return the screen a page asks for as the game reads it (None: its main screen).
@@ -175,18 +187,19 @@ class Game:
     def final_result(self, state: dict, names: list[str], options: dict, profile: dict) -> dict | None:
         """Return exactly what the game's `score` rules function gives for the table's final values.
 
+        The one way a finished table is scored, calculator or tracked (calculator.final_result);
         None until `state["finished"]`. The result is the contract's: players (in seat order, each
         with name, total, breakdown and whatever else `score` gives), winners and places.
         """
-        return self.modules.view.final_result(state, names, options, profile)
+        return self.modules.calculator.final_result(state, names, options, profile)
 
-    def running_score(self, state: dict) -> list[int] | None:
+    def running_score(self, state: dict, options: dict) -> list[int] | None:
         """Return each seat's running score in this state (the archive's chart), or None.
 
         Codex points, Galileo VP, Gutenberg fame, Voynich GK; None where the table keeps no
         running score (a calculator table).
         """
-        return self.modules.view.running_score(state)
+        return self.modules.view.running_score(state, options)
 
     def start_player(self, state: dict, options: dict) -> int | None:
         """Return the seat that took the game's first turn where the table knows it, else None."""

@@ -33,9 +33,6 @@ WRONG_KEY = "That host key is not this server's."
 #: the cookie that holds the host key on another device: about a year (browsers keep 400 days at most)
 HOST_COOKIE = "host_key"
 HOST_COOKIE_AGE = 60 * 60 * 24 * 365
-#: what each game's running score is, for the record's chart
-RUNNING = {"codex": "points on the score track", "galileo": "VP on the scoring track",
-           "gutenberg": "fame on the fame track", "voynich": "GK on the track"}
 
 
 # --- who may see what ------------------------------------------------------------------------------
@@ -175,7 +172,7 @@ def record(table_id: str):
         # the result names every scored seat in seat order, the solo opponent too (a Voynich solo
         # table has one player's name but two running scores)
         names = [p["name"] for p in doc["players"]]
-        label = f"{table.rules.title}: each player's {RUNNING.get(table.game, 'score')} over the game"
+        label = f"{table.rules.title}: each player's {table.rules.running_label} over the game"
         chart = {"svg": Markup(charts.line_chart(names, scores, label)), "label": label, "changes": len(points) - 1,
                  "legend": [{"name": n, "swatch": Markup(charts.swatch(i)), "last": scores[-1][i]} for i, n in enumerate(names)
                             if i < len(scores[-1])]}
@@ -184,7 +181,7 @@ def record(table_id: str):
     return render_template(
         "plays/record.html", doc=doc, play=entry(doc), table=table, ranked=ranked,
         labels={k: key_label(k) for k in keys},
-        chart=chart, calculator=is_calculator(table.options), running=RUNNING.get(table.game, "score"),
+        chart=chart, calculator=is_calculator(table.options), running=table.rules.running_label,
         history=tables.history(table, tables.events(db, table.id)), joined=joined, host=is_host())
 
 

@@ -86,7 +86,7 @@ def table_context(table, screen: str | None = None, error=None, notice: str | No
     seat = current_seat(table)
     secret = answers.secret_of(request.cookies, table.id) or ""
     try:
-        view = table.rules.view(table.state, table.names, table.options, table.profile, seat, screen)
+        view = table.rules.view(table.state, table.names, table.options, table.profile, screen)
     except RulesError as err:
         view, error = {}, error or err
     if isinstance(error, RulesError):

@@ -62,7 +62,7 @@ def test_the_table_finishes_once_every_row_is_in_with_the_score_functions_result
     assert state["finished"] is True
     result = expected()
     assert result["winners"] == ["Cleo"]  # the tie on 29 is decided by objective points [CN56]
-    from companion.games.codex.view import final_score
+    from companion.games.codex.calculator import final_score
     assert final_score(state, NAMES) | {"players": None} == result | {"players": None}
     assert [p["total"] for p in final_score(state, NAMES)["players"]] == [p["total"] for p in result["players"]]
     # the page shows the breakdown, the winner and the tie-break by name
@@ -84,7 +84,7 @@ def test_a_row_saved_again_corrects_the_result_and_undo_reopens(api):
     better = dict(ROWS[0], placement_points=25)
     state = sheet(api, t, 0, better).get_json()["state"]
     assert state["finished"] is True and state["rows"][0]["placement_points"] == 25
-    from companion.games.codex.view import final_score
+    from companion.games.codex.calculator import final_score
     assert final_score(state, NAMES)["winners"] == expected([better] + ROWS[1:])["winners"] == ["Anna"]
     assert api.undo(t).status_code == 200  # takes back the correction: Cleo again
     assert final_score(api.get(t)["state"], NAMES)["winners"] == ["Cleo"]

@@ -1,4 +1,4 @@
-"""Issue 12, Codex's part: a finished table's result (view.final_result), the score track as
+"""Issue 12, Codex's part: a finished table's result (calculator.final_result), the score track as
 the archive's running score, the first player, and the one-line verdict.
 
 Whole games run through the HTTP API, tracked and with the calculator; each result is
@@ -72,7 +72,7 @@ def test_a_tracked_game_through_the_api_ends_with_the_score_functions_result(app
     ok(api, t, "play_card", {"player": 0, **next(anna)})
     state = ok(api, t, "gold_corners", {"player": 1, "corners": 2})  # [CN47] 2 per corner
     placement[1] += 4
-    assert GAME.running_score(state) == [0, 7, 1]
+    assert GAME.running_score(state, {}) == [0, 7, 1]
     state = ok(api, t, "gold_objects", {"player": 2, "object": "quill", "count": 2})  # [CN48]
     placement[2] += 2
     ok(api, t, "play_card", {"player": 0, **next(anna)})
@@ -84,7 +84,7 @@ def test_a_tracked_game_through_the_api_ends_with_the_score_functions_result(app
     ok(api, t, "play_card", {"player": 0, **next(anna)})
     state = points(1, 3)
     assert state["end"]["trigger"] == 1 and state["end"]["turns"] == [2, 0, 1, 2, 0]  # [CN54]
-    assert GAME.running_score(state) == [0, 20, 11]
+    assert GAME.running_score(state, {}) == [0, 20, 11]
     # the rest of the round, then everyone once more
     points(2, 1)
     ok(api, t, "turn_played")
@@ -100,7 +100,7 @@ def test_a_tracked_game_through_the_api_ends_with_the_score_functions_result(app
     ok(api, t, "pattern_count", {"player": 1, "card": 87, "delta": 1})
     cleo_visible = {"quill": 5, "fungi": 6}
     state = ok(api, t, "sheet", {"player": 2, "visible": cleo_visible, "patterns": {"87": 0}})
-    assert GAME.running_score(state) == placement
+    assert GAME.running_score(state, {}) == placement
 
     table = api.stored(t)
     assert GAME.final_result(table.state, table.names, table.options, table.profile) is None
@@ -125,7 +125,7 @@ def test_a_tracked_game_through_the_api_ends_with_the_score_functions_result(app
     assert result == expected
     assert result is not GAME.final_result(table.state, table.names, table.options, table.profile)  # fresh
     assert GAME.start_player(table.state, table.options) == 1
-    assert GAME.running_score(state) == placement
+    assert GAME.running_score(state, {}) == placement
     assert_endpoint_matches(api, t, expected)
 
     # undo reopens the game: no result again
@@ -180,7 +180,7 @@ def test_a_calculator_table_ends_with_the_score_functions_result(app, api):
     ok(api, t, "common_objectives", {"cards": CALC_COMMON})
     for seat in (2, 0, 3):
         state = ok(api, t, "sheet", {"player": seat, **ROWS[seat]})
-    assert GAME.running_score(state) is None  # nothing ran during the game
+    assert GAME.running_score(state, {"calculator": True}) is None  # nothing ran during the game
     table = api.stored(t)
     assert GAME.final_result(table.state, table.names, table.options, table.profile) is None
     assert_not_over(api, t)
@@ -193,7 +193,7 @@ def test_a_calculator_table_ends_with_the_score_functions_result(app, api):
         for name, row in zip(CALC_NAMES, ROWS)]})
     table = api.stored(t)
     assert GAME.final_result(table.state, table.names, table.options, table.profile) == expected
-    assert GAME.running_score(table.state) is None
+    assert GAME.running_score(table.state, table.options) is None
     assert GAME.start_player(table.state, table.options) is None
     assert_endpoint_matches(api, t, expected)
     assert GAME.verdict(expected) == "Cleo wins the tie on 29 with the most points from objectives (11)"

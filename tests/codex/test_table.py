@@ -280,18 +280,18 @@ def test_a_table_stored_before_the_reach_record_moves_the_end_too():
     stored.pop("reached", None)
     state = GAME.apply(stored, "points", {"player": 0, "delta": -3}, ctx())
     assert state["end"] == {"reason": "target", "trigger": 1, "turns": [2, 0, 1, 2, 0], "played": 0}
-    assert GAME.view(state, NAMES, {}, {}, None, "end")["notice"] is not None
+    assert GAME.view(state, NAMES, {}, {}, "end")["notice"] is not None
     # and the view of the stored state itself reads as before
-    assert "Anna" in str(GAME.view(stored, NAMES, {}, {}, None, None)["banner"])
+    assert "Anna" in str(GAME.view(stored, NAMES, {}, {}, None)["banner"])
 
 
 def test_the_banner_and_end_screen_name_ben_once_the_end_moved_to_him():
     events = [("first_player", {"player": 1}), ("points", {"player": 0, "delta": 20}), ("turn_played", {}),
               ("points", {"player": 1, "delta": 22}), ("points", {"player": 0, "delta": -3})]
     state = fold(events)
-    banner = GAME.view(state, NAMES, {}, {}, None, None)["banner"]
+    banner = GAME.view(state, NAMES, {}, {}, None)["banner"]
     assert banner["trigger"] == "Ben" and banner["left"] == 5 and [t["name"] for t in banner["turns"]][0] == "Cara"
-    end = GAME.view(state, NAMES, {}, {}, None, "end")
+    end = GAME.view(state, NAMES, {}, {}, "end")
     assert "5 last turns are still to play" in str(end["finish_blocker"])
 
 
@@ -404,13 +404,13 @@ def test_end_screen_scores_typed_counts_and_a_laid_out_pattern():
                     ("pattern_grid", {"player": 0, "card": 91, "cells": column}),
                     ("set_count", {"player": 1, "symbol": "quill", "value": 1}), ("set_count", {"player": 1, "symbol": "inkwell", "value": 1}),
                     ("set_count", {"player": 1, "symbol": "manuscript", "value": 2})])
-    v = GAME.view(state, NAMES, {}, {}, None, "end")
+    v = GAME.view(state, NAMES, {}, {}, "end")
     anna, ben, cara = v["result"]["players"]
     assert anna["objectives_detail"] == [4, 4, 6] and anna["total"] == 26
     assert ben["objectives_detail"] == [0, 0, 3] and ben["total"] == 21  # one full set for 99
     assert cara["total"] == 0
     assert v["result"]["winners"] == ["Anna"]
-    grid = GAME.view(state, NAMES, {}, {}, None, "grid-0-91")["grid"]
+    grid = GAME.view(state, NAMES, {}, {}, "grid-0-91")["grid"]
     hits = sorted((c["x"], c["y"], c["value"]["hit"]) for c in grid["grid"]["cells"] if c["value"]["hit"])
     assert grid["count"] == 2
     assert len(hits) == 6 and {h[2] for h in hits} == {1, 2}
@@ -419,7 +419,7 @@ def test_end_screen_scores_typed_counts_and_a_laid_out_pattern():
 def test_end_screen_names_the_tie_break():
     state = fold([("first_player", {"player": 0}), ("points", {"player": 0, "delta": 22}), ("points", {"player": 1, "delta": 20}),
                   ("common_objectives", {"cards": [95, 102]}), ("set_count", {"player": 1, "symbol": "quill", "value": 2})])
-    v = GAME.view(state, NAMES, {}, {}, None, "end")
+    v = GAME.view(state, NAMES, {}, {}, "end")
     assert v["result"]["winners"] == ["Ben"]
     assert v["ties"] == ["Anna and Ben tie on 22: most objective points ranks first."]
 
@@ -427,7 +427,7 @@ def test_end_screen_names_the_tie_break():
 def test_end_screen_uses_the_manuscript():
     cards = [play(0, 81, 0, 0), play(0, 1, 1, 1, "back"), play(0, 2, 2, 2, "back"), play(0, 3, 3, 3, "back")]
     state = fold([("first_player", {"player": 0})] + cards + [("common_objectives", {"cards": [87, 95]})])
-    anna = GAME.view(state, NAMES, {}, {}, None, "end")["result"]["players"][0]
+    anna = GAME.view(state, NAMES, {}, {}, "end")["result"]["players"][0]
     assert anna["source"] == "manuscript"
     assert anna["objectives_detail"] == [2, 2]  # one fungi diagonal; 3 fungi
     # typed counts are refused for a player whose manuscript counts

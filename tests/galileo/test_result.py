@@ -90,7 +90,7 @@ def check_not_over(play):
 def test_a_whole_tracked_game_through_the_api_ends_in_the_score_functions_result(client, api):
     p = Play(client, api)
     state = p("board", **BOARD)
-    assert GAME.running_score(state) == [0, 0, 0]
+    assert GAME.running_score(state, {}) == [0, 0, 0]
     # [GT103] the names' order is the turn order: Ann took the first turn
     assert GAME.start_player(state, {}) == 0
     vp = [0, 0, 0]
@@ -106,7 +106,7 @@ def test_a_whole_tracked_game_through_the_api_ends_in_the_score_functions_result
     gain(0, 30)
     gain(1, 25)
     state = gain(2, 22)
-    assert GAME.running_score(state) == [30, 25, 22]
+    assert GAME.running_score(state, {}) == [30, 25, 22]
     p("tile", player=2, tile=0)  # Cy passes the tile at 20: +2 -> 4, crossing the Penance I icon
     p("pass", player=0)
     p("pass", player=1)
@@ -145,7 +145,7 @@ def test_a_whole_tracked_game_through_the_api_ends_in_the_score_functions_result
     gain(0, 10)
     gain(1, 15)
     state = gain(2, 3)
-    assert GAME.running_score(state) == vp == [40, 40, 25]
+    assert GAME.running_score(state, {}) == vp == [40, 40, 25]
     for player in state["order"]:
         state = p("pass", player=player)
     final_order = next_order([[0, 2, 1]])
@@ -209,18 +209,18 @@ def row_document(row):
 def test_a_calculator_table_through_the_api_ends_in_the_score_functions_result(client, api):
     p = Play(client, api, calculator=True)
     state = p("board", **CALC_BOARD)
-    assert GAME.running_score(state) is None
+    assert GAME.running_score(state, {"calculator": True}) is None
     assert GAME.start_player(state, {"calculator": True}) is None
     for row in ROWS[:2]:
         state = p("sheet", **row)
-        assert GAME.running_score(state) is None
+        assert GAME.running_score(state, {"calculator": True}) is None
         check_not_over(p)
     state = p("sheet", **ROWS[2])
     assert state["finished"] is True
     want = score(CALC_BOARD["cathedral"], [row_document(r) for r in ROWS])
     assert p.final_result() == want
     check_result_endpoint(p, want)
-    assert GAME.running_score(state) is None and GAME.start_player(state, {"calculator": True}) is None
+    assert GAME.running_score(state, {"calculator": True}) is None and GAME.start_player(state, {"calculator": True}) is None
 
     # a row saved again replaces it, and the result follows
     changed = dict(ROWS[0], vp=90)
@@ -243,13 +243,13 @@ def test_a_calculator_table_without_the_printed_values_is_not_over(client, api):
 def test_running_score_follows_the_scoring_track_and_undo(client, api):
     p = Play(client, api, names=["Ann", "Ben"])
     p("board", suspicion_track=BOARD["suspicion_track"])
-    assert GAME.running_score(p.stored[0]) == [0, 0]
+    assert GAME.running_score(p.stored[0], {}) == [0, 0]
     p("vp", player=1, delta=7)
     p("vp", player=0, delta=3)
     p("vp", player=1, delta=-2)
-    assert GAME.running_score(p.stored[0]) == [3, 5]
+    assert GAME.running_score(p.stored[0], {}) == [3, 5]
     assert api.undo(p.t, p.version).status_code == 200
-    assert GAME.running_score(p.stored[0]) == [3, 7]
+    assert GAME.running_score(p.stored[0], {}) == [3, 7]
     assert GAME.start_player(p.stored[0], {}) == 0
 
 

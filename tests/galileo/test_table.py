@@ -8,7 +8,7 @@ from companion.games import get
 from companion.games.base import Context
 from companion.games.galileo import GAME, table
 from companion.games.galileo.table import current_player
-from companion.games.galileo.view import final_result
+from companion.games.galileo.calculator import final_result
 from companion.games.validation import RulesError
 
 # A box profile as a group might enter it: sample values, the real ones are printed on the box.
@@ -425,10 +425,10 @@ def test_final_scoring_from_the_table():
     t("suspicion", player=2, delta=3)  # at the Stake, now 3
     play_to_final(t)
     assert t.state["phase"] == "final"
-    assert final_result(t.state, t.names) is None  # entries still missing
+    assert final_result(t.state, t.names, {}, {}) is None  # entries still missing
     for p in range(4):
         t("final", player=p, inventions_vp=0, mentor_vp=0, end_losses=0)
-    result = final_result(t.state, t.names)
+    result = final_result(t.state, t.names, {}, {})
     by_name = {p["name"]: p for p in result["players"]}
     luna = by_name["Luna"]["breakdown"]
     assert t.state["players"][1]["principle"] == "ptolemaic"

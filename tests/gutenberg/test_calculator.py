@@ -54,7 +54,7 @@ def test_table_is_finished_once_every_row_is_in_and_the_tally_is_the_score_funct
         assert not state["finished"]
     state = ok(api.event(t, "sheet", row(3)))["state"]
     assert state["finished"] and state["rows_in"] == [True] * 4
-    view = GAME.view(state, NAMES, {"calculator": True}, {}, None, None)
+    view = GAME.view(state, NAMES, {"calculator": True}, {}, None)
     result = expected(ROWS)
     assert view["final"]["winners"] == result["winners"] == ["Cleo"]
     totals = {r["name"]: (r["total"], r["breakdown"]) for r in view["final"]["rows"]}
@@ -70,7 +70,7 @@ def test_a_row_saved_again_corrects_it_and_undo_reopens(api):
     # Ben's fame was mistyped: 90, not 70; he wins now and the result follows
     state = ok(api.event(t, "sheet", row(1, fame=90)))["state"]
     assert state["finished"] and state["players"][1]["fame"] == 90
-    view = GAME.view(state, NAMES, {"calculator": True}, {}, None, None)
+    view = GAME.view(state, NAMES, {"calculator": True}, {}, None)
     fixed = [dict(r) for r in ROWS]
     fixed[1]["fame"] = 90
     assert view["final"]["winners"] == expected(fixed)["winners"] == ["Ben"]
@@ -88,7 +88,7 @@ def test_solo_calculator_asks_nothing_for_the_automa_and_names_the_title(api):
             "types": 5, "inks": 1}
     state = ok(api.event(t, "sheet", dict(john, player=0)))["state"]
     assert state["finished"]
-    view = GAME.view(state, ["John"], {"calculator": True, "automa": True}, {}, None, None)
+    view = GAME.view(state, ["John"], {"calculator": True, "automa": True}, {}, None)
     result = expected([john], ["John"])
     assert view["final"]["rows"][0]["title"] == result["players"][0]["title"] == "Apprentice"  # 111 [GB374]
 
@@ -308,7 +308,7 @@ def test_tracked_end_screen_prefills_every_count_with_one_save_per_player(client
     assert response.status_code in (200, 303)
     state = api.get(t)["state"]
     assert state["players"][1]["patronage_cards"] == 2
-    view = GAME.view(state, ["Ann", "Ben"], {}, {}, None, None)
+    view = GAME.view(state, ["Ann", "Ben"], {}, {}, None)
     result = expected([{"fame": 0, "guilders": 10, "specialties": dict.fromkeys(SPECIALTIES, 0), "patronage_cards": 0,
                         "types": 3, "inks": 0}, values], ["Ann", "Ben"])
     assert [(r["name"], r["total"]) for r in view["final"]["rows"]] == \
@@ -319,7 +319,7 @@ def test_tracked_end_screen_prefills_every_count_with_one_save_per_player(client
 def test_scoreboard_of_a_tracked_table_and_of_a_calculator(api):
     t = api.create("gutenberg", ["Ann", "Ben", "Cy"], first_player=1)
     state = ok(api.event(t, "fame", {"player": 2, "delta": 12}))["state"]
-    board = GAME.view(state, ["Ann", "Ben", "Cy"], {"first_player": 1}, {}, None, None)["scoreboard"]
+    board = GAME.view(state, ["Ann", "Ben", "Cy"], {"first_player": 1}, {}, None)["scoreboard"]
     assert board == [
         {"seat": 0, "name": "Ann", "score": 0, "status": None, "turn": False},
         {"seat": 1, "name": "Ben", "score": 0, "status": "first player", "turn": False},
@@ -327,6 +327,6 @@ def test_scoreboard_of_a_tracked_table_and_of_a_calculator(api):
     ]
     c = calculator_table(api)
     state = ok(api.event(c, "sheet", row(2)))["state"]
-    board = GAME.view(state, NAMES, {"calculator": True}, {}, None, None)["scoreboard"]
+    board = GAME.view(state, NAMES, {"calculator": True}, {}, None)["scoreboard"]
     assert [(r["name"], r["score"], r["status"]) for r in board] == [
         ("Anna", None, "waiting"), ("Ben", None, "waiting"), ("Cleo", None, "row in"), ("Dan", None, "waiting")]

@@ -124,7 +124,7 @@ class Game:
 def play_three_player_game(game: Game, app, api, last=True) -> dict:
     """Six rounds of Anna, Tom and Kate, Tom first; returns the state before the last end_round."""
     state = api.get(game.t)["state"]
-    assert GAME.running_score(state) == [0, 0, 0]
+    assert GAME.running_score(state, {}) == [0, 0, 0]
     game.character(1, "hieronymus_vietor")  # [GB407] his guilders count double
     game.character(2, "johannes_gutenberg")
     for rnd in range(1, 7):
@@ -143,7 +143,7 @@ def play_three_player_game(game: Game, app, api, last=True) -> dict:
             game.buy_types(0, 2)
         if rnd == 1:
             # fame rises as the game goes, seat by seat
-            assert GAME.running_score(state) == [p["fame"] for p in game.ledger] == [4, 6, 8]
+            assert GAME.running_score(state, {}) == [p["fame"] for p in game.ledger] == [4, 6, 8]
         if rnd < 6:
             state = game.do("end_round")
             assert GAME.final_result(state, game.names, {}, {}) is None
@@ -161,7 +161,7 @@ def test_whole_tracked_game_scores_as_the_score_function_and_the_endpoint_agrees
     result = api.final_result(game.t)
     assert result == expected
     assert [p["name"] for p in result["players"]] == game.names  # seat order
-    assert GAME.running_score(state) == [p["fame"] for p in game.ledger]
+    assert GAME.running_score(state, {}) == [p["fame"] for p in game.ledger]
     doc = check_endpoint_agrees(api, game.t, expected)
     assert doc["players"][1]["breakdown"]["guilders"] == 2 * (game.ledger[1]["guilders"] // 3)  # Vietor [GB407]
 
@@ -190,7 +190,7 @@ def test_final_result_is_a_fresh_document_the_end_screen_does_not_touch(app, api
     state = play_three_player_game(game, app, api)
     table = api.stored(game.t)
     first = GAME.final_result(state, game.names, table.options, table.profile)
-    view = GAME.view(state, game.names, table.options, table.profile, None, "end")
+    view = GAME.view(state, game.names, table.options, table.profile, "end")
     assert first == score(game.ledger, game.names)  # the view decorated its own copy, not this one
     first["players"][0]["total"] = -1
     first["winners"].append("nobody")
@@ -227,7 +227,7 @@ def test_whole_solo_game_has_the_one_human_with_a_title_and_no_start_player(app,
         if rnd >= 3:
             game.patronage(0)
         state = game.fame(0, 5 * rnd)
-        assert GAME.running_score(state) == [game.ledger[0]["fame"]]  # the automa has no fame
+        assert GAME.running_score(state, {}) == [game.ledger[0]["fame"]]  # the automa has no fame
         if rnd == 6:
             assert api.final_result(game.t) is None
             check_endpoint_not_over(api, game.t)
@@ -264,7 +264,7 @@ def test_whole_calculator_game_scores_as_the_score_function_and_the_endpoint_agr
     for i in (2, 0, 3):
         state = ok(api.event(t, "sheet", dict(ROWS[i], player=i)))["state"]
         assert GAME.final_result(state, names, {"calculator": True}, {}) is None
-        assert GAME.running_score(state) is None
+        assert GAME.running_score(state, {"calculator": True}) is None
     assert api.final_result(t) is None
     check_endpoint_not_over(api, t)
     ok(api.event(t, "sheet", dict(ROWS[1], player=1)))
@@ -273,7 +273,7 @@ def test_whole_calculator_game_scores_as_the_score_function_and_the_endpoint_agr
     assert result == expected and [p["name"] for p in result["players"]] == names
     check_endpoint_agrees(api, t, expected)
     table = api.stored(t)
-    assert GAME.running_score(table.state) is None
+    assert GAME.running_score(table.state, table.options) is None
     assert GAME.start_player(table.state, table.options) is None
     totals = {p["name"]: p["total"] for p in result["players"]}
     assert totals["Ben"] == totals["Cleo"] and result["winners"] == ["Cleo"]

@@ -76,7 +76,7 @@ def test_automa_takes_the_first_player_token_in_its_seat():
     state = table.state
     assert state["seats"] == [0, "automa", 1]
     assert state["first"] == 1
-    view = GAME.view(state, table.names, table.options, table.profile, None, None)
+    view = GAME.view(state, table.names, table.options, table.profile, None)
     assert [(o["name"], o["holds"]) for o in view["order"]] == [("Automa", 7), ("Tom", 8), ("Anna", 9)]
 
 
@@ -114,7 +114,7 @@ def test_solo_round_from_setup_to_round_end():
     state = table.do("automa_card", card=CARD)
     # the arrow moves one marker from take_orders to take_inks
     assert state["automa"]["markers"] == m(1, 2, 1, 2, 1)
-    view = GAME.view(state, table.names, table.options, table.profile, None, None)
+    view = GAME.view(state, table.names, table.options, table.profile, None)
     # ties go to the automa: it holds the first-player token
     assert [[e["name"] for e in row["entries"]] for row in view["acting"]] == [
         ["Automa", "Ada"], ["Automa", "Ada"], ["Ada", "Automa"], ["Automa", "Ada"], ["Ada", "Automa"]]
@@ -381,7 +381,7 @@ def test_develop_at_vi_gives_3_guilders():
 def test_passing_the_token_with_four_players():
     table = Table(["A", "B", "C", "D"])
     state = table.do("end_round")
-    view = GAME.view(state, table.names, table.options, table.profile, None, None)
+    view = GAME.view(state, table.names, table.options, table.profile, None)
     assert [(o["name"], o["holds"]) for o in view["order"]] == [("B", 7), ("C", 8), ("D", 9), ("A", 10)]
 
 
@@ -450,7 +450,7 @@ def test_final_tally_with_vietor_and_the_solo_title():
     for _ in range(6):
         table.do("automa_card", card=CARD)
         state = table.do("end_round")
-    view = GAME.view(state, table.names, table.options, table.profile, None, None)
+    view = GAME.view(state, table.names, table.options, table.profile, None)
     row = view["final"]["rows"][0]
     assert row["breakdown"]["guilders"] == 2 * (guilders // 3)
     assert row["breakdown"]["specialties"] == 10 and row["breakdown"]["patronage"] == 16
@@ -466,7 +466,7 @@ def test_final_places_name_the_tie_break():
     table.do("guilders", player=1, delta=4)  # both have 10 guilders, Ben has 4 types
     for _ in range(6):
         state = table.do("end_round")
-    final = GAME.view(state, table.names, table.options, table.profile, None, None)["final"]
+    final = GAME.view(state, table.names, table.options, table.profile, None)["final"]
     assert [(r["name"], r["place"], r["tie_break"]) for r in final["rows"]] == [
         ("Ann", 1, "fewer types"), ("Ben", 2, "fewer types")]
 

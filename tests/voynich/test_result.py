@@ -240,12 +240,12 @@ def test_the_scoring_spaces_entered_after_the_end_finish_the_game(app, api):
 
 def test_running_score_is_the_gk_marker_and_the_first_seat_starts(app, api):
     g = Tracked(api, ["Ana", "Bea", "Cy"])
-    assert GAME.running_score(g.state) == [0, 0, 0]
+    assert GAME.running_score(g.state, {}) == [0, 0, 0]
     g.move(0, "gk", 4)
     g.move(0, "botany", 5)
     g.post("end_turn")
     g.move(1, "gk", 7)
-    assert GAME.running_score(g.state) == [4, 7, 0]
+    assert GAME.running_score(g.state, {}) == [4, 7, 0]
     assert GAME.start_player(g.state, api.stored(g.t).options) == 0  # [V55] the first seat is the first player
 
 
@@ -255,7 +255,7 @@ def test_a_solo_game_scores_voynich_as_a_player(app, api):
     g = Tracked(api, ["Ana"], solo_tie="tie_break")
     g.post("track", scoring_spaces=SPACES)
     g.post("solo_setup", cards=CARDS, difficulty="hard")
-    assert GAME.running_score(g.state) == [0, 0]  # Ana's GK and Voynich's
+    assert GAME.running_score(g.state, {}) == [0, 0]  # Ana's GK and Voynich's
     assert GAME.start_player(g.state, api.stored(g.t).options) == 0  # [V377] "You are the first player."
     for round_ in range(4):
         g.move(0, KNOWLEDGE[round_], 9 + round_)
@@ -266,7 +266,7 @@ def test_a_solo_game_scores_voynich_as_a_player(app, api):
         g.voynich_turn(research=round_ % 2 == 0)
         g.move(1, KNOWLEDGE[3 - round_], 7 + 2 * round_)
         g.post("end_turn")
-    assert GAME.running_score(g.state) == [g.markers[0]["gk"], g.markers[1]["gk"]]
+    assert GAME.running_score(g.state, {}) == [g.markers[0]["gk"], g.markers[1]["gk"]]
     g.move(0, "gk", 52 - g.markers[0]["gk"])  # Ana triggers the end [V354]
     assert g.state["end"]["remaining"] == [1, 0, 1]  # RULES.md VOY-C21: Voynich, then one more turn each
     g.post("end_turn")
@@ -357,7 +357,7 @@ def test_a_calculator_table_to_its_end_gives_the_score_functions_result(app, api
     ]
     t = api.create("voynich", names, calculator=True)
     state = api.get(t)["state"]
-    assert GAME.running_score(state) is None and GAME.start_player(state, api.stored(t).options) is None
+    assert GAME.running_score(state, {"calculator": True}) is None and GAME.start_player(state, api.stored(t).options) is None
     assert api.event(t, "track", {"scoring_spaces": SPACES}).status_code == 200
     for data in rows:
         check_not_over(app, api, t)
@@ -365,7 +365,7 @@ def test_a_calculator_table_to_its_end_gives_the_score_functions_result(app, api
     expected = expected_from_rows(rows, names)
     doc = check_over(app, api, t, expected)
     assert doc["verdict"] == GAME.verdict(expected)
-    assert GAME.running_score(api.stored(t).state) is None
+    assert GAME.running_score(api.stored(t).state, {"calculator": True}) is None
     assert api.undo(t).status_code == 200
     check_not_over(app, api, t)
 

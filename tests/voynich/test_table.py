@@ -44,7 +44,7 @@ class Table:
         return err.value
 
     def view(self, screen=None):
-        return GAME.view(self.state, self.names, self.options, self.profile, None, screen)
+        return GAME.view(self.state, self.names, self.options, self.profile, screen)
 
     def markers(self, i):
         return self.state["players"][i]["markers"]

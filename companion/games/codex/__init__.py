@@ -7,11 +7,11 @@ and beside them cards.py (the card data) and packing.py (counting pattern object
 from __future__ import annotations
 
 from ..base import Game
-from . import functions, profile, table, view
+from . import calculator, functions, profile, table, view
 
 GAME = Game(
     key="codex", title="Codex Naturalis",
     min_players=2, max_players=4,  # [CN header] 2-4 players
-    functions=functions, table=table, view=view, profile=profile,
+    functions=functions, table=table, view=view, profile=profile, calculator=calculator,
     scripts=("codex/codex.js",), styles=("codex/codex.css",),
 )

@@ -7,7 +7,10 @@ track's points, their secret objective, the visible counts their objectives need
 pattern objective, the count of card-disjoint occurrences [CN50]. A row is self-contained, so
 two phones saving two players' rows at once both land; saving a row again replaces it. The
 table is finished once every row holds what its objectives need; the tally is the contract's
-`score` function's (view.final_score calls functions.score).
+`score` function's.
+
+Every finished table, calculator or tracked, is scored here (`final_result`, Game.final_result):
+from the rows, or from a tracked table's score track, manuscripts and counts (`score_document`).
 
 On a tracked table the same `sheet` event is one player's end card saved at once: the secret
 objective, visible counts typed (set_count's meaning) and pattern counts.
@@ -27,6 +30,8 @@ from .cards import SYMBOLS
 #: what a calculator table takes; Game.apply refuses any other event with this hint
 CALCULATOR_EVENTS = ("common_objectives", SHEET)
 CALCULATOR_HINT = 'choose the common objectives, then each player saves their row'
+#: a result's players carry nothing beyond name, total and breakdown (companion/results.py)
+RESULT_EXTRAS: tuple[str, ...] = ()
 EVENT = ('{"player": SEAT, "placement_points": N, "secret": ID, "visible": {SYMBOL: N}, "patterns": {"ID": N}}: '
          "one player's final-scoring row (saved again, it replaces the row); on a tracked table: the secret, "
          "visible counts and pattern counts of one end card at once (no placement_points)")
@@ -168,3 +173,76 @@ def sheet_line(d: dict, who: str) -> str:
     if "placement_points" in d:
         return f"{who}: final row, {plural(d['placement_points'], 'point')} on the score track"
     return f"{who}: end card saved"
+
+
+# --- final scoring, calculator or tracked -------------------------------------------------------------
+
+def objectives_of(state: dict, seat: int) -> list[int]:
+    """Return a seat's objectives: the two common ones, then its secret one [CN55]."""
+    secret = state["secret"][seat]
+    return list(state["common"]) + ([secret] if secret is not None else [])
+
+
+def layout_of(state: dict, seat: int) -> rules.Layout:
+    """Rebuild a seat's manuscript (each card was checked when it was laid)."""
+    return rules.replay((c["id"], c["side"], c["x"], c["y"]) for c in state["manuscripts"][seat])
+
+
+def pattern_count(state: dict, seat: int, oid: int) -> tuple[int, list, dict | None]:
+    """Return (count, occurrences as cell lists, grid cells or None) for a typed-in seat."""
+    entry = state["patterns"][seat].get(str(oid))
+    if not entry:
+        return 0, [], None
+    if "cells" in entry:
+        kingdoms = {(c["x"], c["y"]): c["kingdom"] for c in entry["cells"]}
+        used = rules.count_pattern(kingdoms, oid)
+        return len(used), used, entry["cells"]
+    return entry["count"], [], None
+
+
+def score_document(state: dict, names: list[str]) -> tuple[dict, list[dict]]:
+    """Return the contract's `score` document of the table's values, and each seat's detail
+    for the end screen (where the counts come from: typed in, or counted from the manuscript)."""
+    players = []
+    detail = []
+    for seat, name in enumerate(names):
+        objectives = objectives_of(state, seat)
+        if state["manuscripts"][seat]:
+            layout = layout_of(state, seat)
+            visible = dict(layout.visible)
+            counted = rules.score_layout(layout, objectives)
+            counts = {oid: len(used) for oid, (_, used) in counted.items()}
+            source = "manuscript"
+        else:
+            visible = dict(state["counts"][seat])
+            counts = {oid: pattern_count(state, seat, oid)[0] for oid in objectives}
+            source = "typed"
+        items = []
+        for oid in objectives:
+            spec = rules.objective_from_card(oid)
+            items.append({"card": oid, "count": counts[oid]} if spec["kind"] == "pattern" else {"card": oid})
+        # [CN55] the points on the score track plus the two common objectives and the secret one
+        players.append({"name": name, "placement_points": state["scores"][seat], "visible": visible, "objectives": items})
+        detail.append({"source": source, "visible": visible, "visible_text": rules.symbols_text(visible) or "nothing",
+                       "objectives": objectives, "counts": counts})
+    return {"players": players}, detail
+
+
+def final_score(state: dict, names: list[str]) -> dict:
+    """Score every seat with the contract's `score` function, with the end screen's detail beside it."""
+    document, detail = score_document(state, names)
+    result = functions.FUNCTIONS["score"].run(document)
+    for r, d in zip(result["players"], detail):
+        r.update(d)
+    return result
+
+
+def final_result(state: dict, names: list[str], options: dict, profile: dict) -> dict | None:
+    """Return what the `score` function gives for the finished table's values (Game.final_result).
+
+    None until the game is over: the `finish` event on a tracked table, every row in on a
+    calculator table (settle). A fresh result of `score`, with nothing added.
+    """
+    if not state["finished"]:
+        return None
+    return functions.FUNCTIONS["score"].run(score_document(state, names)[0])

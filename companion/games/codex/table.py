@@ -31,7 +31,7 @@ from ..base import Context, EventLines, clone, describe_event, is_calculator
 from ..validation import RulesError, choice, listof, obj, whole
 from ..words import plural, signed
 from . import calculator, functions, rules, track
-from .calculator import CALCULATOR_EVENTS, CALCULATOR_HINT  # noqa: F401 (the plug-in reads them here, base.Game)
+from .calculator import layout_of, objectives_of, pattern_count
 from .cards import OBJECTS, SIDES, SYMBOLS
 
 EVENTS = {
@@ -100,29 +100,6 @@ def initial_state(names: list[str], options: dict, profile: dict) -> dict:
 
 def _seat(data: dict, state: dict) -> int:
     return whole(data["player"], "data.player", 0, len(state["scores"]) - 1)
-
-
-def objectives_of(state: dict, seat: int) -> list[int]:
-    """Return a seat's objectives: the two common ones, then its secret one [CN55]."""
-    secret = state["secret"][seat]
-    return list(state["common"]) + ([secret] if secret is not None else [])
-
-
-def layout_of(state: dict, seat: int) -> rules.Layout:
-    """Rebuild a seat's manuscript (each card was checked when it was laid)."""
-    return rules.replay((c["id"], c["side"], c["x"], c["y"]) for c in state["manuscripts"][seat])
-
-
-def pattern_count(state: dict, seat: int, oid: int) -> tuple[int, list, dict | None]:
-    """Return (count, occurrences as cell lists, grid cells or None) for a typed-in seat."""
-    entry = state["patterns"][seat].get(str(oid))
-    if not entry:
-        return 0, [], None
-    if "cells" in entry:
-        kingdoms = {(c["x"], c["y"]): c["kingdom"] for c in entry["cells"]}
-        used = rules.count_pattern(kingdoms, oid)
-        return len(used), used, entry["cells"]
-    return entry["count"], [], None
 
 
 def apply(state: dict, type_: str, data: Any, ctx: Context) -> dict:

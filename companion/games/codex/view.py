@@ -1,7 +1,7 @@
 """What templates/codex/panel.html shows: the track, the end screen, manuscripts and pattern grids.
-`view` computes it with the rules (table.py's helpers, functions.score for the end screen); `counter`
-is an end-screen stepper's number; `final_result`, `running_score`, `start_player` and `verdict` are
-what the archive and the result endpoint read (Game's results); `screen_of` names the screen asked.
+`view` computes it with the rules (calculator.py's scoring for the end screen); `counter` is an
+end-screen stepper's number; `running_score`, `start_player` and `verdict` are what the archive and
+the result endpoint read besides the result (Game's results); `screen_of` names the screen asked.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from ..words import plural, standing
 from . import calculator, functions, rules
 from . import cards as catalogue
 from .cards import KINGDOMS, OBJECTS, SYMBOLS
-from .table import layout_of, objectives_of, pattern_count
+from .calculator import final_score, layout_of, objectives_of, pattern_count
 from .track import finish_blocker, turn_order
 
 QUICK_POINTS = (1, 2, 3, 5)  # [CN46] "1, 3 or 5 points"; 2 for the gold cards' 2 per corner [CN47]
@@ -24,55 +24,7 @@ SYMBOL_SHORT = {"fungi": "Fu", "plant": "Pl", "animal": "An", "insect": "In",
                 "quill": "Qu", "inkwell": "Ink", "manuscript": "Ms", "empty": "", "hidden": "×"}
 
 
-def score_document(state: dict, names: list[str]) -> tuple[dict, list[dict]]:
-    """Return the contract's `score` document of the table's values, and each seat's detail
-    for the end screen (where the counts come from: typed in, or counted from the manuscript)."""
-    players = []
-    detail = []
-    for seat, name in enumerate(names):
-        objectives = objectives_of(state, seat)
-        if state["manuscripts"][seat]:
-            layout = layout_of(state, seat)
-            visible = dict(layout.visible)
-            counted = rules.score_layout(layout, objectives)
-            counts = {oid: len(used) for oid, (_, used) in counted.items()}
-            source = "manuscript"
-        else:
-            visible = dict(state["counts"][seat])
-            counts = {oid: pattern_count(state, seat, oid)[0] for oid in objectives}
-            source = "typed"
-        items = []
-        for oid in objectives:
-            spec = rules.objective_from_card(oid)
-            items.append({"card": oid, "count": counts[oid]} if spec["kind"] == "pattern" else {"card": oid})
-        # [CN55] the points on the score track plus the two common objectives and the secret one
-        players.append({"name": name, "placement_points": state["scores"][seat], "visible": visible, "objectives": items})
-        detail.append({"source": source, "visible": visible, "visible_text": rules.symbols_text(visible) or "nothing",
-                       "objectives": objectives, "counts": counts})
-    return {"players": players}, detail
-
-
-def final_score(state: dict, names: list[str]) -> dict:
-    """Score every seat with the contract's `score` function, with the end screen's detail beside it."""
-    document, detail = score_document(state, names)
-    result = functions.FUNCTIONS["score"].run(document)
-    for r, d in zip(result["players"], detail):
-        r.update(d)
-    return result
-
-
-def final_result(state: dict, names: list[str], options: dict, profile: dict) -> dict | None:
-    """Return what the `score` function gives for the finished table's values (Game.final_result).
-
-    None until the game is over: the `finish` event on a tracked table, every row in on a
-    calculator table (calculator.settle). A fresh result of `score`, with nothing added.
-    """
-    if not state["finished"]:
-        return None
-    return functions.FUNCTIONS["score"].run(score_document(state, names)[0])
-
-
-def running_score(state: dict) -> list[int] | None:
+def running_score(state: dict, options: dict) -> list[int] | None:
     """Return each seat's points on the score track [CN46] (Game.running_score).
 
     None on a calculator table: its points are typed once at the end, nothing ran during the game.
@@ -256,6 +208,9 @@ def screen_of(screen: str | None, n: int) -> str | None:
 SYMBOL_WORDS = {"fungi": "fungi", "plant": "plants", "animal": "animals", "insect": "insects",
                 "quill": "quills", "inkwell": "inkwells", "manuscript": "manuscripts"}
 
+#: what the running score is, for the archive's chart (Game.running_label)
+RUNNING_LABEL = "points on the score track"
+
 #: how a page names a refused field (companion/wording.py): every event's, option's and row's field
 LABELS = {
     "points.delta": "{who}'s points",
@@ -363,7 +318,7 @@ def verdict(result: dict) -> Sentence:
     return Sentence(f"{sentence.name(top['name'])} wins with {plural(top['total'], 'point')}")
 
 
-def view(state: dict, names: list[str], options: dict, profile: dict, seat: int | None, screen: str | None) -> dict:
+def view(state: dict, names: list[str], options: dict, profile: dict, screen: str | None) -> dict:
     """Return what templates/codex/panel.html shows, computed with the rules."""
     n = len(names)
     calc = is_calculator(options)

@@ -8,12 +8,12 @@ profile.py.
 from __future__ import annotations
 
 from ..base import Game
-from . import functions, profile, table, view
+from . import calculator, functions, profile, table, view
 
 # The rulebook's header says "Darwin's Journey" (RULES.md GAL-C1).
 GAME = Game(
     key="galileo", title="Galileo's Truth",
     min_players=2, max_players=4,  # the rulebook only covers 2-, 3- and 4-player games (tiles [GT206-208])
-    functions=functions, table=table, view=view, profile=profile,
+    functions=functions, table=table, view=view, profile=profile, calculator=calculator,
     styles=("galileo/galileo.css",),
 )

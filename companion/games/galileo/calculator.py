@@ -20,6 +20,8 @@ from . import functions, rules
 #: what a calculator table takes; Game.apply refuses any other event with this hint
 CALCULATOR_EVENTS = ("board", SHEET)
 CALCULATOR_HINT = "save each player's row"
+#: a result's players carry nothing beyond name, total and breakdown (companion/results.py)
+RESULT_EXTRAS: tuple[str, ...] = ()
 
 #: the values a row may leave out, and what they are then
 ROW_DEFAULTS = {"inventions_vp": 0, "mentor_vp": 0, "end_losses": 0}
@@ -146,6 +148,16 @@ def result(state: dict, names: list[str]) -> dict | None:
         return functions.FUNCTIONS["score"].run(doc)
     except RulesError:
         return None  # e.g. two players renamed alike: the page says what is missing instead
+
+
+def final_result(state: dict, names: list[str], options: dict, profile: dict) -> dict | None:
+    """What the `score` rules function gives for the table's final values (a fresh dict each
+    call), or None until the table is finished (refresh_finished): the one way a finished table
+    is scored, calculator or tracked (Game.final_result). The printed values it needs are in the
+    state's board (copied from the profile at creation)."""
+    if not state.get("finished"):
+        return None
+    return result(state, list(names))
 
 
 def refresh_finished(s: dict, names: list[str]) -> None:

@@ -14,7 +14,6 @@ from ..base import Context, EventLines, clone, describe_event
 from ..words import plural
 from ..validation import RulesError, at, choice, flag, listof, obj, whole
 from . import calculator, functions, rules
-from .calculator import CALCULATOR_EVENTS, CALCULATOR_HINT  # noqa: F401 (the plug-in reads them here, base.Game)
 from .calculator import SHEET
 from .calculator import on_final as _on_final, on_sheet as _on_sheet  # noqa: F401 (HANDLERS)
 

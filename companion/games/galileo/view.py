@@ -37,16 +37,7 @@ BREAKDOWN_ROWS = (
 )
 
 
-def final_result(state: dict, names: list[str], options: dict | None = None, profile: dict | None = None) -> dict | None:
-    """What the `score` rules function gives for the table's final values (a fresh dict each
-    call), or None until the table is finished (calculator.refresh_finished). The printed
-    values it needs are in the state's board (copied from the profile at creation)."""
-    if not state.get("finished"):
-        return None
-    return calculator.result(state, list(names))
-
-
-def running_score(state: dict) -> list[int] | None:
+def running_score(state: dict, options: dict) -> list[int] | None:
     """Each seat's VP on the Scoring Track, where the game tracks Victory Points [GT101, GT196];
     None on a calculator table, which tracks nothing."""
     if state.get("calculator"):
@@ -126,9 +117,9 @@ def scoreboard(state: dict, names: list[str], result: dict | None, now: int | No
     return rows
 
 
-def calculator_view(state: dict, names: list[str]) -> dict:
+def calculator_view(state: dict, names: list[str], options: dict) -> dict:
     """What a calculator table shows: the rows, the printed values still needed, the result."""
-    result = final_result(state, names)
+    result = calculator.final_result(state, names, options, {})
     board = state["board"]
     rows = []
     for i, p in enumerate(state["players"]):
@@ -209,7 +200,7 @@ def build(state: dict, names: list[str], options: dict) -> dict:
         ("cathedral", "the Cathedral values (after setup)"),
         ("penance_cards", "the penance cards' VP and coins"),
     ) if key not in board]
-    result = final_result(state, names, options)  # None until every final entry is in
+    result = calculator.final_result(state, names, options, {})  # None until every final entry is in
     order_now = [names[i] for i in state["order"]]
     cycle5 = [names[i] for i in state["cycle5_order"]] if state["cycle5_order"] else None
     penalty = board.get("prohibition_suspicion", {}).get(str(state["cycle"]))
@@ -255,6 +246,9 @@ def build(state: dict, names: list[str], options: dict) -> dict:
 
 _PRINCIPLE = {"copernican": "Copernican", "ptolemaic": "Ptolemaic"}
 _STATUS = {"free": "free", "prison": "in Prison", "stake": "at the Stake"}
+
+#: what the running score is, for the archive's chart (Game.running_label)
+RUNNING_LABEL = "VP on the scoring track"
 
 #: how a page names a refused field (companion/wording.py): every event field, option and
 #: printed value, so no path (`data.delta`, `counts[2]`, `suspicion_track.stake`) is ever shown
@@ -319,10 +313,10 @@ LABELS = {
 LABELS = {path: words[:1].upper() + words[1:] for path, words in LABELS.items()}
 
 
-def view(state: dict, names: list[str], options: dict, profile: dict, seat: int | None, screen: str | None) -> dict:
+def view(state: dict, names: list[str], options: dict, profile: dict, screen: str | None) -> dict:
     """Return what templates/galileo/panel.html shows: turn, tracks, checks and the score."""
     if state.get("calculator"):
-        return calculator_view(state, list(names))
+        return calculator_view(state, list(names), options)
     return build(state, list(names), options)
 
 

@@ -8,11 +8,11 @@ from data/) and solo.py (the automa's events on the table).
 from __future__ import annotations
 
 from ..base import Game
-from . import functions, profile, table, view
+from . import calculator, functions, profile, table, view
 
 GAME = Game(
     key="gutenberg", title="Gutenberg",
     min_players=1, max_players=4,  # with the automa, 1 to 3 players [GB313]
-    functions=functions, table=table, view=view, profile=profile,
+    functions=functions, table=table, view=view, profile=profile, calculator=calculator,
     scripts=("gutenberg/gutenberg.js",), styles=("gutenberg/gutenberg.css",),
 )

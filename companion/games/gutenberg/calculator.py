@@ -25,6 +25,8 @@ from .functions import BIG, FUNCTIONS, MAX_INKS, MAX_PATRONAGE
 #: what a calculator table takes; Game.apply refuses any other event with this hint
 CALCULATOR_EVENTS = (SHEET,)
 CALCULATOR_HINT = 'each player saves their row'
+#: what a result's player keeps beyond name, total and breakdown: a solo player's professional title [GB369]
+RESULT_EXTRAS = ("title",)
 EVENT = ('{"player": I, "fame": N, "guilders": N, "specialties": {S: 0-6}, "patronage_cards": N, "types": N, '
          '"inks": N, "character": KEY or null}: one player\'s final-scoring row (saved again, it replaces the row)')
 
@@ -87,3 +89,15 @@ def score(state: dict, names: list[str]) -> dict | None:
         return FUNCTIONS["score"].run({"players": players, "solo": len(players) == 1})
     except RulesError:
         return None  # names made equal by a rename: no tally until they differ again
+
+
+def final_result(state: dict, names: list[str], options: dict, profile: dict) -> dict | None:
+    """Return the `score` function's result for the table's final values; None until the game is over.
+
+    The one way a finished table is scored, calculator or tracked (Game.final_result); a fresh
+    document on every call (the view's `final` decorates its own copy for the end screen).
+    """
+    if not state.get("finished"):
+        return None
+    # [GB298] final scoring after round 6 (a tracked table), or once every row is in (a calculator)
+    return score(state, names)

@@ -16,7 +16,6 @@ from ..base import Context, EventLines, clone, describe_event, is_calculator
 from ..validation import RulesError, choice, flag, obj, whole
 from ..words import plural
 from . import calculator, rules, solo
-from .calculator import CALCULATOR_EVENTS, CALCULATOR_HINT  # noqa: F401 (the plug-in reads them here, base.Game)
 from .facts import (
     ACTION_LABELS,
     ACTIONS,

@@ -36,6 +36,9 @@ def orders(state: dict) -> dict[str, list]:
     return rules.action_order([w for w in round_order(state) if w in known], known)
 
 
+#: what the running score is, for the archive's chart (Game.running_label)
+RUNNING_LABEL = "fame on the fame track"
+
 #: how a page names a refused field (companion/wording.py): event fields, setup options, box profile
 LABELS = {
     "player": "{who}",
@@ -115,7 +118,7 @@ def screen_of(screen: str | None, n: int) -> str | None:
     return screen if screen in SCREENS else None
 
 
-def view(state: dict, names: list[str], options: dict, profile: dict, seat: int | None, screen: str | None) -> dict:
+def view(state: dict, names: list[str], options: dict, profile: dict, screen: str | None) -> dict:
     """Return the acting orders, the automa's prompts and the final tally for the templates."""
     if is_calculator(options):
         return calculator_view(state, names)
@@ -296,18 +299,7 @@ def final(state: dict, names: list[str]) -> dict:
 
 # --- results (companion/results.py: the archive, the result endpoint, BG Stats) -------------------
 
-def final_result(state: dict, names: list[str], options: dict, profile: dict) -> dict | None:
-    """Return the `score` function's result for the table's final values; None until the game is over.
-
-    A fresh document on every call (`final` above decorates its own copy for the end screen).
-    """
-    if not state.get("finished"):
-        return None
-    # [GB298] final scoring after round 6 (a tracked table), or once every row is in (a calculator)
-    return calculator.score(state, names)
-
-
-def running_score(state: dict) -> list[int] | None:
+def running_score(state: dict, options: dict) -> list[int] | None:
     """Return each player's fame on the fame track, in seat order; None on a calculator table."""
     if state.get("rows_in") is not None:
         return None  # a calculator table tracks nothing before the end

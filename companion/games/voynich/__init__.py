@@ -7,11 +7,11 @@ and beside them solo.py (the solo opponent Voynich's seat, setup and turn on the
 from __future__ import annotations
 
 from ..base import Game
-from . import functions, profile, table, view
+from . import calculator, functions, profile, table, view
 
 GAME = Game(
     key="voynich", title="The Voynich Puzzle",
     min_players=1, max_players=4,  # a one-player table plays against Voynich [V369]
-    functions=functions, table=table, view=view, profile=profile,
+    functions=functions, table=table, view=view, profile=profile, calculator=calculator,
     styles=("voynich/voynich.css",),
 )

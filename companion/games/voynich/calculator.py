@@ -7,7 +7,7 @@ multipliers of the ten pages in book order (with a scoring Recipes page's two ty
 row (a solo table) adds his difficulty and his tokens on the board ([V492-497]). Saving a row
 again replaces it; the table is finished once every row is in and the score track's scoring
 spaces are known (box profile or the `track` event). The totals always come from
-functions.FUNCTIONS["score"]: nothing is scored here.
+functions.FUNCTIONS["score"], through `final_result`: the one way a finished table is scored.
 
 A tracked table's `score` document is built here too (tracked_doc), from its markers, research
 and pages: the table is finished once the game is over and nothing that document needs is missing
@@ -31,6 +31,8 @@ from .solo import AUTOMA, seat_names
 #: what a calculator table takes; Game.apply refuses any other event with this hint
 CALCULATOR_EVENTS = (SHEET, "track")
 CALCULATOR_HINT = "enter each player's row, and the score track's values if they are missing"
+#: what a result's player keeps beyond name, total and breakdown: the solo game's outcome, won or lost [V497]
+RESULT_EXTRAS = ("outcome",)
 PAGE_LABELS = [f"{s.capitalize()} {side}" for s in SECTIONS for side in SIDES]
 
 
@@ -277,3 +279,21 @@ def decorate(out: dict) -> dict:
     if outcome:
         out["outcome"] = outcome[0]
     return out
+
+
+def final_result(state: dict, names: list[str], options: dict, profile: dict) -> dict | None:
+    """Return exactly what functions.FUNCTIONS["score"] gives for the table's final values; None until finished.
+
+    The one way a finished table is scored, calculator or tracked (Game.final_result). The score
+    document's players are the table's seats in order (solo.seat_names): at a one-player table
+    Voynich is the second, a scored player that `solo.automa` names (CONTRACT.md voynich `score`).
+    """
+    if not state.get("finished"):
+        return None
+    if state.get("calculator"):
+        doc = score_doc(state, names, options, effective_track(state, profile))
+    else:
+        doc, missing = tracked_doc(state, names, options, profile)
+        if missing:  # never while finished (update_finished): nothing is guessed
+            return None
+    return None if doc is None else functions.FUNCTIONS["score"].run(doc)

@@ -12,7 +12,6 @@ from typing import Any
 from ..base import Context, EventLines, clone, describe_event
 from ..validation import RulesError, at, choice, listof, obj, whole
 from . import calculator, functions, rules, solo
-from .calculator import CALCULATOR_EVENTS, CALCULATOR_HINT  # noqa: F401 (the plug-in reads them here, base.Game)
 from .profile import check_track, effective_track
 from .rules import KNOWLEDGE, MARKERS, SECTIONS, SIDES
 from .solo import AUTOMA, _voynich, _voynich_turn_check, seat_names

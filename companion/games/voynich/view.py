@@ -33,6 +33,9 @@ DIFFICULTY_LABELS = {
 }
 
 
+#: what the running score is, for the archive's chart (Game.running_label)
+RUNNING_LABEL = "GK on the track"
+
 #: how a page names a refused field (companion/wording.py)
 LABELS = {
     "move.delta": "{who}'s marker move",
@@ -104,9 +107,9 @@ LABELS = {
 }
 
 
-def view(state: dict, names: list[str], options: dict, profile: dict, seat: int | None, screen: str | None) -> dict:
+def view(state: dict, names: list[str], options: dict, profile: dict, screen: str | None) -> dict:
     """Return what templates/voynich/panel.html needs beyond the state (Voynich named at a solo table)."""
-    return build_view(state, seat_names(names), options, profile, seat, screen)
+    return build_view(state, seat_names(names), options, profile, screen)
 
 
 #: the screens a page may ask for beside the main one (None)
@@ -135,7 +138,7 @@ def track_said(state: dict, spaces: dict) -> str:
     return f"Score track: {plural(len(spaces), 'space')} from the box profile"
 
 
-def build_view(state: dict, everyone: list[str], options: dict, profile: dict, seat: int | None, screen: str | None) -> dict:
+def build_view(state: dict, everyone: list[str], options: dict, profile: dict, screen: str | None) -> dict:
     """Return the panel's context: players with their pages and scores, the end, Voynich's turn."""
     track = effective_track(state, profile)
     spaces = {int(k): v for k, v in track.get("scoring_spaces", {}).items()}
@@ -374,24 +377,7 @@ def verdict(result: dict) -> Sentence:
 
 # --- the results hooks (companion/results.py; games/base.py Game) -----------------------------------
 
-def final_result(state: dict, names: list[str], options: dict, profile: dict) -> dict | None:
-    """Return exactly what functions.FUNCTIONS["score"] gives for the table's final values; None until finished.
-
-    The score document's players are the table's seats in order (solo.seat_names): at a one-player
-    table Voynich is the second, a scored player that `solo.automa` names (CONTRACT.md voynich `score`).
-    """
-    if not state.get("finished"):
-        return None
-    if state.get("calculator"):
-        doc = calculator.score_doc(state, names, options, effective_track(state, profile))
-    else:
-        doc, missing = calculator.tracked_doc(state, names, options, profile)
-        if missing:  # never while finished (calculator.update_finished): nothing is guessed
-            return None
-    return None if doc is None else FUNCTIONS["score"].run(doc)
-
-
-def running_score(state: dict) -> list[int] | None:
+def running_score(state: dict, options: dict) -> list[int] | None:
     """Return each seat's GK marker (Voynich's too, at a solo table); None on a calculator table."""
     if state.get("calculator"):
         return None
