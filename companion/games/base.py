@@ -48,6 +48,51 @@ from .validation import RulesError
 SHEET = "sheet"
 
 
+#: each module every game package has, and what it must define (docs/architecture.md, "A game
+#: package", says the same; Game checks it, so a game missing a piece fails at start-up, naming it)
+ROLES: dict[str, dict[str, str]] = {
+    "functions": {"FUNCTIONS": "the contract's JSON rules functions, name -> RulesFunction"},
+    "table": {
+        "EVENTS": "event type -> one-line description with its data shape",
+        "OPTIONS": "setup option -> one-line description",
+        "HANDLERS": "event type -> the function that applies it, written out",
+        "LINES": "event type -> its history line (describe_event)",
+        "validate_options": "(options, player_count) -> the options, checked",
+        "initial_state": "(names, options, profile) -> a new table's state",
+        "apply": "(state, type_, data, ctx) -> the state after one event",
+        "describe": "(type_, data, names) -> the event's history line",
+    },
+    "view": {
+        "LABELS": "field path -> the words a page names it in",
+        "RUNNING_LABEL": "what the running score is, for the archive's chart",
+        "view": "(state, names, options, profile, screen) -> what the templates show",
+        "screen_of": "(screen, player_count) -> the screen a page asks for, or None",
+        "counter": "(state, type_, data) -> the number a stepper shows, or None",
+        "running_score": "(state, options) -> each seat's running score, or None",
+        "start_player": "(state, options) -> the seat that played first, or None",
+        "verdict": "(result) -> who won, in one line",
+    },
+    "calculator": {
+        "final_result": "(state, names, options, profile) -> the `score` function's result, or None",
+        "RESULT_EXTRAS": "the fields a result's player keeps beyond name, total and breakdown",
+        "CALCULATOR_EVENTS": "the events a calculator table takes",
+        "CALCULATOR_HINT": "what a calculator table's refusal of any other event tells the players",
+    },
+    "profile": {"validate_profile": "(data) -> the box profile, checked"},
+}
+
+
+def missing_roles(key: str, modules: Mapping[str, ModuleType | None]) -> list[str]:
+    """Return what a game's modules lack of ROLES, each said as "companion/games/KEY/view.py: RUNNING_LABEL (...)"."""
+    out = []
+    for role, names in ROLES.items():
+        module = modules.get(role)
+        for name, what in names.items():
+            if module is None or not hasattr(module, name):
+                out.append(f"companion/games/{key}/{role}.py: {name} ({what})")
+    return out
+
+
 def is_calculator(options: Mapping[str, Any]) -> bool:
     """True for a table created with "calculator": true (companion/tables.py keeps it only when true)."""
     return bool(options.get("calculator"))
@@ -109,6 +154,9 @@ class Game:
     def __init__(self, *, key: str, title: str, min_players: int, max_players: int, functions: ModuleType,
                  table: ModuleType, view: ModuleType, profile: ModuleType, calculator: ModuleType,
                  scripts: tuple[str, ...] = (), styles: tuple[str, ...] = ()):
+        given = {"functions": functions, "table": table, "view": view, "profile": profile, "calculator": calculator}
+        if lacking := missing_roles(key, given):
+            raise TypeError(f"the game {key!r} lacks: " + "; ".join(lacking))
         self.key, self.title = key, title
         self.min_players, self.max_players = min_players, max_players
         #: name -> RulesFunction, reachable as `companion rules KEY NAME` and POST /api/v1/KEY/NAME

@@ -49,11 +49,15 @@ def section(title: str) -> str:
     return text[start:end if end != -1 else None]
 
 
+def table_rows(title: str) -> list[list[str]]:
+    """Return the cells of each row of the tables in one section whose first cell is `code`."""
+    return [[c.strip() for c in line.split("|")[1:-1]] for line in section(title).splitlines() if line.startswith("| `")]
+
+
 def documented_modules() -> tuple[set[str], dict[str, set[str]]]:
     """Return (the modules every game has, {module a game alone needs: the games that have it})."""
-    rows = [line.split("|")[1:-1] for line in section("A game package").splitlines() if line.startswith("| `")]
-    common = {cells[0].strip(" `") for cells in rows if len(cells) == 2}
-    own = {cells[0].strip(" `"): {g.strip() for g in cells[1].split(",")} for cells in rows if len(cells) == 3}
+    common = {cells[0].strip(" `") for cells in table_rows("A game package")}
+    own = {cells[0].strip(" `"): {g.strip() for g in cells[1].split(",")} for cells in table_rows("Modules a game alone needs")}
     return common, own
 
 
@@ -65,8 +69,10 @@ def test_architecture_page_lists_a_shape_and_every_game_follows_it():
     common, own = documented_modules()
     assert {"__init__.py", "rules.py", "functions.py", "table.py", "view.py", "profile.py"} <= common
     assert own, "the page lists the modules a game alone needs"
+    from companion.games import registry
+
     keys = {p.name for p in game_packages()}
-    assert keys == {"voynich", "galileo", "gutenberg", "codex"}
+    assert keys == set(registry()), "every package under companion/games/ is a game the registry finds"
     for games in own.values():
         assert games <= keys
     for package in game_packages():
@@ -189,3 +195,123 @@ def test_every_game_refuses_an_unknown_event_once_in_the_plug_in_class():
             game.apply(state, "jump", {}, Context(names=tuple(names)))
         assert err.value.field == "type", key
         assert err.value.message == f"unknown event type for {game.title}: 'jump'; allowed: {', '.join(game.events)}, rename"
+
+
+# --- the adding-a-game checklist (docs/architecture.md): every piece, checked from the files -------------
+
+def documented_templates() -> list[str]:
+    """The templates every game has, from the page's table ("A game's templates")."""
+    return [cells[0].strip(" `") for cells in table_rows("A game's templates")]
+
+
+def defined_names(path: Path) -> set[str]:
+    """The names a module defines at its top: assignments, functions, classes and imports."""
+    found = set()
+    for node in ast.parse(path.read_text()).body:
+        if isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+            found.add(node.name)
+        elif isinstance(node, (ast.Assign, ast.AnnAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            found |= {t.id for t in targets if isinstance(t, ast.Name)}
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            found |= {(a.asname or a.name).split(".")[0] for a in node.names}
+    return found
+
+
+def missing_pieces(root: Path, key: str, title: str) -> list[str]:
+    """Return every piece of the checklist that the game KEY lacks under `root`, each named as a path."""
+    from companion.games.base import ROLES
+
+    out = []
+    package = root / "companion" / "games" / key
+    common, _ = documented_modules()
+    for name in sorted(common):
+        path = package / name
+        if not path.exists():
+            out.append(f"companion/games/{key}/{name} (a module every game has)")
+            continue
+        role = name.removesuffix(".py")
+        needs = {"GAME": "the plug-in"} if role == "__init__" else ROLES.get(role, {})
+        out += [f"companion/games/{key}/{name}: {n} ({what})" for n, what in needs.items() if n not in defined_names(path)]
+    out += [f"templates/{key}/{t} (its role: docs/architecture.md, A game's templates)"
+            for t in documented_templates() if not (root / "templates" / key / t).exists()]
+    shown = "".join(p.read_text() for p in (root / "templates" / key).glob("*.html"))
+    if "data-result" not in shown:
+        out.append(f"templates/{key}/: a section marked data-result (the result every phone brings into view)")
+    rules_md = (root / "docs" / "RULES.md").read_text()
+    if not re.search(rf"^# \d+\. {re.escape(title)}\s*$", rules_md, re.M):
+        out.append(f"docs/RULES.md: a part '# N. {title}' (the readings the code cites)")
+    if not re.search(rf"^## {re.escape(key)}\s*$", (root / "docs" / "CONTRACT.md").read_text(), re.M):
+        out.append(f"docs/CONTRACT.md: a section '## {key}' (its JSON functions)")
+    if not (root / "docs" / f"{key}.md").exists():
+        out.append(f"docs/{key}.md (what the app does for the game)")
+    if f"(docs/{key}.md)" not in (root / "README.md").read_text():
+        out.append(f"README.md: a link to docs/{key}.md")
+    tests = root / "tests" / key
+    for name in ("__init__.py", "examples.py", "test_rules.py", "test_table.py", "test_web.py"):
+        if not (tests / name).exists():
+            out.append(f"tests/{key}/{name}")
+    if not list(tests.glob("*browser*.py")):
+        out.append(f"tests/{key}/: a browser test at 360 px (*_browser.py)")
+    if key not in (root / "companion" / "games" / "__init__.py").read_text():
+        out.append(f"companion/games/__init__.py: '{key}' in ORDER")
+    return out
+
+
+def test_every_game_has_every_piece():
+    from companion.games import registry
+
+    for key, game in registry().items():
+        assert missing_pieces(ROOT, key, game.title) == [], key
+
+
+def test_the_page_says_what_each_module_must_define_as_the_code_checks_it():
+    from companion.games.base import ROLES
+
+    rows = {cells[0].strip(" `").removesuffix(".py"): cells for cells in table_rows("A game package")}
+    for role, names in ROLES.items():
+        said = set(re.findall(r"`(\w+)`", rows[role][2]))
+        assert said == set(names), f"docs/architecture.md, {role}.py must define: {sorted(said ^ set(names))}"
+
+
+def test_a_fifth_game_missing_a_piece_is_told_which(tmp_path):
+    """The checklist on a copy of the repository's documents with a half-made game "chess"."""
+    for name in ("docs/RULES.md", "docs/CONTRACT.md", "README.md", "companion/games/__init__.py"):
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text((ROOT / name).read_text())
+    package = tmp_path / "companion" / "games" / "chess"
+    package.mkdir()
+    for name in ("__init__.py", "rules.py", "functions.py", "table.py", "profile.py", "calculator.py"):
+        (package / name).write_text((GAMES / "codex" / name).read_text())
+    (package / "view.py").write_text((GAMES / "codex" / "view.py").read_text().replace("RUNNING_LABEL =", "RUNNING ="))
+    (tmp_path / "templates" / "chess").mkdir(parents=True)
+    (tmp_path / "templates" / "chess" / "panel.html").write_text("<section data-result></section>")
+    (tmp_path / "tests" / "chess").mkdir(parents=True)
+
+    said = missing_pieces(tmp_path, "chess", "Chess")
+    assert "companion/games/chess/view.py: RUNNING_LABEL (what the running score is, for the archive's chart)" in said
+    assert "templates/chess/_result.html (its role: docs/architecture.md, A game's templates)" in said
+    assert "templates/chess/panel.html (its role: docs/architecture.md, A game's templates)" not in said
+    assert "docs/RULES.md: a part '# N. Chess' (the readings the code cites)" in said
+    assert "docs/CONTRACT.md: a section '## chess' (its JSON functions)" in said
+    assert "tests/chess/examples.py" in said and "tests/chess/: a browser test at 360 px (*_browser.py)" in said
+    assert "companion/games/__init__.py: 'chess' in ORDER" in said
+    assert not [p for p in said if p.startswith(("companion/games/chess/table.py", "companion/games/chess/calculator.py"))]
+
+
+def test_a_game_lacking_a_role_fails_as_it_is_registered():
+    import pytest
+
+    from companion.games.base import Game
+    from companion.games.codex import calculator, functions, profile, table, view
+
+    class Half:  # the codex view without its running score's label
+        def __getattr__(self, name):
+            if name == "RUNNING_LABEL":
+                raise AttributeError(name)
+            return getattr(view, name)
+
+    with pytest.raises(TypeError) as err:
+        Game(key="chess", title="Chess", min_players=2, max_players=2, functions=functions, table=table,
+             view=Half(), profile=profile, calculator=calculator)
+    assert "companion/games/chess/view.py: RUNNING_LABEL (what the running score is" in str(err.value)
