@@ -13,7 +13,7 @@ from .db import SYNC_MODES
 from .paths import DB_NAME, data_folder, default_data_folder
 
 def game_keys() -> str:
-    """The games the app knows, for the help texts: "voynich, galileo, gutenberg or codex"."""
+    """The games the app knows, for the help texts: their keys, "a, b or c", in the registry's order."""
     keys = list(games.registry())
     return " or ".join(filter(None, [", ".join(keys[:-1]), keys[-1]])) if keys else "none"
 

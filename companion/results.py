@@ -114,7 +114,7 @@ def bgstats_url(play_doc: dict) -> str:
 
 
 def share_text(table: tables.Table, doc: dict) -> str:
-    """The result as one line of plain text: "Gutenberg, 3 Dec: Tom 111, Anna 111, Tom wins on fewer types".
+    """The result as one line of plain text: "TITLE, 3 Dec: Tom 111, Anna 111, Tom wins on fewer types".
 
     It leaves the app for a chat, where no <bdi> exists: each name is between U+2068 and U+2069
     (sentence.name), the plain-text <bdi>, so "محمد 111" keeps its number after the name.

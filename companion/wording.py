@@ -131,7 +131,7 @@ def _label(field: str, names: Sequence[str], labels: Mapping[str, str], type_: s
         "name": _name(names, int(player.group(1))) if player else None,
         "nth": ordinal(indices[-1] + 1) if indices else "",
         "number": indices[-1] + 1 if indices else "",
-        # for a list with one entry per player (Galileo's prohibition counts): the last index's player
+        # for a list with one entry per player: the last index's player
         "nth_name": (_name(names, indices[-1]) if indices else None) or "the player",
     }
     if values["name"] is None:

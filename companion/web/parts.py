@@ -5,8 +5,8 @@ and screen, and shared by every phone (live.py). Each element in it with an `id`
 A part's own text is its HTML with the parts inside it left out (each replaced by its id), and
 a version's parts are fingerprinted by a hash of that own text. Between two versions the parts
 to send are found from the top: a part whose own text changed is sent whole, with the parts
-inside it; one whose own text is the same is looked into. A fame tap on a 4-player Gutenberg
-table sends the stepper, the scoreboard's row, the card's summary, the history and the tools,
+inside it; one whose own text is the same is looked into. A score tap on a 4-player table
+sends the stepper, the scoreboard's row, the card's summary, the history and the tools,
 not its 70 KB region.
 
 So a part's text must not change when nothing it shows changed: the version, above all, is

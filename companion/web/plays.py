@@ -169,7 +169,7 @@ def record(table_id: str):
     points = results.series(db, table)
     if points is not None:
         scores = [pt["scores"] for pt in points]
-        # the result names every scored seat in seat order, the solo opponent too (a Voynich solo
+        # the result names every scored seat in seat order, a scored solo opponent too (such a solo
         # table has one player's name but two running scores)
         names = [p["name"] for p in doc["players"]]
         label = f"{table.rules.title}: each player's {table.rules.running_label} over the game"

@@ -23,7 +23,7 @@ function newer(node) {
   return node.hasAttribute("data-v") && parseInt(node.getAttribute("data-v"), 10) > bringing;
 }
 // a form whose write is on its way, or that the player is editing in a way no field holds (a
-// pattern grid painted cell by cell: static/codex/codex.js marks it data-dirty until it is saved)
+// pattern grid painted cell by cell: a game's own script marks it data-dirty until it is saved)
 function inHand(node) {
   return node.nodeType === 1 && node.tagName === "FORM" && node !== answering &&
     (node.classList.contains("htmx-request") || node.getAttribute("data-dirty") === "true");

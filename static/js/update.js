@@ -4,7 +4,7 @@
 // extension's swap), a poll, and a kept write's answer (send.js, through htmx.swap). Each is an
 // update: before it, whether to draw it (a push the page already shows is not); while it is
 // drawn, which version it brings (morph.js keeps what shows a newer one); after it, what follows
-// (the "tc:updated" event: marks, the seat, the invite, codex.js's fields; then the place and
+// (the "tc:updated" event: marks, the seat, the invite, a game's own fields; then the place and
 // the focus, place.js; then the result of a game it ended, result.js).
 import { drawing } from "./morph.js";
 import { keepFocus, noteFocus, noteScreen } from "./place.js";
