@@ -1,11 +1,14 @@
 #!/usr/bin/env python3
 """Seed small faults into each game's rules modules and count how many the game's tests catch.
 
-    python scripts/mutation.py                  # all four games (25 minutes on a quiet 2-core machine)
+    python scripts/mutation.py                  # every game (the four: 25 minutes on a quiet 2-core machine)
     python scripts/mutation.py codex voynich    # some games
     python scripts/mutation.py --list galileo   # only list the faults it would seed
     python scripts/mutation.py --jobs 1 gutenberg
     python scripts/mutation.py galileo --match "rules.py:202"   # the faults on one line
+
+The games are the ones companion.games.registry() finds: a game package added under
+companion/games/ is mutated with the others, its fast tests in tests/GAME.
 
 One fault at a time, each of the kinds a slip of the pen makes in rule code:
 - a comparison turned (< and <=, > and >=, == and !=, in and not in, is and is not);
@@ -47,8 +50,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))  # this checkout's own companion package, whatever else is installed
+
+from companion.games import registry  # noqa: E402
+
 GAMES_DIR = ROOT / "companion" / "games"
-GAMES = ("galileo", "gutenberg", "voynich", "codex")
+#: every game's key, in the registry's order; each is the name of its package (tests/foundation/test_architecture.py)
+GAMES = tuple(registry())
 EQUIVALENT_FILE = ROOT / "scripts" / "mutation_equivalent.toml"
 #: the modules of a game package that are not rules (companion/games/base.py): the plug-in, its table
 #: events (a solo opponent's too), its views and its box profile

@@ -4,6 +4,9 @@ import sqlite3
 
 import pytest
 
+from companion import games
+from tests.examples import examples
+
 GAME = "gutenberg"
 
 
@@ -185,10 +188,10 @@ def test_deeply_nested_json_is_a_clear_400(client):
     assert "error" in response.get_json()
 
 
-@pytest.mark.parametrize("game", ["voynich", "galileo", "gutenberg", "codex"])
+@pytest.mark.parametrize("game", list(games.registry()))
 def test_every_game_takes_calculator_mode(api, game):
     """Issue 11: "calculator": true is every game's option, kept in the options; anything else but a boolean is refused."""
-    players = ["Anna", "Ben"]
+    players = examples(game).PLAYERS
     t = api.create(game, players, calculator=True)
     assert t["version"] == 0
     response = api.client.post("/api/v1/tables", json={"game": game, "players": players, "calculator": "yes"})

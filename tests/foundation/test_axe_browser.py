@@ -16,14 +16,16 @@ from urllib.parse import urlparse
 import pytest
 from axe_playwright_python import sync_playwright as axe_sync  # the test extra's: a missing one fails, never skips
 
+from companion import games
 from tests.conftest import PHONE
-from tests.foundation.test_page_stays_browser import CALCULATORS, REFUSED, create, post, sheet_form
+from tests.examples import examples
+from tests.foundation.test_page_stays_browser import REFUSED, calculator_example, create, post, sheet_form
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 
 TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]
-GAMES = sorted(CALCULATORS)
+GAMES = sorted(games.registry())
 
 
 def violations(page) -> list[str]:
@@ -39,28 +41,20 @@ def violations(page) -> list[str]:
 
 def finished_tracked(server) -> dict[str, dict]:
     """A tracked table played to its end, for each game whose tests play one through the API
-    (their own helpers), written into the server's SQLite file by a second app, as `serve
-    --workers` or the CLI would. Codex's end is being reworked (issue 27, finding 14): its
-    finished table page is checked by its calculator's."""
+    (their own helpers, named by its examples' play_tracked_to_the_end; Codex's is None: its end
+    is being reworked, issue 27, finding 14, and its finished table page is checked by its
+    calculator's), written into the server's SQLite file by a second app, as `serve --workers`
+    or the CLI would."""
     from companion import create_app
     from tests.conftest import Api
-    from tests.galileo.test_table import PROFILE as GALILEO_PROFILE
-    from tests.galileo.test_web import TRACK, play_to_final
-    from tests.gutenberg.test_result import Game as GutenbergGame, play_three_player_game
-    from tests.voynich.test_result import play_two_player_game
 
     app = create_app({"DATA_DIR": str(server.data)})
     api = Api(app.test_client())
-    gutenberg = GutenbergGame(api, ["Anna", "Tom", "Kate"], first_player=1)
-    play_three_player_game(gutenberg, app, api)
-    voynich = play_two_player_game(app, api)
-    voynich.post("end_turn")
-    galileo = api.create("galileo", ["Meg", "Luna"])
-    assert api.event(galileo, "board", {"suspicion_track": TRACK, "cathedral": GALILEO_PROFILE["cathedral"]}).status_code == 200
-    play_to_final(api, galileo, 2)
-    for p in (0, 1):
-        assert api.event(galileo, "final", {"player": p, "inventions_vp": 0, "mentor_vp": 0, "end_losses": 0}).status_code == 200
-    done = {"gutenberg": gutenberg.t, "voynich": voynich.t, "galileo": galileo}
+    done = {}
+    for game in GAMES:
+        play = examples(game).play_tracked_to_the_end
+        if play is not None:
+            done[game] = play(app, api)
     for t in done.values():
         assert api.get(t)["state"]["finished"] is True
     return done
@@ -68,7 +62,7 @@ def finished_tracked(server) -> dict[str, dict]:
 
 def game_tables(server, game: str) -> dict:
     """A tracked table, a calculator table in progress and one finished, for one game."""
-    setup, rows = CALCULATORS[game]
+    setup, rows = calculator_example(game)
     tracked = create(server, game, calculator=False)
     going = create(server, game, calculator=True, setup=setup)
     post(server, going, "sheet", dict(rows[0], player=0))
@@ -115,7 +109,8 @@ def test_no_wcag_violations_on_any_page(server, browser, scheme):
             page.wait_for_selector("#table-live > .table-head .error")
             page.wait_for_selector("[aria-invalid=true]")
             check(f"{game} calculator, a row refused")
-        for game, t in finished_tracked(server).items():
+        played = finished_tracked(server)
+        for game, t in played.items():
             open_table(page, server, t)
             check(f"{game} tracked table, finished")
             page.goto(f"{server.url}/t/{t['table']}?screen=end")
@@ -134,5 +129,5 @@ def test_no_wcag_violations_on_any_page(server, browser, scheme):
     finally:
         context.close()
     bad = {name: v for name, v in found.items() if v}
-    assert len(found) == 4 * 5 + 3 * 2 + 5
+    assert len(found) == len(GAMES) * 5 + len(played) * 2 + 5
     assert bad == {}, json.dumps(bad, indent=1)

@@ -7,6 +7,9 @@ import pytest
 
 from werkzeug.datastructures import MultiDict
 
+from companion import games
+from tests.examples import examples
+
 
 def row_form(player: int, version: int, fame: int) -> MultiDict:
     """A Gutenberg sheet card's form, as the page posts it."""
@@ -82,13 +85,11 @@ def test_a_calculator_tables_invite_comes_first_until_the_result(client):
     assert page.index('id="invite"') > page.index('id="table-live"')
 
 
-@pytest.mark.parametrize("game_key", ["voynich", "galileo", "gutenberg", "codex"])
+@pytest.mark.parametrize("game_key", list(games.registry()))
 def test_a_calculator_table_refuses_every_tracking_event_in_one_place(api, game_key):
     """Game.apply refuses, for every game alike, each event its calculator mode does not take."""
-    from companion import games
-
     game = games.get(game_key)
-    t = api.create(game_key, ["Anna", "Ben"], calculator=True)
+    t = api.create(game_key, examples(game_key).PLAYERS, calculator=True)
     tracking = [e for e in game.events if e not in game.calculator_events]
     assert tracking and "sheet" in game.calculator_events
     for type_ in tracking:

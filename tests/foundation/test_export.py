@@ -20,6 +20,8 @@ from pathlib import Path
 import pytest
 
 from companion import cli, create_app, db as database, export, hostkey, results, tables
+from companion.games import registry
+from tests.examples import examples
 
 from .test_persistence import call
 
@@ -284,8 +286,8 @@ def test_backup_refuses_a_stale_journal_beside_the_copy(played, tmp_path):
 @pytest.mark.slow
 def test_backup_while_the_server_writes_restores_every_table(server, tmp_path):
     """A real `companion serve` process takes events from a thread while `companion backup` copies the file."""
-    made = [call(server.url + "/api/v1/tables", "POST", {"game": game, "players": ["Anna", "Tom"]})[1]
-            for game in ("gutenberg", "codex", "voynich", "galileo")]
+    made = [call(server.url + "/api/v1/tables", "POST", {"game": game, "players": examples(game).PLAYERS})[1]
+            for game in registry()]
     acknowledged = {t["table"]: t["version"] for t in made}
     stop = threading.Event()
     errors = []

@@ -8,7 +8,8 @@ every kind of device, with the cache emptied in between, and wants the same byte
 import pytest
 
 from companion import games
-from tests.foundation.test_steppers import SETUPS, join
+from tests.examples import examples
+from tests.foundation.test_steppers import join, table_with_steppers
 
 HX = {"HX-Request": "true", "Sec-Fetch-Site": "same-origin"}
 
@@ -26,15 +27,10 @@ def poll(client, t, screen=None, seat=None, etag=None):
     return client.get(f"/t/{t['table']}/live", query_string={"screen": screen} if screen else {}, headers=headers)
 
 
-SCREENS = {"codex": [None, "end", "book-1", "grid-0-95"], "voynich": [None, "end"], "galileo": [None], "gutenberg": [None]}
-
-
 @pytest.mark.parametrize("key", sorted(games.registry()))
 def test_every_device_gets_the_same_live_region(client, api, app, key):
-    t = api.create(key, ["Anna", "Tom"])
-    screen = SETUPS.get(key, lambda api, t: None)(api, t)
-    join(client, t)
-    for screen in dict.fromkeys([screen, *SCREENS[key]]):
+    t, screen = table_with_steppers(client, api, key)
+    for screen in dict.fromkeys([screen, *examples(key).SCREENS]):
         seen = set()
         for seat in (None, "0", "1", "watch"):
             cache(app).clear()

@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from companion import games
+
 ROOT = Path(__file__).resolve().parents[2]
 spec = importlib.util.spec_from_file_location("mutation", ROOT / "scripts" / "mutation.py")
 mutation = importlib.util.module_from_spec(spec)
@@ -66,6 +68,11 @@ def test_each_fault_changes_only_its_own_place(sample):
         assert m.after.split("  #")[0] in " ".join(source.split()).replace('"', "'") or m.change == "drop", m.describe()
         seen.add(tree)
     assert len(seen) == len(mutation.find_mutants(sample))  # no two faults are the same
+
+
+def test_the_games_are_the_ones_the_registry_finds():
+    """A game package added under companion/games/ has its faults seeded with the others'."""
+    assert list(mutation.GAMES) == list(games.registry())
 
 
 def test_the_rules_modules_are_every_module_but_the_table_and_views():

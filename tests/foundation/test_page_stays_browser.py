@@ -15,24 +15,25 @@ from urllib.parse import urlparse
 
 import pytest
 
+from companion import games
+from tests.codex.test_calculator import COMMON
 from tests.conftest import FIGURES, PHONE, SCREENSHOTS, take_seat
+from tests.examples import examples
 from tests.foundation.test_lost_taps import api_post, call
-from tests.codex.test_calculator import COMMON, ROWS as CODEX_ROWS
-from tests.galileo.test_calculator import BOARD, ROWS as GALILEO_ROWS
-from tests.gutenberg.test_calculator import ROWS as GUTENBERG_ROWS
-from tests.voynich.test_calculator import ROWS as VOYNICH_ROWS, SPACES
+from tests.voynich.test_calculator import SPACES
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 NAMES = ["Ann", "Ben"]
-#: each game's calculator: what the table needs before the rows (over the API), and two rows
-#: as the API takes them (each game's own calculator tests' end-of-game sheets)
-CALCULATORS = {
-    "gutenberg": ([], GUTENBERG_ROWS[:2]),
-    "voynich": ([("track", {"scoring_spaces": SPACES})], VOYNICH_ROWS[:2]),
-    "galileo": ([("board", BOARD)], GALILEO_ROWS[:2]),
-    "codex": ([("common_objectives", {"cards": COMMON})], CODEX_ROWS[:2]),
-}
+
+
+def calculator_example(game: str) -> tuple[list, list]:
+    """A game's calculator: what the table needs before the rows (over the API), and two rows as the
+    API takes them (its examples: its own calculator tests' end-of-game sheets)."""
+    example = examples(game)
+    return example.CALCULATOR_SETUP, example.CALCULATOR_ROWS[:len(NAMES)]
+
+
 #: a number every game's sheet refuses (each field takes at most 999)
 REFUSED = "99999"
 #: how far the tapped control may move on the screen, in CSS px
@@ -162,9 +163,9 @@ def moved(before: dict, after: dict) -> float:
     return abs(after["top"] - before["top"])
 
 
-@pytest.mark.parametrize("game", sorted(CALCULATORS))
+@pytest.mark.parametrize("game", sorted(games.registry()))
 def test_a_calculator_save_keeps_the_row_and_focus_where_they_were_and_the_end_shows_the_result_once(server, browser, game):
-    setup, rows = CALCULATORS[game]
+    setup, rows = calculator_example(game)
     t = create(server, game, calculator=True, setup=setup)
     ann = open_phone(browser, server, t, "Ann")
     ben = open_phone(browser, server, t, "Ben", "dark")
@@ -295,7 +296,7 @@ def test_the_invite_is_open_while_players_join_then_out_of_the_way_and_never_abo
     """Finding 5: open at the start (first on a calculator table, last on a tracked one); closed on
     every phone at the table's first change, without moving what the player looks at; below the
     result once a calculator table is finished, also after a reload."""
-    setup, rows = CALCULATORS["gutenberg"]
+    setup, rows = calculator_example("gutenberg")
     t = create(server, "gutenberg", calculator=calculator)
     ann = open_phone(browser, server, t, "Ann")
     ben = open_phone(browser, server, t, "Ben")
@@ -376,7 +377,7 @@ def test_a_once_per_table_form_whose_control_goes_with_the_answer_keeps_its_sect
 def test_a_codex_row_saved_says_so_under_its_save_on_the_screen(server, browser):
     """After an accepted Save, "Row saved; waiting for ..." is where the player looks: under the Save
     (as Gutenberg's row says it), on the screen, not at the top of the card above it."""
-    setup, rows = CALCULATORS["codex"]
+    setup, rows = calculator_example("codex")
     t = create(server, "codex", calculator=True, setup=setup)
     ann = open_phone(browser, server, t, "Ann")
     try:

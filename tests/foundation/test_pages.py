@@ -7,6 +7,9 @@ import sqlite3
 import pytest
 from werkzeug.datastructures import MultiDict
 
+from companion import games
+from tests.examples import examples
+
 GAME = "gutenberg"
 
 
@@ -263,11 +266,11 @@ def test_idiomorph_is_vendored_with_its_checksum_and_table_pages_morph_with_it(c
     assert f"/static/vendor/{name}" in page and re.search(r'<body [^>]*hx-ext="morph"', page)
 
 
-@pytest.mark.parametrize("key", ["codex", "galileo", "gutenberg", "voynich"])
+@pytest.mark.parametrize("key", sorted(games.registry()))
 def test_the_live_region_never_names_the_version_so_a_part_changes_only_with_what_it_shows(client, api, key):
     """The version travels as data (X-Table-Version, the event's id), never in the region: a form's
     expected_version is added by the page as it is sent (companion/web/parts.py)."""
-    t = api.create(key, ["Anna", "Tom"])
+    t = api.create(key, examples(key).PLAYERS)
     client.get(f"/join/{t['table']}/{t['token']}")
     for version in range(3):
         region = client.get(f"/t/{t['table']}/live", headers={"HX-Request": "true"})

@@ -8,10 +8,8 @@ import urllib.parse
 
 import pytest
 
-from tests.codex import test_calculator as cx
-from tests.galileo import test_calculator as gal
-from tests.gutenberg import test_calculator as gb
-from tests.voynich import test_calculator as voy
+from companion import games
+from tests.examples import examples
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -24,28 +22,27 @@ def local(server, url: str) -> str:
     return server.url + urllib.parse.urlparse(url).path
 
 
-def finished(server, game: str, names: list[str], events: list[tuple[str, dict]]) -> str:
-    """A calculator table finished through the API; return its join URL."""
-    t = server.api("/api/v1/tables", {"game": game, "players": names, "calculator": True})
+def told(server, game: str, names: list[str], events: list[tuple[str, dict]], calculator: bool) -> dict:
+    """A table started and told these events through the API."""
+    t = server.api("/api/v1/tables", {"game": game, "players": names, "calculator": calculator})
     version = t["version"]
     for type_, data in events:
         version = server.api(f"/api/v1/tables/{t['table']}/events",
                        {"type": type_, "data": data, "expected_version": version}, t["token"])["version"]
-    return local(server, t["join_url"])
+    return t
+
+
+def finished(server, game: str, names: list[str], events: list[tuple[str, dict]]) -> str:
+    """A calculator table finished through the API; return its join URL."""
+    return local(server, told(server, game, names, events, calculator=True)["join_url"])
 
 
 def ends(server):
-    """Each game's calculator table, finished, a 40-character name first."""
-    yield "codex", ".score, #cx-results", finished(server, "codex", [LONG, *cx.NAMES[1:]],
-                                              [("common_objectives", {"cards": cx.COMMON})]
-                                              + [("sheet", {"player": i, **r}) for i, r in enumerate(cx.ROWS)])
-    yield "gutenberg", ".gb-result", finished(server, "gutenberg", [LONG, *gb.NAMES[1:]],
-                                              [("sheet", gb.row(i)) for i in range(len(gb.ROWS))])
-    yield "voynich", "#result", finished(server, "voynich", [LONG, "Ben", "Cy"],
-                                         [("track", {"scoring_spaces": voy.SPACES})] + [("sheet", r) for r in voy.ROWS])
-    yield "galileo", ".gal-end", finished(server, "galileo", [LONG, *gal.NAMES[1:]],
-                                          [("board", gal.BOARD)] + [("sheet", r) for r in gal.ROWS])
-
+    """Each game's calculator table, finished (its examples' rows), a 40-character name first."""
+    for key in games.registry():
+        game = examples(key)
+        yield key, game.FINAL_SCORES, finished(server, key, [LONG, *game.CALCULATOR_NAMES[1:]],
+                                               game.CALCULATOR_SETUP + [("sheet", r) for r in game.CALCULATOR_ROWS])
 
 
 def overflow(page) -> int:
@@ -71,7 +68,7 @@ def test_every_games_final_scores_fit_a_phone_with_a_40_character_name(server, p
 
 def test_stats_fit_a_phone_and_show_a_long_name_whole(server, phone, dark_phone, shot):
     for _ in ends(server):
-        pass  # four finished tables, a 40-character name in each
+        pass  # a finished table of every game, a 40-character name in each
     for page, theme in ((phone, "light"), (dark_phone, "dark")):
         page.goto(server.key_link())  # the host's own link: the archive is every play
         page.goto(server.url + "/plays/stats")
@@ -90,10 +87,8 @@ def test_stats_fit_a_phone_and_show_a_long_name_whole(server, phone, dark_phone,
 
 
 def test_the_start_form_asks_a_calculator_table_only_what_it_uses(server, phone):
-    # Gutenberg's automa goes too: a game alone has it by default [GB313], and it has no final score
-    for game, hidden in (("gutenberg", ["options.automa:json", "options.first_player:int", "options.take_orders_deck:json", "options.automa_seat:int"]),
-                         ("codex", ["options.first_player:int", "options.target:int"]),
-                         ("galileo", ["options.passing_order", "options.stake_overshoot"])):
+    for game in games.registry():
+        hidden = examples(game).CALCULATOR_HIDES
         phone.goto(f"{server.url}/new/{game}")
         for name in hidden:
             assert phone.locator(f"[name='{name}']").first.is_visible(), (game, name)  # a tracked table asks them
@@ -106,15 +101,20 @@ def test_the_start_form_asks_a_calculator_table_only_what_it_uses(server, phone)
 
 
 def test_every_stepper_button_says_whose_counter_it_is(server, phone):
-    for game in ("gutenberg", "voynich"):  # the tracked tables whose cards open with steppers
-        t = server.api("/api/v1/tables", {"game": game, "players": ["Ana", "Tom"]})
+    for game in games.registry():  # a tracked table, told what it needs before its panel shows every stepper
+        example = examples(game)
+        t = told(server, game, ["Ana", "Tom"], example.TRACKED_SETUP, calculator=False)
         phone.goto(local(server, t["join_url"]))
         phone.locator(".seat-chooser").get_by_role("button", name="Ana").click()
         phone.wait_for_selector(".seat-chooser", state="detached")
+        if example.STEPPERS_SCREEN:
+            phone.goto(f"{server.url}/t/{t['table']}?screen={example.STEPPERS_SCREEN}")
         names = phone.evaluate("""() => [...document.querySelectorAll('form.stepper button')].map(b => b.getAttribute('aria-label'))""")
         assert names and len(names) == len(set(names)), (game, names)  # no two alike
         assert all(n.startswith(("Ana: ", "Tom: ")) for n in names), (game, names)
         # read as a screen reader does: the accessible name, also after the stepper is drawn again by a tap
+        if not phone.locator("form.stepper button:visible").count():  # in a box the player opens first
+            phone.locator("details:has(form.stepper) > summary").first.click()
         plus = phone.locator("form.stepper button:visible", has_text="+").first
         label = plus.get_attribute("aria-label")
         plus.click()

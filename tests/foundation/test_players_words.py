@@ -9,11 +9,12 @@ import re
 import pytest
 from werkzeug.datastructures import MultiDict
 
-from companion.games import get
+from companion.games import get, registry
 from companion.games.words import plural, signed
 from tests.voynich.test_result import player, scored
 
 from tests.codex import test_calculator as cx
+from tests.examples import examples
 from tests.gutenberg.test_web import open_table
 
 
@@ -140,24 +141,19 @@ def test_codex_last_row_says_the_final_scores_are_above_them(client, api):
 
 # --- finding 4: a calculator row starts at 0, none required, no browser pattern ------------------------
 
-CALCULATOR_ROWS = {
-    "gutenberg": (["Ana", "Ben"], r'<form[^>]*gb-sheet-form.*?</form>'),
-    "codex": (["Ana", "Ben"], r'<form[^>]*cx-sheet.*?</form>'),
-    "galileo": (["Ana", "Ben"], r'<form[^>]*gal-sheet.*?</form>'),
-    "voynich": (["Ana", "Ben"], r'<form[^>]*voy-sheet-form.*?</form>'),
-}
 #: fields that are not a count: the card's number, a place, tokens a player may not have, the Stake's suspicion
 NOT_A_COUNT = ("data.secret:int", "data.turn_order:int", "data.research[]:int", "data.suspicion:int")
 
 
-@pytest.mark.parametrize("game", sorted(CALCULATOR_ROWS))
+@pytest.mark.parametrize("game", sorted(registry()))
 def test_every_calculator_count_starts_at_zero_and_the_browser_never_refuses_it(client, api, game):
-    names, form = CALCULATOR_ROWS[game]
+    example = examples(game)
+    names = ["Ana", "Ben"]
     t = api.create(game, names, calculator=True)
-    if game == "codex":
-        api.event(t, "common_objectives", {"cards": cx.COMMON})
+    for type_, data in example.CALCULATOR_SETUP:  # what the board prints: the rows ask what it needs (Codex's objectives)
+        assert api.event(t, type_, data).status_code == 200, (type_, data)
     page = page_of(client, t)
-    forms = re.findall(form, page, re.S)
+    forms = re.findall(rf'<form[^>]*{re.escape(example.SHEET_FORM)}.*?</form>', page, re.S)
     assert len(forms) == len(names)
     for f in forms:
         assert " required" not in f and "pattern=" not in f, game  # our own message, never the browser's

@@ -15,7 +15,7 @@ import pytest
 
 from companion import games
 from companion.web.steppers import stepper_id
-from tests.galileo.test_table import PROFILE as GALILEO_PROFILE
+from tests.examples import examples
 
 FORM = re.compile(r'<form ([^>]*)class="stepper" id="(w-[0-9a-f]+)">(.*?)</form>', re.S)
 DATA_V = re.compile(r'data-v="(\d+)"')
@@ -52,27 +52,14 @@ def tap(client, t, s, delta, version=None, target=None, settings=None):
     return client.post(f"/t/{t['table']}/events", data=form, headers=headers)
 
 
-def setup_codex(api, t):
-    api.event(t, "common_objectives", {"cards": [91, 95]})  # 95 is a pattern: its stepper too
-    return "end"
-
-
-def setup_galileo(api, t):
-    api.event(t, "board", {"suspicion_track": GALILEO_PROFILE["suspicion_track"]})
-    return None
-
-
-SETUPS = {"codex": setup_codex, "galileo": setup_galileo}
-#: the events whose stepper answers alone in each game (the test fails if a counter goes missing)
-ALONE = {"gutenberg": {"fame", "guilders", "inks", "types", "patronage_cards"}, "voynich": {"move"},
-         "codex": {"count", "pattern_count"}, "galileo": {"vp"}}
-
-
 def table_with_steppers(client, api, key):
-    t = api.create(key, ["Anna", "Tom"])
-    screen = SETUPS.get(key, lambda api, t: None)(api, t)
+    """A tracked table of the game, joined, whose panel shows every stepper; return it and the screen to open."""
+    game = examples(key)
+    t = api.create(key, game.PLAYERS)
+    for type_, data in game.TRACKED_SETUP:
+        assert api.event(t, type_, data).status_code == 200, (key, type_)
     join(client, t)
-    return t, screen
+    return t, game.STEPPERS_SCREEN
 
 
 def live(client, t, screen=None, has=None):
@@ -103,13 +90,13 @@ def test_every_stepper_shows_what_its_game_counter_reads(client, api, key):
         if value is not None:
             assert value == s["shown"], (s["type"], s["data"])
             alone.add(s["type"])
-    assert alone == ALONE[key]
+    assert alone == examples(key).STEPPERS_ALONE  # the test fails if a counter goes missing
 
 
-@pytest.mark.parametrize("key", sorted(ALONE))
+@pytest.mark.parametrize("key", sorted(games.registry()))
 def test_a_tap_answers_with_its_stepper_alone_and_the_tools_out_of_band(client, api, key):
     t, screen = table_with_steppers(client, api, key)
-    s = next(s for s in region_steppers(client, t, screen) if s["type"] in ALONE[key])
+    s = next(s for s in region_steppers(client, t, screen) if s["type"] in examples(key).STEPPERS_ALONE)
     before = api.get(t)["version"]
     response = tap(client, t, s, +1)
     assert response.status_code == 200

@@ -1,0 +1,88 @@
+"""Each game's example data for the tests that run for every game: tests/GAME/examples.py.
+
+The tests that run once per game find the games through companion.games.registry(), so a game
+package added under companion/games/ is tested with the others at once. What such a test needs
+to know of one game (a table's players, a finished calculator table, the screens its page
+opens...) it reads from that game's examples module, `examples(key).NAME`: each game's data is
+in one place. A game without the module, or without the name a test reads, fails that test
+with a message saying which file to write and what the name gives (GIVES).
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+import pytest
+
+#: every name a tests/GAME/examples.py gives, and what it is for
+GIVES = {
+    "PLAYERS": "the players of a table any test of every game may start (two names)",
+    "TRACKED_SETUP": "the events (type, data) a tracked table takes before its panel shows every stepper",
+    "STEPPERS_SCREEN": "the screen of the table page that shows them (None: its main screen)",
+    "STEPPERS_ALONE": "the event types whose stepper answers a tap alone (each has a counter in view.py)",
+    "SCREENS": "the screens of a tracked table's page a phone opens (None: its main screen)",
+    "CALCULATOR_NAMES": "the players of a finished calculator table, one per row of CALCULATOR_ROWS",
+    "CALCULATOR_SETUP": "the events (type, data) a calculator table takes before its rows: what is printed on the board",
+    "CALCULATOR_ROWS": "each player's `sheet` row of a finished calculator table, as the API takes it (player included)",
+    "CALCULATOR_HIDES": "the start form's fields a tracked table asks and a calculator table hides (their names)",
+    "SHEET_FORM": "the class of a calculator row's <form>",
+    "FINAL_SCORES": "the selector of the final scores a finished calculator table shows",
+    "END_ON_PHONES": "a three-player calculator end typed on two phones, as tests/examples.py's EndOnPhones",
+    "play_tracked_to_the_end": "a function (app, api) -> a tracked table played to its end, or None where no test plays one",
+}
+
+
+class Examples:
+    """One game's tests/KEY/examples.py: reading a name it lacks fails the test, saying what to add."""
+
+    def __init__(self, key: str):
+        self.key = key
+
+    def __getattr__(self, name: str) -> Any:
+        if name not in GIVES:
+            raise AttributeError(f"no example is called {name}: tests/examples.py GIVES lists them")
+        where = f"tests/{self.key}/examples.py"
+        try:
+            module = importlib.import_module(f"tests.{self.key}.examples")
+        except ModuleNotFoundError as missing:
+            if missing.name not in (f"tests.{self.key}", f"tests.{self.key}.examples"):
+                raise  # the module is there and an import inside it failed
+            pytest.fail(f"{where} is missing: it gives {name}, {GIVES[name]}; and every other name tests/examples.py's "
+                        f"GIVES lists, to the tests every game in companion.games.registry() runs", pytrace=False)
+        if not hasattr(module, name):
+            pytest.fail(f"{where} has no {name}: it gives {GIVES[name]}", pytrace=False)
+        return getattr(module, name)
+
+
+def examples(key: str) -> Examples:
+    """Return the game's examples (tests/KEY/examples.py), each name read when a test asks for it."""
+    return Examples(key)
+
+
+# --- the shapes of the examples that are more than a constant ------------------------------------
+
+
+@dataclass
+class Row:
+    """One player's end-of-game row on a phone: (selector inside their card, value) in the order they are set."""
+
+    values: list[tuple[str, object]]
+    #: how many numbers and choices the player reads off the board (zeros too)
+    numbers: int
+
+
+@dataclass
+class EndOnPhones:
+    """A calculator table's end typed on phones (tests/foundation/test_end_interactions_browser.py)."""
+
+    names: list[str]
+    rows: list[Row]
+    card: str  # the player's card, "{i}" for the seat
+    result: str  # what shows once every row is in
+    #: the box profile chosen on the start page, and what saves it before the game night (not counted)
+    profile: str | None = None
+    save_profile: Callable[[Any], None] | None = None
+    table: list[tuple[str, object]] = field(default_factory=list)  # typed once for the table
+    table_save: str | None = None  # the button that saves `table`
