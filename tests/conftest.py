@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ipaddress
 import json
 import os
 import re
@@ -12,6 +13,7 @@ import subprocess
 import sys
 import time
 import urllib.request
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -19,9 +21,13 @@ import pytest
 from hypothesis import settings
 
 from companion import create_app, tables
+from companion import db as database
 from companion.web.connection import get_db
 
 ROOT = Path(__file__).resolve().parent.parent
+
+#: tests/foundation/test_suite_hygiene.py runs the suite's own fixtures and hooks in an inner pytest
+pytest_plugins = ["pytester"]
 
 # scripts/mutation.py runs the tests with --hypothesis-profile=mutation: the same examples on
 # every run and no example database, so a fault's verdict never depends on an earlier one's
@@ -32,8 +38,14 @@ settings.register_profile("mutation", derandomize=True, database=None)
 SLOW_TIMEOUT = 240
 
 
+#: a test that takes one of these fixtures gets its marker without saying so: `slow` for a real
+#: server process, `browser` for chromium (phone and dark_phone take the browser)
+MARKED_BY_FIXTURE = {"server": "slow", "browser": "browser"}
+
+
+@pytest.hookimpl(tryfirst=True)  # before `-m` deselects by marker (_pytest.mark's own hook)
 def pytest_collection_modifyitems(config, items):
-    """Give the browser and server tests the longer limit, unless they set their own.
+    """Mark the tests that take a server or a browser, and give them the longer limit, unless they set their own.
 
     A bug hunt with FUZZ_SCALE=N (tests/resilience/fuzzing.py) runs N times the examples,
     so every limit grows N times with it.
@@ -41,12 +53,82 @@ def pytest_collection_modifyitems(config, items):
     scale = max(1, int(os.environ.get("FUZZ_SCALE", "1") or 1))
     default = float(config.getini("timeout") or 0)
     for item in items:
+        for fixture, marker in MARKED_BY_FIXTURE.items():
+            if fixture in getattr(item, "fixturenames", ()) and not item.get_closest_marker(marker):
+                item.add_marker(marker)
         if item.get_closest_marker("timeout"):
             continue
         slow = item.get_closest_marker("browser") or item.get_closest_marker("slow")
         limit = SLOW_TIMEOUT if slow else default
         if limit and (slow or scale > 1):
             item.add_marker(pytest.mark.timeout(limit * scale))
+
+
+# --- what a test leaves running, and whom it talks to ------------------------------------------
+
+#: the test being run now (set up, called, torn down); an inner pytest run (pytester) stacks its own on top
+RUNNING: list[pytest.Item] = []
+#: the loopback (host, port) pairs a test connected to: a real server process, as no test serves in-process
+TALKED = pytest.StashKey[list]()
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_protocol(item, nextitem):
+    RUNNING.append(item)
+    try:
+        return (yield)
+    finally:
+        RUNNING.pop()
+
+
+def _is_loopback(host) -> bool:
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return host == "localhost"
+
+
+def _note_connections(event: str, args: tuple) -> None:
+    """Python's audit hook (PEP 578): every socket connect of this process, whatever opened it."""
+    if event == "socket.connect" and RUNNING and isinstance(args[1], tuple) and _is_loopback(args[1][0]):
+        RUNNING[-1].stash.setdefault(TALKED, []).append(args[1][:2])
+
+
+sys.addaudithook(_note_connections)
+
+
+@contextmanager
+def flushers_stopped():
+    """Stop, on leaving, every WAL flusher thread started inside: create_app starts one per database
+    file (companion/db.py), which runs, waking 20 times a second, until its file is deleted."""
+    before = set(database.WalFlusher.running())
+    try:
+        yield
+    finally:
+        for path, flusher in database.WalFlusher.running().items():
+            if path not in before:
+                flusher.stop()
+
+
+@pytest.fixture(autouse=True)
+def test_hygiene(request):
+    """Around every test: the apps it made stop their threads, and it is `slow` if it talked to a real server."""
+    with flushers_stopped():
+        yield
+    talked = request.node.stash.get(TALKED, [])
+    if talked and not request.node.get_closest_marker("slow"):
+        host, port = talked[0]
+        pytest.fail(f"{request.node.nodeid} talks to a server on {host}:{port}, a real server process: mark it slow"
+                    " (pytest.mark.slow), or take the `server` fixture, which does", pytrace=False)
+
+
+@pytest.fixture(autouse=True, scope="module")
+def module_hygiene():
+    """The apps a module's fixtures made (one app for a module's examples) stop their threads after it."""
+    with flushers_stopped():
+        yield
+
+
 SCREENSHOTS = ROOT / "tests" / "screenshots"
 #: the browser resolves every NAME.test to 127.0.0.1 (see `browser`)
 TEST_DOMAIN = "test"
@@ -55,7 +137,7 @@ CHROMIUM = os.environ.get("CHROMIUM", shutil.which("chromium") or "/usr/bin/chro
 
 @pytest.fixture
 def app(tmp_path):
-    """A fresh app with its own SQLite file."""
+    """A fresh app with its own SQLite file (its WAL flusher thread ends with the test: `test_hygiene`)."""
     return create_app({"TESTING": True, "DATA_DIR": str(tmp_path / "data")})
 
 
