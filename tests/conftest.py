@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ipaddress
+import http.client
 import json
 import os
 import re
@@ -12,7 +13,6 @@ import socket
 import subprocess
 import sys
 import time
-import urllib.request
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -271,7 +271,57 @@ def listening_addresses(pid: int) -> set[tuple[str, int]] | None:
 
 
 @dataclass
-class Server:
+class Address:
+    """A real server on this machine, and the calls a test makes to it.
+
+    Every test that calls a real server goes through `send`, `call` or `api`
+    (tests/foundation/test_suite_hygiene.py holds the tests to it): a `Server` is one, and
+    `Address(port)` names one started another way (a proxy in front, a `companion serve` a test
+    runs itself).
+    """
+
+    port: int = 0
+    #: the address it listens on, always: a page that must be opened at another name (a LAN-like one,
+    #: where it is no secure context) uses a name under .test, which the browser maps to loopback
+    host: str = "127.0.0.1"
+
+    @property
+    def url(self) -> str:
+        """http://127.0.0.1:PORT"""
+        return f"http://{self.host}:{self.port}"
+
+    def send(self, method: str, path: str, body: bytes | str | None = None, headers: dict | None = None, *,
+             source: str | None = None, timeout: float = 10) -> tuple[int, dict, bytes]:
+        """One request on a new connection, its body and headers sent as given (Host too, and a
+        lone surrogate's escape as written); return (status, headers, body). No redirect is followed.
+        `source`: the loopback address it comes from (127.0.0.2 is another phone), else 127.0.0.1."""
+        conn = http.client.HTTPConnection(self.host, self.port, timeout=timeout,
+                                          source_address=None if source is None else (source, 0))
+        try:
+            conn.request(method, path, body=body or None, headers=headers or {})
+            response = conn.getresponse()
+            return response.status, dict(response.getheaders()), response.read()
+        finally:
+            conn.close()
+
+    def call(self, method: str, path: str, doc=None, token: str | None = None, headers: dict | None = None,
+             **options) -> tuple[int, object]:
+        """One call of the JSON API: `doc` sent as JSON (no body without one), with the table's token
+        if given; return (status, the answer's document, None if it has no body). `options`: send's."""
+        sent = {"Content-Type": "application/json", **({"X-Table-Token": token} if token else {}), **(headers or {})}
+        status, _, body = self.send(method, path, None if doc is None else json.dumps(doc).encode(), sent, **options)
+        return status, json.loads(body) if body else None
+
+    def api(self, path: str, doc=None, token: str | None = None):
+        """POST `doc` (GET without one), with the table's token if given, and return the answer's
+        document; any status but 2xx fails the test, with the answer."""
+        status, answer = self.call("GET" if doc is None else "POST", path, doc, token)
+        assert 200 <= status < 300, (status, path, answer)
+        return answer
+
+
+@dataclass(kw_only=True)
+class Server(Address):
     """A real `companion serve` process, listening on 127.0.0.1 alone.
 
     It takes its port itself (`--port 0`) and the test reads it back from the first line the
@@ -282,8 +332,6 @@ class Server:
     """
 
     data: Path
-    port: int = 0
-    url: str = ""  # http://127.0.0.1:PORT, once started
     process: subprocess.Popen | None = None
     workers: int = 1  # `companion serve --workers N`
     open_files: int | None = None  # soft and hard RLIMIT_NOFILE for the server, as a small box may have
@@ -294,9 +342,6 @@ class Server:
     env: dict | None = None  # default: this process's
     #: more `companion serve` options, e.g. ("--allow-host", "box.lan") or ("--create-limit", "off")
     args: tuple[str, ...] = ()
-    #: the address it listens on, always: a page that must be opened at another name (a LAN-like one,
-    #: where it is no secure context) uses a name under .test, which the browser maps to loopback
-    host: str = "127.0.0.1"
 
     def start(self) -> "Server":
         env = dict(os.environ if self.env is None else self.env, PYTHONUNBUFFERED="1")
@@ -319,16 +364,14 @@ class Server:
             raise RuntimeError(f"companion serve printed no address: {self.log.read_text()}")
         assert self.port in (0, port), (self.port, port)
         self.port = port
-        self.url = f"http://{self.host}:{port}"
         while time.monotonic() < deadline:
             try:
-                with urllib.request.urlopen(self.url + "/", timeout=1) as response:
-                    if response.status == 200:
-                        listening = listening_addresses(self.process.pid)
-                        # it listens where it was told, and nowhere else
-                        assert listening is None or listening == {(self.host, port)}, listening
-                        return self
-            except OSError:
+                if self.send("GET", "/", timeout=1)[0] == 200:
+                    listening = listening_addresses(self.process.pid)
+                    # it listens where it was told, and nowhere else
+                    assert listening is None or listening == {(self.host, port)}, listening
+                    return self
+            except (OSError, http.client.HTTPException):
                 time.sleep(0.05)
             if self.process.poll() is not None:
                 raise RuntimeError(f"companion serve exited: {self.log.read_text()}")
@@ -338,28 +381,6 @@ class Server:
         import resource
 
         resource.setrlimit(resource.RLIMIT_NOFILE, (self.open_files, self.open_files))
-
-    def send(self, method: str, path: str, body: bytes | str | None = None,
-             headers: dict | None = None) -> tuple[int, dict, bytes]:
-        """One request on a new connection, its body and headers sent as given (Host too, and a
-        lone surrogate's escape as written); return (status, headers, body)."""
-        import http.client
-
-        conn = http.client.HTTPConnection(self.host, self.port, timeout=10)
-        try:
-            conn.request(method, path, body=body or None, headers=headers or {})
-            response = conn.getresponse()
-            return response.status, dict(response.getheaders()), response.read()
-        finally:
-            conn.close()
-
-    def api(self, path: str, doc: dict | None = None, token: str | None = None) -> dict:
-        """One call of the JSON API: POST `doc` (GET without one), with the table's token if given;
-        return the answer's document (a 4xx or 5xx raises urllib's HTTPError)."""
-        headers = {"Content-Type": "application/json", **({"X-Table-Token": token} if token else {})}
-        request = urllib.request.Request(self.url + path, data=None if doc is None else json.dumps(doc).encode(), headers=headers)
-        with urllib.request.urlopen(request, timeout=10) as answer:
-            return json.loads(answer.read())
 
     def key_link(self) -> str:
         """The host-key link this server printed at its start, which gives a browser the whole archive."""

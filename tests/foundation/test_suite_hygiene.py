@@ -12,11 +12,14 @@
 
 from __future__ import annotations
 
+import re
+
 
 from companion import db as database
 from tests.conftest import ROOT
 
 TESTS = ROOT / "tests"
+HERE = "tests/foundation/test_suite_hygiene.py"  # its inner tests open sockets of their own
 
 #: an inner pytest run has the suite's settings (pyproject.toml: markers, limits, warnings as errors) and
 #: loads its fixtures and hooks as a plugin; it is given the one file it runs (else it would run the suite)
@@ -116,3 +119,28 @@ def test_a_test_that_talks_to_a_server_on_loopback_without_the_slow_marker_fails
     result = pytester.runpytest_inprocess(*SUITE, pytester.makepyfile(test_talkers=TALKERS))
     result.assert_outcomes(passed=3, errors=1)
     result.stdout.fnmatch_lines(["*ERROR at teardown of test_talks_unmarked*", "*talks to a server on 127.0.0.1:* mark it slow*"])
+
+
+#: the tests that talk to a server on a socket of their own, on purpose
+RAW = {
+    "tests/foundation/test_compress.py": "reads an event stream, which never ends, as it comes, up to its first event",
+    "tests/foundation/test_push.py": "holds event streams open and reads them as they come",
+    "tests/foundation/test_push_fanout.py": "a stream whose phone stops reading: a receive buffer of 1 KB, set before connecting",
+    "tests/resilience/test_stalled_stream.py": "a stream whose phone stops reading: a receive buffer of 1 KB, set before connecting",
+    "tests/resilience/test_hosts.py": "a request line with no Host at all, in HTTP/1.1 and HTTP/1.0",
+    "tests/resilience/test_idle_connections.py": "thousands of connections that send nothing, or streams read together",
+    "tests/resilience/test_small_findings.py": "several requests on one kept-alive connection",
+}
+CALLS = re.compile(r"\burlopen\(|\bbuild_opener\(|\bHTTPConnection\(|\bcreate_connection\(|\.connect\(\(")
+
+
+def test_every_test_calls_a_real_server_through_conftest():
+    """No test writes its own HTTP client: `Address.send`, `.call` and `.api` (tests/conftest.py) are the one."""
+    found = {}
+    for path in sorted(TESTS.rglob("*.py")):
+        name = path.relative_to(ROOT).as_posix()
+        lines = [n for n, line in enumerate(path.read_text().splitlines(), 1) if CALLS.search(line)]
+        if lines and name not in RAW and name not in ("tests/conftest.py", HERE):
+            found[name] = lines
+    assert found == {}, found
+    assert all(CALLS.search((ROOT / name).read_text()) for name in RAW), "a file named raw no longer is"
