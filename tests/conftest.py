@@ -68,8 +68,8 @@ def pytest_collection_modifyitems(config, items):
 
 #: the test being run now (set up, called, torn down); an inner pytest run (pytester) stacks its own on top
 RUNNING: list[pytest.Item] = []
-#: the loopback (host, port) pairs a test connected to: a real server process, as no test serves in-process
-TALKED = pytest.StashKey[list]()
+#: the first loopback (host, port) a test connected to: a real server process, as no test serves in-process
+TALKED = pytest.StashKey[tuple]()
 
 
 @pytest.hookimpl(wrapper=True)
@@ -91,7 +91,7 @@ def _is_loopback(host) -> bool:
 def _note_connections(event: str, args: tuple) -> None:
     """Python's audit hook (PEP 578): every socket connect of this process, whatever opened it."""
     if event == "socket.connect" and RUNNING and isinstance(args[1], tuple) and _is_loopback(args[1][0]):
-        RUNNING[-1].stash.setdefault(TALKED, []).append(args[1][:2])
+        RUNNING[-1].stash.setdefault(TALKED, args[1][:2])
 
 
 sys.addaudithook(_note_connections)
@@ -111,19 +111,19 @@ def flushers_stopped():
 
 
 @pytest.fixture(autouse=True)
-def test_hygiene(request):
+def each_test_cleans_up(request):
     """Around every test: the apps it made stop their threads, and it is `slow` if it talked to a real server."""
     with flushers_stopped():
         yield
-    talked = request.node.stash.get(TALKED, [])
+    talked = request.node.stash.get(TALKED, None)
     if talked and not request.node.get_closest_marker("slow"):
-        host, port = talked[0]
+        host, port = talked
         pytest.fail(f"{request.node.nodeid} talks to a server on {host}:{port}, a real server process: mark it slow"
                     " (pytest.mark.slow), or take the `server` fixture, which does", pytrace=False)
 
 
 @pytest.fixture(autouse=True, scope="module")
-def module_hygiene():
+def each_module_cleans_up():
     """The apps a module's fixtures made (one app for a module's examples) stop their threads after it."""
     with flushers_stopped():
         yield
@@ -137,7 +137,7 @@ CHROMIUM = os.environ.get("CHROMIUM", shutil.which("chromium") or "/usr/bin/chro
 
 @pytest.fixture
 def app(tmp_path):
-    """A fresh app with its own SQLite file (its WAL flusher thread ends with the test: `test_hygiene`)."""
+    """A fresh app with its own SQLite file (its WAL flusher thread ends with the test: `each_test_cleans_up`)."""
     return create_app({"TESTING": True, "DATA_DIR": str(tmp_path / "data")})
 
 
