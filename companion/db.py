@@ -161,7 +161,8 @@ class WalFlusher:
     what survives a killed server) but leaves flushing it to the disk to the operating system,
     which may wait tens of seconds. This thread looks at the WAL every FLUSH_INTERVAL_S and
     fsyncs it when it changed, so what a power cut can lose is bounded by that interval.
-    One flusher per database file per process (see `start`).
+    One flusher per database file per process (see `start`); it runs until `stop` (an app that
+    closes, a test's app at the end of its test) or until its file is deleted.
     """
 
     _running: dict[str, "WalFlusher"] = {}
@@ -187,6 +188,24 @@ class WalFlusher:
                 flusher._thread.start()
             return flusher
 
+    @classmethod
+    def running(cls) -> dict[str, "WalFlusher"]:
+        """The flushers running in this process, by the resolved path of their file."""
+        with cls._lock:
+            return dict(cls._running)
+
+    def stop(self, timeout: float = 10) -> None:
+        """Flush what is committed one last time and end the thread; return once it has ended.
+
+        The file has no flusher from then on: `start` starts a new one.
+        """
+        with self._lock:
+            if self._running.get(self.path) is self:
+                del self._running[self.path]
+        self._stop.set()
+        if self._thread.is_alive():
+            self._thread.join(timeout)
+
     def flush_if_changed(self) -> bool:
         """Fsync the WAL if it changed since the last look; return True if it did."""
         try:
@@ -210,11 +229,16 @@ class WalFlusher:
 
     def _run(self) -> None:
         while not self._stop.wait(self.interval):
-            try:
-                if not self.flush_if_changed() and not os.path.exists(self.path):
-                    break  # the database was deleted (a test's temporary folder): nothing left to flush
-            except OSError:  # a full or failing disk: SQLite itself reports that to the writer
-                pass
+            if not self._flush() and not os.path.exists(self.path):
+                break  # the database was deleted (a test's temporary folder): nothing left to flush
+        else:
+            self._flush()  # stopped: what was committed until now is on the disk too
         with self._lock:
             if self._running.get(self.path) is self:
                 del self._running[self.path]
+
+    def _flush(self) -> bool:
+        try:
+            return self.flush_if_changed()
+        except OSError:  # a full or failing disk: SQLite itself reports that to the writer
+            return False

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import ipaddress
+import http.client
 import json
 import os
 import re
@@ -11,7 +13,7 @@ import socket
 import subprocess
 import sys
 import time
-import urllib.request
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -19,9 +21,13 @@ import pytest
 from hypothesis import settings
 
 from companion import create_app, tables
+from companion import db as database
 from companion.web.connection import get_db
 
 ROOT = Path(__file__).resolve().parent.parent
+
+#: tests/foundation/test_suite_hygiene.py runs the suite's own fixtures and hooks in an inner pytest
+pytest_plugins = ["pytester"]
 
 # scripts/mutation.py runs the tests with --hypothesis-profile=mutation: the same examples on
 # every run and no example database, so a fault's verdict never depends on an earlier one's
@@ -32,8 +38,14 @@ settings.register_profile("mutation", derandomize=True, database=None)
 SLOW_TIMEOUT = 240
 
 
+#: a test that takes one of these fixtures gets its marker without saying so: `slow` for a real
+#: server process, `browser` for chromium (phone and dark_phone take the browser)
+MARKED_BY_FIXTURE = {"server": "slow", "browser": "browser"}
+
+
+@pytest.hookimpl(tryfirst=True)  # before `-m` deselects by marker (_pytest.mark's own hook)
 def pytest_collection_modifyitems(config, items):
-    """Give the browser and server tests the longer limit, unless they set their own.
+    """Mark the tests that take a server or a browser, and give them the longer limit, unless they set their own.
 
     A bug hunt with FUZZ_SCALE=N (tests/resilience/fuzzing.py) runs N times the examples,
     so every limit grows N times with it.
@@ -41,12 +53,82 @@ def pytest_collection_modifyitems(config, items):
     scale = max(1, int(os.environ.get("FUZZ_SCALE", "1") or 1))
     default = float(config.getini("timeout") or 0)
     for item in items:
+        for fixture, marker in MARKED_BY_FIXTURE.items():
+            if fixture in getattr(item, "fixturenames", ()) and not item.get_closest_marker(marker):
+                item.add_marker(marker)
         if item.get_closest_marker("timeout"):
             continue
         slow = item.get_closest_marker("browser") or item.get_closest_marker("slow")
         limit = SLOW_TIMEOUT if slow else default
         if limit and (slow or scale > 1):
             item.add_marker(pytest.mark.timeout(limit * scale))
+
+
+# --- what a test leaves running, and whom it talks to ------------------------------------------
+
+#: the test being run now (set up, called, torn down); an inner pytest run (pytester) stacks its own on top
+RUNNING: list[pytest.Item] = []
+#: the first loopback (host, port) a test connected to: a real server process, as no test serves in-process
+TALKED = pytest.StashKey[tuple]()
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_protocol(item, nextitem):
+    RUNNING.append(item)
+    try:
+        return (yield)
+    finally:
+        RUNNING.pop()
+
+
+def _is_loopback(host) -> bool:
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return host == "localhost"
+
+
+def _note_connections(event: str, args: tuple) -> None:
+    """Python's audit hook (PEP 578): every socket connect of this process, whatever opened it."""
+    if event == "socket.connect" and RUNNING and isinstance(args[1], tuple) and _is_loopback(args[1][0]):
+        RUNNING[-1].stash.setdefault(TALKED, args[1][:2])
+
+
+sys.addaudithook(_note_connections)
+
+
+@contextmanager
+def flushers_stopped():
+    """Stop, on leaving, every WAL flusher thread started inside: create_app starts one per database
+    file (companion/db.py), which runs, waking 20 times a second, until its file is deleted."""
+    before = set(database.WalFlusher.running())
+    try:
+        yield
+    finally:
+        for path, flusher in database.WalFlusher.running().items():
+            if path not in before:
+                flusher.stop()
+
+
+@pytest.fixture(autouse=True)
+def each_test_cleans_up(request):
+    """Around every test: the apps it made stop their threads, and it is `slow` if it talked to a real server."""
+    with flushers_stopped():
+        yield
+    talked = request.node.stash.get(TALKED, None)
+    if talked and not request.node.get_closest_marker("slow"):
+        host, port = talked
+        pytest.fail(f"{request.node.nodeid} talks to a server on {host}:{port}, a real server process: mark it slow"
+                    " (pytest.mark.slow), or take the `server` fixture, which does", pytrace=False)
+
+
+@pytest.fixture(autouse=True, scope="module")
+def each_module_cleans_up():
+    """The apps a module's fixtures made (one app for a module's examples) stop their threads after it."""
+    with flushers_stopped():
+        yield
+
+
 SCREENSHOTS = ROOT / "tests" / "screenshots"
 #: the browser resolves every NAME.test to 127.0.0.1 (see `browser`)
 TEST_DOMAIN = "test"
@@ -55,7 +137,7 @@ CHROMIUM = os.environ.get("CHROMIUM", shutil.which("chromium") or "/usr/bin/chro
 
 @pytest.fixture
 def app(tmp_path):
-    """A fresh app with its own SQLite file."""
+    """A fresh app with its own SQLite file (its WAL flusher thread ends with the test: `each_test_cleans_up`)."""
     return create_app({"TESTING": True, "DATA_DIR": str(tmp_path / "data")})
 
 
@@ -189,7 +271,57 @@ def listening_addresses(pid: int) -> set[tuple[str, int]] | None:
 
 
 @dataclass
-class Server:
+class Address:
+    """A real server on this machine, and the calls a test makes to it.
+
+    Every test that calls a real server goes through `send`, `call` or `api`
+    (tests/foundation/test_suite_hygiene.py holds the tests to it): a `Server` is one, and
+    `Address(port)` names one started another way (a proxy in front, a `companion serve` a test
+    runs itself).
+    """
+
+    port: int = 0
+    #: the address it listens on, always: a page that must be opened at another name (a LAN-like one,
+    #: where it is no secure context) uses a name under .test, which the browser maps to loopback
+    host: str = "127.0.0.1"
+
+    @property
+    def url(self) -> str:
+        """http://127.0.0.1:PORT"""
+        return f"http://{self.host}:{self.port}"
+
+    def send(self, method: str, path: str, body: bytes | str | None = None, headers: dict | None = None, *,
+             source: str | None = None, timeout: float = 10) -> tuple[int, dict, bytes]:
+        """One request on a new connection, its body and headers sent as given (Host too, and a
+        lone surrogate's escape as written); return (status, headers, body). No redirect is followed.
+        `source`: the loopback address it comes from (127.0.0.2 is another phone), else 127.0.0.1."""
+        conn = http.client.HTTPConnection(self.host, self.port, timeout=timeout,
+                                          source_address=None if source is None else (source, 0))
+        try:
+            conn.request(method, path, body=body or None, headers=headers or {})
+            response = conn.getresponse()
+            return response.status, dict(response.getheaders()), response.read()
+        finally:
+            conn.close()
+
+    def call(self, method: str, path: str, doc=None, token: str | None = None, headers: dict | None = None,
+             **options) -> tuple[int, object]:
+        """One call of the JSON API: `doc` sent as JSON (no body without one), with the table's token
+        if given; return (status, the answer's document, None if it has no body). `options`: send's."""
+        sent = {"Content-Type": "application/json", **({"X-Table-Token": token} if token else {}), **(headers or {})}
+        status, _, body = self.send(method, path, None if doc is None else json.dumps(doc).encode(), sent, **options)
+        return status, json.loads(body) if body else None
+
+    def api(self, path: str, doc=None, token: str | None = None):
+        """POST `doc` (GET without one), with the table's token if given, and return the answer's
+        document; any status but 2xx fails the test, with the answer."""
+        status, answer = self.call("GET" if doc is None else "POST", path, doc, token)
+        assert 200 <= status < 300, (status, path, answer)
+        return answer
+
+
+@dataclass(kw_only=True)
+class Server(Address):
     """A real `companion serve` process, listening on 127.0.0.1 alone.
 
     It takes its port itself (`--port 0`) and the test reads it back from the first line the
@@ -200,8 +332,6 @@ class Server:
     """
 
     data: Path
-    port: int = 0
-    url: str = ""  # http://127.0.0.1:PORT, once started
     process: subprocess.Popen | None = None
     workers: int = 1  # `companion serve --workers N`
     open_files: int | None = None  # soft and hard RLIMIT_NOFILE for the server, as a small box may have
@@ -212,9 +342,6 @@ class Server:
     env: dict | None = None  # default: this process's
     #: more `companion serve` options, e.g. ("--allow-host", "box.lan") or ("--create-limit", "off")
     args: tuple[str, ...] = ()
-    #: the address it listens on, always: a page that must be opened at another name (a LAN-like one,
-    #: where it is no secure context) uses a name under .test, which the browser maps to loopback
-    host: str = "127.0.0.1"
 
     def start(self) -> "Server":
         env = dict(os.environ if self.env is None else self.env, PYTHONUNBUFFERED="1")
@@ -237,16 +364,14 @@ class Server:
             raise RuntimeError(f"companion serve printed no address: {self.log.read_text()}")
         assert self.port in (0, port), (self.port, port)
         self.port = port
-        self.url = f"http://{self.host}:{port}"
         while time.monotonic() < deadline:
             try:
-                with urllib.request.urlopen(self.url + "/", timeout=1) as response:
-                    if response.status == 200:
-                        listening = listening_addresses(self.process.pid)
-                        # it listens where it was told, and nowhere else
-                        assert listening is None or listening == {(self.host, port)}, listening
-                        return self
-            except OSError:
+                if self.send("GET", "/", timeout=1)[0] == 200:
+                    listening = listening_addresses(self.process.pid)
+                    # it listens where it was told, and nowhere else
+                    assert listening is None or listening == {(self.host, port)}, listening
+                    return self
+            except (OSError, http.client.HTTPException):
                 time.sleep(0.05)
             if self.process.poll() is not None:
                 raise RuntimeError(f"companion serve exited: {self.log.read_text()}")
@@ -256,28 +381,6 @@ class Server:
         import resource
 
         resource.setrlimit(resource.RLIMIT_NOFILE, (self.open_files, self.open_files))
-
-    def send(self, method: str, path: str, body: bytes | str | None = None,
-             headers: dict | None = None) -> tuple[int, dict, bytes]:
-        """One request on a new connection, its body and headers sent as given (Host too, and a
-        lone surrogate's escape as written); return (status, headers, body)."""
-        import http.client
-
-        conn = http.client.HTTPConnection(self.host, self.port, timeout=10)
-        try:
-            conn.request(method, path, body=body or None, headers=headers or {})
-            response = conn.getresponse()
-            return response.status, dict(response.getheaders()), response.read()
-        finally:
-            conn.close()
-
-    def api(self, path: str, doc: dict | None = None, token: str | None = None) -> dict:
-        """One call of the JSON API: POST `doc` (GET without one), with the table's token if given;
-        return the answer's document (a 4xx or 5xx raises urllib's HTTPError)."""
-        headers = {"Content-Type": "application/json", **({"X-Table-Token": token} if token else {})}
-        request = urllib.request.Request(self.url + path, data=None if doc is None else json.dumps(doc).encode(), headers=headers)
-        with urllib.request.urlopen(request, timeout=10) as answer:
-            return json.loads(answer.read())
 
     def key_link(self) -> str:
         """The host-key link this server printed at its start, which gives a browser the whole archive."""

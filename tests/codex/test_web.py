@@ -179,19 +179,11 @@ def test_ana_20_ben_22_ana_minus_3_moves_the_end_to_ben_over_the_api(client, api
 
 @pytest.mark.browser
 def test_grid_editor_on_a_phone(server, phone, shot):
-    import json
-    import urllib.request
-
-    req = urllib.request.Request(server.url + "/api/v1/tables", method="POST", headers={"Content-Type": "application/json"},
-                                 data=json.dumps({"game": "codex", "players": ["Anna", "Ben"], "first_player": 0}).encode())
-    t = json.load(urllib.request.urlopen(req))
+    t = server.api("/api/v1/tables", {"game": "codex", "players": ["Anna", "Ben"], "first_player": 0})
 
     def event(type_, data):
-        version = json.load(urllib.request.urlopen(urllib.request.Request(
-            f"{server.url}/api/v1/tables/{t['table']}", headers={"X-Table-Token": t["token"]})))["version"]
-        body = json.dumps({"type": type_, "data": data, "expected_version": version}).encode()
-        urllib.request.urlopen(urllib.request.Request(f"{server.url}/api/v1/tables/{t['table']}/events", data=body, method="POST",
-                                                      headers={"X-Table-Token": t["token"], "Content-Type": "application/json"}))
+        version = server.api(f"/api/v1/tables/{t['table']}", token=t["token"])["version"]
+        server.api(f"/api/v1/tables/{t['table']}/events", {"type": type_, "data": data, "expected_version": version}, t["token"])
 
     event("common_objectives", {"cards": [91, 95]})
     phone.goto(f"{server.url}/join/{t['table']}/{t['token']}")
@@ -237,21 +229,9 @@ def test_grid_editor_on_a_phone(server, phone, shot):
     assert "3 pts" in counter and "(1 found)" in counter  # 91: one occurrence x 3
 
 
-def api_call(server, path, doc=None, token=None):
-    import json
-    import urllib.request
-
-    headers = {"Content-Type": "application/json"}
-    if token:
-        headers["X-Table-Token"] = token
-    req = urllib.request.Request(server.url + path, headers=headers, method="POST" if doc is not None else "GET",
-                                 data=json.dumps(doc).encode() if doc is not None else None)
-    return json.load(urllib.request.urlopen(req))
-
-
 @pytest.mark.browser
 def test_track_and_manuscript_on_a_phone(server, phone, shot):
-    t = api_call(server, "/api/v1/tables", {"game": "codex", "players": ["Anna", "Ben", "Cara"], "first_player": 1})
+    t = server.api("/api/v1/tables", {"game": "codex", "players": ["Anna", "Ben", "Cara"], "first_player": 1})
     phone.goto(f"{server.url}/join/{t['table']}/{t['token']}")
     phone.get_by_role("button", name="Anna").first.click()
     anna = phone.locator("#cx-player-0")
@@ -293,19 +273,19 @@ def test_track_and_manuscript_on_a_phone(server, phone, shot):
     assert "card 50 is a gold card" in phone.locator('#cx-book .error[data-field="data.id"]').inner_text()
     shot(phone, "codex_manuscript")
     assert phone.evaluate("document.documentElement.scrollWidth") <= 360
-    state = api_call(server, f"/api/v1/tables/{t['table']}", token=t["token"])["state"]
+    state = server.api(f"/api/v1/tables/{t['table']}", token=t["token"])["state"]
     assert state["scores"] == [4, 0, 0]
     assert [c["id"] for c in state["manuscripts"][0]] == [81, 8]
 
 
 @pytest.mark.browser
 def test_end_banner_last_turns_and_final_scores_on_a_phone(server, phone, shot):
-    t = api_call(server, "/api/v1/tables", {"game": "codex", "players": ["Anna", "Ben", "Cara"], "first_player": 0})
+    t = server.api("/api/v1/tables", {"game": "codex", "players": ["Anna", "Ben", "Cara"], "first_player": 0})
     path = f"/api/v1/tables/{t['table']}"
 
     def event(type_, data):
-        version = api_call(server, path, token=t["token"])["version"]
-        api_call(server, path + "/events", {"type": type_, "data": data, "expected_version": version}, token=t["token"])
+        version = server.api(path, token=t["token"])["version"]
+        server.api(path + "/events", {"type": type_, "data": data, "expected_version": version}, token=t["token"])
 
     event("points", {"player": 0, "delta": 14})
     event("points", {"player": 1, "delta": 21})

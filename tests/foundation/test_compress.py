@@ -204,9 +204,7 @@ def test_vary_keeps_what_was_there():
 
 
 def test_a_real_server_gzips_pages_static_files_and_taps_but_never_the_stream(server):
-    def send(method, path, body=None, headers=None):
-        return server.send(method, path, body, headers)
-
+    send = server.send
     t = table_with_history(server.api, 12)
     cookie = {"Cookie": f"tc_{t['table']}={t['token']}"}
     same_answer_both_ways(send, f"/t/{t['table']}", extra=cookie)

@@ -153,23 +153,15 @@ sys.exit(main(sys.argv[1:]))
 @pytest.mark.slow
 def test_serve_without_workers_needs_nothing_linux_only(tmp_path):
     """`companion serve` runs where there is no resource, fcntl, poll(), fork() or SO_REUSEPORT (Windows)."""
-    import json
-    import urllib.request
-
     from tests.conftest import Server
 
     server = Server(data=tmp_path / "data",
                     companion=(sys.executable, "-c", WITHOUT_POSIX)).start()
     try:
-        request = urllib.request.Request(server.url + "/api/v1/tables", json.dumps({"game": "codex", "players": ["Ana", "Ben"]}).encode(),
-                                         {"Content-Type": "application/json"})
-        with urllib.request.urlopen(request, timeout=5) as response:
-            table = json.loads(response.read())
-        request = urllib.request.Request(f"{server.url}/api/v1/tables/{table['table']}/events",
-                                         json.dumps({"type": "points", "data": {"player": 0, "delta": 3}, "expected_version": 0}).encode(),
-                                         {"Content-Type": "application/json", "X-Table-Token": table["token"]})
-        with urllib.request.urlopen(request, timeout=5) as response:
-            assert json.loads(response.read())["version"] == 1
+        table = server.api("/api/v1/tables", {"game": "codex", "players": ["Ana", "Ben"]})
+        answer = server.api(f"/api/v1/tables/{table['table']}/events",
+                            {"type": "points", "data": {"player": 0, "delta": 3}, "expected_version": 0}, table["token"])
+        assert answer["version"] == 1
     finally:
         server.stop()
     printed = server.log.read_text()

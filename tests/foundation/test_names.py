@@ -11,7 +11,6 @@ from __future__ import annotations
 import io
 import json
 import re
-import urllib.request
 from html.parser import HTMLParser
 
 import pytest
@@ -499,10 +498,7 @@ WHERE_DRAWN = """([selector, names]) => {
 def test_the_turn_order_line_shows_right_to_left_names_in_seat_order(server, phone):
     """Two right-to-left names side by side read as one right-to-left run: without <bdi>, the
     line "Turn order: שרה → محمد → Tom" is drawn with محمد first, as if she played before שרה."""
-    body = json.dumps({"game": "codex", "players": [HEBREW, ARABIC, "Tom"], "first_player": 0}).encode()
-    request = urllib.request.Request(server.url + "/api/v1/tables", data=body, headers={"Content-Type": "application/json"})
-    with urllib.request.urlopen(request, timeout=10) as response:
-        t = json.load(response)
+    t = server.api("/api/v1/tables", {"game": "codex", "players": [HEBREW, ARABIC, "Tom"], "first_player": 0})
     phone.goto(f"{server.url}/join/{t['table']}/{t['token']}")
     drawn = phone.evaluate(WHERE_DRAWN, [".cx-order", [HEBREW, ARABIC, "Tom"]])
     assert len({round(d["top"]) for d in drawn.values()}) == 1, drawn  # one line at 360 px
@@ -641,15 +637,10 @@ def test_a_history_line_draws_the_number_after_a_right_to_left_name(server, phon
     """"محمد: +5 points": without <bdi>, the +5 after Arabic letters joins their right-to-left run
     and is drawn left of the name, as if the line said "5+ :محمد". In <bdi>, the name is one word
     and the line reads on from it."""
-    body = json.dumps({"game": "codex", "players": [HEBREW, ARABIC, "Tom"], "first_player": 0}).encode()
-    request = urllib.request.Request(server.url + "/api/v1/tables", data=body, headers={"Content-Type": "application/json"})
-    with urllib.request.urlopen(request, timeout=10) as response:
-        t = json.load(response)
-    event = json.dumps({"type": "points", "data": {"player": 1, "delta": 5}, "expected_version": t["version"]}).encode()
-    request = urllib.request.Request(f"{server.url}/api/v1/tables/{t['table']}/events", data=event,
-                                     headers={"Content-Type": "application/json", "X-Table-Token": t["token"]})
-    with urllib.request.urlopen(request, timeout=10) as response:
-        assert response.status == 200
+    t = server.api("/api/v1/tables", {"game": "codex", "players": [HEBREW, ARABIC, "Tom"], "first_player": 0})
+    status, answer = server.call("POST", f"/api/v1/tables/{t['table']}/events",
+                                 {"type": "points", "data": {"player": 1, "delta": 5}, "expected_version": t["version"]}, t["token"])
+    assert status == 200, answer
     for page, theme in ((phone, "light"), (dark_phone, "dark")):
         page.goto(f"{server.url}/join/{t['table']}/{t['token']}")
         page.evaluate("document.querySelector('#history').open = true")

@@ -1,8 +1,5 @@
 """Every game's start form, box-profile form and table page fit a 360 px phone without sideways scrolling."""
 
-import json
-import urllib.request
-
 import pytest
 
 from companion import games
@@ -12,10 +9,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 def create_table(server, game) -> str:
     players = ["Anna", "Tom", "Kate", "Ben"][: max(2, game.min_players)]
-    body = json.dumps({"game": game.key, "players": players}).encode()
-    req = urllib.request.Request(server.url + "/api/v1/tables", data=body, headers={"Content-Type": "application/json"})
-    with urllib.request.urlopen(req, timeout=10) as response:
-        return json.loads(response.read())["join_url"]
+    return server.api("/api/v1/tables", {"game": game.key, "players": players})["join_url"]
 
 
 def test_pages_fit_a_phone(server, phone, shot):

@@ -188,12 +188,7 @@ def test_a_tap_without_the_tables_secret_is_404(client, api, app):
 @pytest.mark.slow
 def test_quick_taps_on_two_counters_both_count_and_the_history_follows(server, phone, shot):
     """The second tap, before any poll, posts the version the first one's answer brought."""
-    import urllib.request
-
-    request = urllib.request.Request(server.url + "/api/v1/tables", method="POST", headers={"Content-Type": "application/json"},
-                                     data=json.dumps({"game": "gutenberg", "players": ["Ada", "Bo"]}).encode())
-    with urllib.request.urlopen(request) as answer:
-        t = json.load(answer)
+    t = server.api("/api/v1/tables", {"game": "gutenberg", "players": ["Ada", "Bo"]})
     page = phone
     page.goto(t["join_url"].replace(urlparse(t["join_url"]).netloc, urlparse(server.url).netloc))
     page.locator(".seat-chooser").get_by_role("button", name="Ada").click()

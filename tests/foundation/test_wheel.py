@@ -14,14 +14,12 @@ folder, with a HOME of its own, each `companion`:
 from __future__ import annotations
 
 import hashlib
-import http.cookiejar
 import json
 import os
 import re
 import shutil
 import subprocess
 import sys
-import urllib.request
 from pathlib import Path
 
 import pytest
@@ -112,12 +110,6 @@ def shape(line: str) -> str:
     return re.sub(r"http://\S+/", "URL", re.sub(r"Data: \S+", "Data: PATH", line))
 
 
-def fetch(opener, url: str, data: bytes | None = None, headers: dict | None = None):
-    request = urllib.request.Request(url, data=data, headers=headers or {})
-    with opener.open(request, timeout=10) as response:
-        return response.status, response.headers, response.read()
-
-
 @pytest.mark.parametrize("how", ["pip", "pipx", "uv"])
 def test_the_installed_app_runs_from_an_empty_folder_and_writes_only_its_data(how, wheel, tmp_path):
     companion = install(how, wheel, tmp_path)
@@ -153,38 +145,37 @@ def test_the_installed_app_runs_from_an_empty_folder_and_writes_only_its_data(ho
     data = tmp_path / "data"
     server = Server(data=data, companion=(str(companion),), cwd=empty, env=env).start()
     try:
-        base = server.url
-        opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()))
-        status, _, home_page = fetch(opener, base + "/")
+        status, _, home_page = server.send("GET", "/")
         assert status == 200 and b"Table Companion" in home_page
         printed = server.log.read_text().splitlines()
         assert printed[1].startswith(f"Data: {data / 'companion.db'} ")
         # the test server listens on 127.0.0.1 alone: its first line is the README's loopback one
         assert [shape(line) for line in printed[:2]] == [shape(readme_loopback_line()), shape(readme_serve_example()[1])]
 
-        _, _, created = fetch(opener, base + "/api/v1/tables", json.dumps({"game": "gutenberg", "players": ["Anna", "Tom"]}).encode(),
-                              {"Content-Type": "application/json"})
-        table = json.loads(created)
-        status, _, page = fetch(opener, f"{base}/join/{table['table']}/{table['token']}")
+        table = server.api("/api/v1/tables", {"game": "gutenberg", "players": ["Anna", "Tom"]})
+        # the join address keeps the table's secret in a cookie and sends the phone on to the table's page
+        status, joined, _ = server.send("GET", f"/join/{table['table']}/{table['token']}")
+        assert status == 303, status
+        status, _, page = server.send("GET", joined["Location"], headers={"Cookie": joined["Set-Cookie"].split(";", 1)[0]})
         html = page.decode()
         assert status == 200 and "Anna" in html and "Tom" in html
 
         linked = set(re.findall(r'(?:src|href)="(/static/[^"?]+)', html))
         assert any("htmx" in path for path in linked) and any(path.endswith(".css") for path in linked)
         for path in linked:
-            status, _, body = fetch(opener, base + path)
+            status, _, body = server.send("GET", path)
             assert status == 200 and body == (package / path.removeprefix("/")).read_bytes(), path
         # every vendored script the page pulls (htmx, its SSE extension, idiomorph's) is the one its checksum names
         sums = dict(reversed(line.split()) for line in (package / "static" / "vendor" / "SHA256SUMS").read_text().splitlines())
         vendored = [path for path in linked if path.startswith("/static/vendor/")]
         assert len(vendored) == 3, vendored
         for path in vendored:
-            assert hashlib.sha256(fetch(opener, base + path)[2]).hexdigest() == sums[path.rsplit("/", 1)[1]], path
+            assert hashlib.sha256(server.send("GET", path)[2]).hexdigest() == sums[path.rsplit("/", 1)[1]], path
 
-        status, headers, manifest = fetch(opener, base + "/manifest.webmanifest")
-        assert status == 200 and headers.get_content_type() == "application/manifest+json"
+        status, headers, manifest = server.send("GET", "/manifest.webmanifest")
+        assert status == 200 and headers["Content-Type"].split(";")[0].strip() == "application/manifest+json"
         for icon in json.loads(manifest)["icons"]:
-            status, headers, body = fetch(opener, base + icon["src"])
+            status, headers, body = server.send("GET", icon["src"])
             assert status == 200 and body[:8] == b"\x89PNG\r\n\x1a\n", icon["src"]
     finally:
         server.stop()

@@ -1,17 +1,15 @@
 """`companion serve` on Linux: one worker process per core on one port (companion/workers.py)."""
 
-import json
 import os
 import signal
 import subprocess
 import sys
 import time
-import urllib.request
 
 import pytest
 
 from companion import workers
-from tests.conftest import ROOT, listening_port
+from tests.conftest import ROOT, Server
 
 pytestmark = pytest.mark.skipif(not workers.can_share_port(), reason="several workers need Linux's SO_REUSEPORT")
 
@@ -29,30 +27,6 @@ def children(pid: int) -> list[int]:
     return found
 
 
-def start(tmp_path, *extra, port: int = 0) -> tuple[subprocess.Popen, int]:
-    """Start `companion serve` on 127.0.0.1; return it and the port it printed (its output goes to
-    tmp_path/serve.log). Port 0 by default: the server takes a free one itself, no race for it."""
-    log_path = tmp_path / "serve.log"
-    before = log_path.stat().st_size if log_path.exists() else 0
-    with open(log_path, "ab") as log:
-        process = subprocess.Popen([sys.executable, "-m", "companion", "serve", "--host", "127.0.0.1", "--port", str(port),
-                                    "--data", str(tmp_path), "--quiet", *extra], cwd=ROOT, stdout=log,
-                                   stderr=subprocess.STDOUT, start_new_session=True)
-    for _ in range(200):  # at most 20 s
-        port = listening_port(log_path.read_bytes()[before:].decode("utf-8", "replace")) or port
-        if port:
-            try:
-                with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=1) as answer:
-                    if answer.status == 200:
-                        return process, port
-            except OSError:
-                pass
-        time.sleep(0.1)
-    process.kill()
-    process.wait(10)
-    raise AssertionError(log_path.read_text())
-
-
 def wait_until(check, seconds=10.0) -> bool:
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
@@ -62,54 +36,48 @@ def wait_until(check, seconds=10.0) -> bool:
     return False
 
 
-def create(port) -> dict:
-    request = urllib.request.Request(f"http://127.0.0.1:{port}/api/v1/tables", method="POST", headers={"Content-Type": "application/json"},
-                                     data=json.dumps({"game": "codex", "players": ["Anna", "Tom"]}).encode())
-    with urllib.request.urlopen(request) as answer:
-        return json.load(answer)
+def create(server: Server) -> dict:
+    return server.api("/api/v1/tables", {"game": "codex", "players": ["Anna", "Tom"]})
 
 
-def read(port, t) -> dict:
-    request = urllib.request.Request(f"http://127.0.0.1:{port}/api/v1/tables/{t['table']}", headers={"X-Table-Token": t["token"]})
-    with urllib.request.urlopen(request) as answer:
-        return json.load(answer)
+def read(server: Server, t) -> dict:
+    return server.api(f"/api/v1/tables/{t['table']}", token=t["token"])
 
 
+@pytest.mark.slow
 def test_two_workers_serve_one_port_and_die_with_their_parent(tmp_path):
-    server, port = start(tmp_path, "--workers", "2")
+    server = Server(data=tmp_path, workers=2).start()
     try:
-        assert len(children(server.pid)) == 2
-        tables = [create(port) for _ in range(10)]  # new connections: the kernel spreads them over both
-        assert all(read(port, t)["players"] == [{"name": "Anna"}, {"name": "Tom"}] for t in tables)
-        first = children(server.pid)
-        os.kill(server.pid, signal.SIGKILL)  # the parent alone, no chance to stop anything
-        server.wait(10)
+        assert len(children(server.process.pid)) == 2
+        tables = [create(server) for _ in range(10)]  # new connections: the kernel spreads them over both
+        assert all(read(server, t)["players"] == [{"name": "Anna"}, {"name": "Tom"}] for t in tables)
+        first = children(server.process.pid)
+        os.kill(server.process.pid, signal.SIGKILL)  # the parent alone, no chance to stop anything
+        server.process.wait(10)
         assert wait_until(lambda: not any(os.path.exists(f"/proc/{pid}") for pid in first)), "a worker outlived its parent"
         # again on the port the first one took, which the workers' deaths freed: where the phones look
-        server, _ = start(tmp_path, "--workers", "2", port=port)
-        assert all(read(port, t)["version"] == 0 for t in tables)
+        server.start()
+        assert all(read(server, t)["version"] == 0 for t in tables)
     finally:
-        os.killpg(server.pid, signal.SIGKILL)
-        server.wait(10)
+        server.kill()
 
 
+@pytest.mark.slow
 def test_a_worker_that_dies_is_replaced_and_sigterm_stops_them_all(tmp_path):
-    server, port = start(tmp_path, "--workers", "2")
+    server = Server(data=tmp_path, workers=2).start()
     try:
-        victim, other = children(server.pid)
+        victim, other = children(server.process.pid)
         os.kill(victim, signal.SIGKILL)
-        assert wait_until(lambda: len(children(server.pid)) == 2 and victim not in children(server.pid))
-        t = create(port)
-        assert read(port, t)["version"] == 0
-        running = children(server.pid)
-        server.send_signal(signal.SIGTERM)
-        assert server.wait(15) == 0
+        assert wait_until(lambda: len(children(server.process.pid)) == 2 and victim not in children(server.process.pid))
+        t = create(server)
+        assert read(server, t)["version"] == 0
+        running = children(server.process.pid)
+        server.process.send_signal(signal.SIGTERM)
+        assert server.process.wait(15) == 0
         assert not any(os.path.exists(f"/proc/{pid}") and open(f"/proc/{pid}/stat").read().split()[2] != "Z" for pid in running)
-        assert "starting another" in (tmp_path / "serve.log").read_text()
+        assert "starting another" in server.log.read_text()
     finally:
-        if server.poll() is None:
-            os.killpg(server.pid, signal.SIGKILL)
-            server.wait(10)
+        server.kill()
 
 
 def test_workers_must_be_one_or_more(tmp_path):

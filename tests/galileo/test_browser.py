@@ -1,7 +1,5 @@
 """Galileo's Truth on a phone: a player crosses into Prison and out again."""
 
-import json
-import urllib.request
 from urllib.parse import urlparse
 
 import pytest
@@ -9,20 +7,11 @@ import pytest
 from .test_table import PROFILE
 
 
-def call(server, path, doc, token=None):
-    headers = {"Content-Type": "application/json"}
-    if token:
-        headers["X-Table-Token"] = token
-    request = urllib.request.Request(server.url + path, data=json.dumps(doc).encode(), headers=headers, method="POST")
-    with urllib.request.urlopen(request, timeout=10) as response:
-        return json.loads(response.read())
-
-
 @pytest.mark.browser
 @pytest.mark.slow
 def test_player_crosses_into_prison_and_out_again_on_a_phone(server, phone, shot):
-    t = call(server, "/api/v1/tables", {"game": "galileo", "players": ["Meg", "Luna", "Dan"]})
-    call(server, f"/api/v1/tables/{t['table']}/events",
+    t = server.api("/api/v1/tables", {"game": "galileo", "players": ["Meg", "Luna", "Dan"]})
+    server.api(f"/api/v1/tables/{t['table']}/events",
          {"type": "board", "data": {"suspicion_track": PROFILE["suspicion_track"]}, "expected_version": 0}, t["token"])
     phone.goto(server.url + urlparse(t["join_url"]).path)
     phone.locator(".seat-chooser button", has_text="Luna").click()

@@ -1,7 +1,6 @@
 """Galileo's Truth calculator on phones: a 4-player final score, each phone its own row."""
 
 import urllib.parse
-import urllib.request
 
 import pytest
 
@@ -35,9 +34,9 @@ def save_profile(server):
     for principle, row in PROFILE["cathedral"].items():
         fields += [(f"cathedral.{principle}.{status}:int", str(vp)) for status, vp in row.items()]
     fields += [("penance_cards.vp[]:int", str(v)) for v in PENANCE_VP]
-    request = urllib.request.Request(server.url + "/profiles/new/galileo", data=urllib.parse.urlencode(fields).encode(), method="POST")
-    with urllib.request.urlopen(request, timeout=10) as response:
-        assert response.status == 200
+    status, _, page = server.send("POST", "/profiles/new/galileo", urllib.parse.urlencode(fields),
+                                  {"Content-Type": "application/x-www-form-urlencoded"})
+    assert status == 303, page  # saved: the phone is sent on to the profile's page
 
 
 def fill_row(taps, card, row):

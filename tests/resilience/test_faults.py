@@ -9,13 +9,10 @@ the same file. CONTRACT.md: an event acknowledged with 200 is on disk.
 from __future__ import annotations
 
 import http.client
-import json
 import random
 import sqlite3
 import threading
 import time
-import urllib.error
-import urllib.request
 from dataclasses import dataclass, field
 
 import pytest
@@ -23,7 +20,7 @@ import pytest
 from companion import db as database
 from companion import tables, workers
 from companion.paths import DB_NAME
-from tests.conftest import Server
+from tests.conftest import Address, Server
 
 GAME = "gutenberg"
 KILLS = 20
@@ -42,19 +39,7 @@ class Ledger:
     lock: threading.Lock = field(default_factory=threading.Lock)
 
 
-def call(url: str, method: str = "GET", body=None, token: str | None = None) -> tuple[int, object]:
-    req = urllib.request.Request(url, method=method, data=None if body is None else json.dumps(body).encode())
-    req.add_header("Content-Type", "application/json")
-    if token:
-        req.add_header("X-Table-Token", token)
-    try:
-        with urllib.request.urlopen(req, timeout=10) as response:
-            return response.status, json.loads(response.read())
-    except urllib.error.HTTPError as err:
-        return err.code, json.loads(err.read() or b"null")
-
-
-def client(base: str, number: int, round_: int, targets: list[tuple[str, str]], ledger: Ledger, stop: threading.Event) -> None:
+def client(server: Address, number: int, round_: int, targets: list[tuple[str, str]], ledger: Ledger, stop: threading.Event) -> None:
     """Write until the server dies: mostly renames, some undos, now and then a new table."""
     rng = random.Random(f"{round_}-{number}")
     table_id, token = targets[number % len(targets)]
@@ -65,7 +50,7 @@ def client(base: str, number: int, round_: int, targets: list[tuple[str, str]], 
         roll = rng.random()
         try:
             if roll < 0.08:
-                status, doc = call(f"{base}/api/v1/tables", "POST", {"game": GAME, "players": ["Anna", "Tom", "Kate", "Ben"]})
+                status, doc = server.call("POST", "/api/v1/tables", {"game": GAME, "players": ["Anna", "Tom", "Kate", "Ben"]})
                 if status == 201:
                     with ledger.lock:
                         ledger.created[doc["table"]] = doc["token"]
@@ -73,13 +58,13 @@ def client(base: str, number: int, round_: int, targets: list[tuple[str, str]], 
                     ledger.unexpected.append(f"create: {status} {doc}")
                 continue
             if roll < 0.2:
-                status, doc = call(f"{base}/api/v1/tables/{table_id}/undo", "POST", {"expected_version": version}, token)
+                status, doc = server.call("POST", f"/api/v1/tables/{table_id}/undo", {"expected_version": version}, token)
                 acked = ("undo", None)
             else:
                 # unique per client and round, so the log shows whose write each row is
                 data = {"player": number % 4, "name": f"c{number}r{round_}n{n}"}
-                status, doc = call(f"{base}/api/v1/tables/{table_id}/events", "POST",
-                                   {"type": "rename", "data": data, "expected_version": version}, token)
+                status, doc = server.call("POST", f"/api/v1/tables/{table_id}/events",
+                                          {"type": "rename", "data": data, "expected_version": version}, token)
                 acked = ("rename", data)
         except (OSError, ValueError, http.client.HTTPException):  # the kill cut the request off: it may or may not be on disk
             with ledger.lock:
@@ -140,13 +125,13 @@ def test_acknowledged_writes_survive_sigkill_at_random_moments(server):
     rng = random.Random(20261202)  # fixed: a failure names its round and can be replayed
     path = server.data / DB_NAME
     targets = [(doc["table"], doc["token"]) for doc in
-               (call(f"{server.url}/api/v1/tables", "POST", {"game": GAME, "players": ["Anna", "Tom", "Kate", "Ben"]})[1]
+               (server.call("POST", "/api/v1/tables", {"game": GAME, "players": ["Anna", "Tom", "Kate", "Ben"]})[1]
                 for _ in range(TABLES))]
     ledger = Ledger(created=dict(targets))
     stored = 0
     for round_ in range(KILLS):
         stop = threading.Event()
-        threads = [threading.Thread(target=client, args=(server.url, c, round_, targets, ledger, stop), daemon=True)
+        threads = [threading.Thread(target=client, args=(server, c, round_, targets, ledger, stop), daemon=True)
                    for c in range(CLIENTS)]
         for thread in threads:
             thread.start()
@@ -165,9 +150,9 @@ def test_acknowledged_writes_survive_sigkill_at_random_moments(server):
     assert stored >= len(ledger.events)
     # and the restarted server serves what the file holds
     for table_id, token in targets:
-        status, doc = call(f"{server.url}/api/v1/tables/{table_id}", token=token)
+        status, doc = server.call("GET", f"/api/v1/tables/{table_id}", token=token)
         assert status == 200
-        status, log = call(f"{server.url}/api/v1/tables/{table_id}/events", token=token)
+        status, log = server.call("GET", f"/api/v1/tables/{table_id}/events", token=token)
         assert [e["seq"] for e in log] == list(range(1, doc["version"] + 1))
         for e in log:
             if (table_id, e["seq"]) in ledger.events:

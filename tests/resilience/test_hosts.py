@@ -12,7 +12,6 @@ Every request goes to 127.0.0.1: only the Host header names another machine.
 
 from __future__ import annotations
 
-import http.client
 import json
 import re
 import socket
@@ -22,7 +21,7 @@ import pytest
 
 from companion import network
 from companion.paths import DB_NAME
-from tests.conftest import Server
+from tests.conftest import Address, Server
 
 pytestmark = pytest.mark.slow
 
@@ -31,22 +30,10 @@ PROFILE = {"game": "galileo", "name": "Our box", "data": {}}
 SECURITY = ("Content-Security-Policy", "X-Content-Type-Options", "Referrer-Policy", "X-Frame-Options")
 
 
-def send(port: int, method: str, path: str, host: str | None, headers: dict | None = None, body: bytes | None = None):
+def send(port: int, method: str, path: str, host: str, headers: dict | None = None, body: bytes | None = None):
     """One request to 127.0.0.1:port with this Host header; return (status, headers, body text)."""
-    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
-    try:
-        conn.putrequest(method, path, skip_host=True, skip_accept_encoding=True)
-        if host is not None:
-            conn.putheader("Host", host)
-        for name, value in (headers or {}).items():
-            conn.putheader(name, value)
-        if body is not None:
-            conn.putheader("Content-Length", str(len(body)))
-        conn.endheaders(body)
-        response = conn.getresponse()
-        return response.status, dict(response.getheaders()), response.read().decode("utf-8", "replace")
-    finally:
-        conn.close()
+    status, answer_headers, answer = Address(port).send(method, path, body, {"Host": host, **(headers or {})})
+    return status, answer_headers, answer.decode("utf-8", "replace")
 
 
 def start(tmp_path, *args: str) -> Server:

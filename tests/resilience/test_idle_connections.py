@@ -14,7 +14,6 @@ from __future__ import annotations
 import resource
 import socket
 import time
-import urllib.request
 
 import pytest
 
@@ -32,10 +31,9 @@ def idle_connections(port: int, count: int) -> list[socket.socket]:
     return [socket.create_connection(("127.0.0.1", port), timeout=10) for _ in range(count)]
 
 
-def answer_time(url: str) -> float:
+def answer_time(server: Server) -> float:
     start = time.perf_counter()
-    with urllib.request.urlopen(url + "/", timeout=60) as response:
-        assert response.status == 200
+    assert server.send("GET", "/", timeout=60)[0] == 200
     return time.perf_counter() - start
 
 
@@ -58,13 +56,13 @@ def test_thousands_of_idle_connections_leave_the_server_answering(tmp_path, enou
     sockets = []
     try:
         sockets = idle_connections(server.port, IDLE)
-        first = answer_time(server.url)  # while the server is still taking the burst in
+        first = answer_time(server)  # while the server is still taking the burst in
         deadline = time.monotonic() + 60
         while sockets_held(server.process.pid) < IDLE and time.monotonic() < deadline:
             time.sleep(0.1)
         held = sockets_held(server.process.pid)
         assert held >= IDLE, f"the server took in only {held} of {IDLE} connections"
-        settled = [answer_time(server.url) for _ in range(5)]
+        settled = [answer_time(server) for _ in range(5)]
         print(f"\n{workers} process(es): {IDLE} idle connections held; the first page answered in {first * 1000:.0f} ms,"
               f" then {max(settled) * 1000:.0f} ms at most of 5 (bench/idle.py prints more)")
         assert server.process.poll() is None
@@ -91,7 +89,7 @@ def test_a_1024_file_limit_queues_connections_instead_of_spinning(tmp_path, enou
         for sock in sockets:
             sock.close()
         sockets = []
-        seconds = answer_time(server.url)
+        seconds = answer_time(server)
         print(f"a page answered in {seconds * 1000:.0f} ms once they closed")
         log = server.log.read_text()
         assert "Traceback" not in log and "Too many open files" not in log, log[-2000:]
@@ -183,7 +181,7 @@ def test_thousands_of_open_streams_all_get_the_next_version_and_the_server_answe
         started = time.monotonic()
         sockets = open_streams(server.port, tables, STREAMS)
         opened_s = time.monotonic() - started
-        settled = [answer_time(server.url) for _ in range(5)]
+        settled = [answer_time(server) for _ in range(5)]
         for t in tables:  # one change at every table
             status, _, _ = server.send("POST", f"/api/v1/tables/{t['table']}/events",
                                        json.dumps({"type": "points", "data": {"player": 0, "delta": 1}, "expected_version": 0}),

@@ -15,7 +15,6 @@ real nginx and Caddy on loopback in front of a real `companion serve`.
 from __future__ import annotations
 
 import csv
-import http.client
 import io
 import json
 import os
@@ -30,7 +29,7 @@ import time
 import pytest
 
 from companion import create_app
-from tests.conftest import ROOT, Api, listening_port, printed_key_link
+from tests.conftest import ROOT, Address, Api, listening_port, printed_key_link
 from tests.foundation.test_plays import gutenberg_play, host_key, listed, sheet
 
 DOC = {"game": "gutenberg", "players": ["Anna", "Tom"]}
@@ -259,32 +258,22 @@ def proxy(processes, kind: str, folder, upstream: int) -> int:
 
 def request(port: int, method: str, path: str, source: str = "127.0.0.1", headers: dict | None = None,
             body: bytes | None = None) -> tuple[int, dict, bytes]:
-    """One request to the proxy on 127.0.0.1:port from the loopback address `source` (one phone)."""
+    """One request to the proxy on 127.0.0.1:port from the loopback address `source` (one phone); the
+    answer's header names in lower case (nginx and Caddy may write them otherwise than the server)."""
 
-    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10, source_address=(source, 0))
-    try:
-        conn.request(method, path, body=body, headers=headers or {})
-        answer = conn.getresponse()
-        return answer.status, {k.lower(): v for k, v in answer.getheaders()}, answer.read()
-    finally:
-        conn.close()
-
-
-def api(port: int, path: str, doc: dict, source: str, token: str | None = None) -> tuple[int, dict]:
-
-    headers = {"Content-Type": "application/json", **({"X-Table-Token": token} if token else {})}
-    status, _, body = request(port, "POST", path, source, headers, json.dumps(doc).encode())
-    return status, json.loads(body)
+    status, answer_headers, answer = Address(port).send(method, path, body, headers, source=source)
+    return status, {name.lower(): value for name, value in answer_headers.items()}, answer
 
 
 def finished_play(port: int, source: str) -> dict:
     """A Gutenberg calculator table made and finished by the phone at `source`, through the proxy."""
 
-    status, t = api(port, "/api/v1/tables", {**DOC, "calculator": True}, source)
+    status, t = Address(port).call("POST", "/api/v1/tables", {**DOC, "calculator": True}, source=source)
     assert status == 201, t
     for seat, fame in enumerate((40, 52)):
-        status, answer = api(port, f"/api/v1/tables/{t['table']}/events",
-                             {"type": "sheet", "data": sheet(seat, fame), "expected_version": seat}, source, t["token"])
+        status, answer = Address(port).call("POST", f"/api/v1/tables/{t['table']}/events",
+                                            {"type": "sheet", "data": sheet(seat, fame), "expected_version": seat}, t["token"],
+                                            source=source)
         assert status == 200, answer
     assert answer["state"]["finished"]
     return t

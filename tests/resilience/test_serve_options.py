@@ -8,19 +8,17 @@ says which, in every worker alike (each worker's socket used to get a port of it
 
 from __future__ import annotations
 
-import json
 import re
 import signal
 import socket
 import subprocess
 import sys
 import time
-import urllib.request
 
 import pytest
 
 from companion import workers
-from tests.conftest import ROOT, Server, listening_port
+from tests.conftest import ROOT, Address, Server, listening_port
 
 pytestmark = pytest.mark.slow
 
@@ -86,22 +84,18 @@ def test_port_0_listens_on_one_free_port_and_says_which(tmp_path, count):
         assert found, log.read_text()
         port = found
         assert port != 0
+        server = Address(port)
         answered = 0
         deadline = time.monotonic() + 20
         while answered < 20 and time.monotonic() < deadline:  # new connections, spread over every worker
             try:
-                with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=5) as response:
-                    answered += response.status == 200
+                answered += server.send("GET", "/", timeout=5)[0] == 200
             except OSError:
                 time.sleep(0.05)
         assert answered == 20, log.read_text()
         # every worker knows the port it listens on (LISTEN_PORT): the join address carries it
         for _ in range(6):
-            request = urllib.request.Request(f"http://127.0.0.1:{port}/api/v1/tables", method="POST",
-                                             data=json.dumps({"game": "gutenberg", "players": ["Anna", "Tom"]}).encode(),
-                                             headers={"Content-Type": "application/json"})
-            with urllib.request.urlopen(request, timeout=5) as response:
-                assert f":{port}/join/" in json.loads(response.read())["join_url"]
+            assert f":{port}/join/" in server.api("/api/v1/tables", {"game": "gutenberg", "players": ["Anna", "Tom"]})["join_url"]
     finally:
         import os
 
@@ -161,8 +155,7 @@ def test_on_loopback_the_banner_says_only_this_machine_and_draws_no_code_for_a_p
         found = re.fullmatch(r"Table Companion is running only on this machine: (http://127\.0\.0\.1:(\d+)/) .*", lines[0])
         assert found, lines[0]
         assert "any phone" not in "\n".join(lines) and not any("█" in line for line in lines), lines
-        with urllib.request.urlopen(found.group(1), timeout=5) as response:  # where it said it listens
-            assert response.status == 200
+        assert Address(int(found.group(2))).send("GET", "/")[0] == 200  # where it said it listens
     finally:
         stop(process)
 

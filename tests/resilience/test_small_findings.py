@@ -9,13 +9,10 @@
 from __future__ import annotations
 
 import http.client
-import json
 
 import pytest
 
 from companion.web.connection import thread_db
-
-from .test_hosts import send
 
 
 def test_many_table_cookies_cost_a_bounded_number_of_queries(app, api):
@@ -66,7 +63,7 @@ def test_made_up_screens_do_not_grow_the_live_cache_without_bound(app, api):
 def test_405_names_the_allowed_methods(server):
     for method, path, allowed in (("DELETE", "/api/v1/tables", {"POST"}), ("PUT", "/", {"GET", "HEAD"}),
                                   ("POST", "/plays", {"GET", "HEAD"})):
-        status, headers, text = send(server.port, method, path, f"127.0.0.1:{server.port}")
+        status, headers, _ = server.send(method, path)
         assert status == 405, (method, path, status)
         assert "Allow" in headers, headers
         assert allowed <= {m.strip() for m in headers["Allow"].split(",")}, headers
@@ -75,11 +72,9 @@ def test_405_names_the_allowed_methods(server):
 
 @pytest.mark.slow
 def test_304_polls_keep_their_connection(server):
-    port = server.port
-    _, _, text = send(port, "POST", "/api/v1/tables", f"127.0.0.1:{port}", {"Content-Type": "application/json"},
-                      json.dumps({"game": "gutenberg", "players": ["Anna", "Tom"]}).encode())
-    table = json.loads(text)
-    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    table = server.api("/api/v1/tables", {"game": "gutenberg", "players": ["Anna", "Tom"]})
+    # one connection kept for several requests, on purpose: whether the server keeps it is the question
+    conn = http.client.HTTPConnection(server.host, server.port, timeout=10)
     try:
         conn.connect()
         sock = conn.sock

@@ -185,6 +185,7 @@ def test_a_read_only_data_folder_is_named_in_one_line(small_disk):
     assert_one_plain_line(serve_until_exit(data), str(data), "read-only")
 
 
+@pytest.mark.slow
 def test_a_full_disk_answers_507_and_saves_nothing(small_disk):
     data = small_disk / "data"
     server = Server(data=data)
@@ -229,6 +230,7 @@ def test_a_full_disk_answers_507_and_saves_nothing(small_disk):
     assert "Traceback" not in server.log.read_text()
 
 
+@pytest.mark.slow
 def test_a_page_damaged_while_serving_answers_503_to_every_secret_never_500(tmp_path):
     server = Server(data=tmp_path / "data")
     server.start()

@@ -1,8 +1,6 @@
 """Three solo turns against Voynich on a phone-sized screen, through a real server and chromium."""
 
-import json
 import re
-import urllib.request
 
 import pytest
 expect = pytest.importorskip("playwright.sync_api").expect
@@ -10,16 +8,9 @@ expect = pytest.importorskip("playwright.sync_api").expect
 CARDS = {"botany": [3, 8], "astrology": [12, 15], "baths": [21, 24], "writings": [30, 33], "recipes": [36, 39]}
 
 
-def api(server, path, doc=None, token=None):
-    request = urllib.request.Request(server.url + path, data=None if doc is None else json.dumps(doc).encode(),
-                                     headers={"Content-Type": "application/json", **({"X-Table-Token": token} if token else {})})
-    with urllib.request.urlopen(request, timeout=10) as response:
-        return json.loads(response.read())
-
-
 @pytest.mark.browser
 def test_three_solo_turns_on_a_phone(server, phone, shot):
-    t = api(server, "/api/v1/tables", {"game": "voynich", "players": ["Ana"]})
+    t = server.api("/api/v1/tables", {"game": "voynich", "players": ["Ana"]})
     join = t["join_url"].split("/join/", 1)[1]
     phone.goto(f"{server.url}/join/{join}")
     phone.get_by_role("button", name="Just watch").first.click()
@@ -52,7 +43,7 @@ def test_three_solo_turns_on_a_phone(server, phone, shot):
             shot(phone, "voynich_solo_turn")
         phone.locator(".voy-turn").get_by_role("button", name="End turn ▸").click()
         expect(phone.locator(".voy-current")).to_have_text("Ana")
-    state = api(server, f"/api/v1/tables/{t['table']}", token=t["token"])["state"]
+    state = server.api(f"/api/v1/tables/{t['table']}", token=t["token"])["state"]
     assert state["voynich"]["flips"] == 3
     assert state["players"][0]["markers"]["botany"] == 3
     assert state["players"][1]["markers"]["gk"] == 1
@@ -72,11 +63,11 @@ def test_three_solo_turns_on_a_phone(server, phone, shot):
 
 @pytest.mark.browser
 def test_end_triggered_and_exchange_tokens_on_a_phone(server, phone, shot):
-    t = api(server, "/api/v1/tables", {"game": "voynich", "players": ["Ana", "Bea", "Cy"]})
+    t = server.api("/api/v1/tables", {"game": "voynich", "players": ["Ana", "Bea", "Cy"]})
     for event in ({"type": "track", "data": {"scoring_spaces": {"10": 3, "20": 6}, "insights": [2, 9]}},
                   {"type": "move", "data": {"player": 1, "marker": "gk", "delta": 52}}):
-        version = api(server, f"/api/v1/tables/{t['table']}", token=t["token"])["version"]
-        api(server, f"/api/v1/tables/{t['table']}/events", dict(event, expected_version=version), token=t["token"])
+        version = server.api(f"/api/v1/tables/{t['table']}", token=t["token"])["version"]
+        server.api(f"/api/v1/tables/{t['table']}/events", dict(event, expected_version=version), token=t["token"])
     phone.goto(f"{server.url}/join/{t['join_url'].split('/join/', 1)[1]}")
     phone.get_by_role("button", name="Ana").first.click()
     expect(phone.locator(".voy-remaining")).to_have_text("Bea, Cy, Ana, Bea, Cy")
