@@ -30,6 +30,7 @@ GIVES = {
     "SHEET_FORM": "the class of a calculator row's <form>",
     "FINAL_SCORES": "the selector of the final scores a finished calculator table shows",
     "END_ON_PHONES": "a three-player calculator end typed on two phones, as tests/examples.py's EndOnPhones",
+    "NAMED_PAGES": "the pages of a three-player tracked table as the game goes on: [(events, {page name: screen})]",
     "play_tracked_to_the_end": "a function (app, api) -> a tracked table played to its end, or None where no test plays one",
 }
 

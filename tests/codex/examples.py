@@ -41,3 +41,10 @@ END_ON_PHONES = EndOnPhones(
 
 #: Codex's end is being reworked (issue 27, finding 14): its finished table page is checked by its calculator's
 play_tracked_to_the_end = None
+
+
+#: the pages of a three-player table a phone sees as the game goes on: (events, {page: screen}) steps
+NAMED_PAGES = [
+    # the first player, then the end triggered: the last turns' banner
+    ([("first_player", {"player": 0}), ("points", {"player": 1, "delta": 20})], {"banner": None, "book": "book-1", "end": "end"}),
+]

@@ -23,7 +23,6 @@ from companion import cli, create_app, db as database, export, hostkey, results,
 from companion.games import registry
 from tests.examples import examples
 
-from .test_persistence import call
 
 #: the CSV's first columns, as the contract lists them (written out here, not read from the code)
 FIXED = ["table", "game", "finished_at", "player", "place", "winner", "total"]
@@ -286,8 +285,7 @@ def test_backup_refuses_a_stale_journal_beside_the_copy(played, tmp_path):
 @pytest.mark.slow
 def test_backup_while_the_server_writes_restores_every_table(server, tmp_path):
     """A real `companion serve` process takes events from a thread while `companion backup` copies the file."""
-    made = [call(server.url + "/api/v1/tables", "POST", {"game": game, "players": examples(game).PLAYERS})[1]
-            for game in registry()]
+    made = [server.api("/api/v1/tables", {"game": game, "players": examples(game).PLAYERS}) for game in registry()]
     acknowledged = {t["table"]: t["version"] for t in made}
     stop = threading.Event()
     errors = []
@@ -297,9 +295,9 @@ def test_backup_while_the_server_writes_restores_every_table(server, tmp_path):
         try:
             while not stop.is_set():
                 t = made[i % len(made)]
-                answer = call(f"{server.url}/api/v1/tables/{t['table']}/events", "POST",
-                              {"type": "rename", "data": {"player": i % 2, "name": f"N{i}"},
-                               "expected_version": acknowledged[t["table"]]}, t["token"])[1]
+                answer = server.api(f"/api/v1/tables/{t['table']}/events",
+                                    {"type": "rename", "data": {"player": i % 2, "name": f"N{i}"},
+                                     "expected_version": acknowledged[t["table"]]}, t["token"])
                 acknowledged[t["table"]] = answer["version"]
                 i += 1
         except Exception as exc:  # pragma: no cover - reported below

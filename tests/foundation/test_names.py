@@ -16,8 +16,9 @@ from html.parser import HTMLParser
 import pytest
 from werkzeug.datastructures import MultiDict
 
-from companion.games import validation
+from companion.games import registry, validation
 from tests.conftest import count_rows
+from tests.examples import examples
 
 GAME = "gutenberg"
 
@@ -380,7 +381,7 @@ def test_the_checker_sees_a_name_outside_bdi():
 
 
 HEBREW, ARABIC = "שרה", "محمد"
-GALILEO_TRACK = {"length": 20, "penance": [3, 6, 9], "prison": 11, "stake": 14}
+GALILEO_TRACK = {"length": 20, "penance": [3, 6, 9], "prison": 11, "stake": 14}  # the Galileo tests below
 
 
 def table_pages(client, api, game: str) -> dict[str, str]:
@@ -392,30 +393,14 @@ def table_pages(client, api, game: str) -> dict[str, str]:
         return client.get(f"/t/{t['table']}" + (f"?screen={screen}" if screen else "")).get_data(as_text=True)
 
     pages = {"start": page()}
-    if game == "galileo":  # the turn and the turn order show once the track is in
-        assert api.event(t, "board", {"suspicion_track": GALILEO_TRACK}).status_code == 200
-        assert api.get(t)["state"]["phase"] == "actions"
-        pages["turn"] = page()
-        # a notice beside the card ("שרה: suspicion +4, now 4.") and the history's line
-        assert api.event(t, "suspicion", {"player": 0, "delta": 4}).status_code == 200
-        assert api.event(t, "suspicion", {"player": 1, "delta": 2}).status_code == 200
-        pages["notice"] = page()
-    elif game == "codex":  # the first player, then the end triggered: the last turns' banner
-        assert api.event(t, "first_player", {"player": 0}).status_code == 200
-        assert api.event(t, "points", {"player": 1, "delta": 20}).status_code == 200
-        pages["banner"], pages["book"], pages["end"] = page(), page("book-1"), page("end")
-    elif game == "gutenberg":
-        for seat in (0, 1):
-            assert api.event(t, "fame", {"player": seat, "delta": 3}).status_code == 200
-        pages["end"], pages["history"] = page("end"), page()
-    elif game == "voynich":
-        for seat in (0, 1):
-            assert api.event(t, "move", {"player": seat, "marker": "gk", "delta": 3}).status_code == 200
-        pages["end"], pages["book"], pages["history"] = page("end"), page("book"), page()
+    for events, shown in examples(game).NAMED_PAGES:
+        for type_, data in events:
+            assert api.event(t, type_, data).status_code == 200, (type_, data)
+        pages.update({name: page(screen) for name, screen in shown.items()})
     return pages
 
 
-@pytest.mark.parametrize("game", ["galileo", "gutenberg", "codex", "voynich"])
+@pytest.mark.parametrize("game", list(registry()))
 def test_a_table_page_prints_names_inside_bdi(client, api, game):
     for what, html in table_pages(client, api, game).items():
         for name in (HEBREW, ARABIC):
@@ -423,7 +408,7 @@ def test_a_table_page_prints_names_inside_bdi(client, api, game):
             assert outside_bdi(html, name) == [], what
 
 
-@pytest.mark.parametrize("game", ["galileo", "gutenberg", "codex", "voynich"])
+@pytest.mark.parametrize("game", list(registry()))
 def test_a_calculator_table_page_prints_names_inside_bdi(client, api, game):
     t = api.create(game, [HEBREW, "Tom"], calculator=True)
     client.get(f"/join/{t['table']}/{t['token']}")

@@ -1,20 +1,6 @@
 """A real `companion serve` killed with SIGKILL keeps every acknowledged event."""
 
-from urllib.parse import urlsplit
-
 import pytest
-
-from tests.conftest import Address
-
-
-def call(url: str, method: str = "GET", body=None, token: str | None = None) -> tuple[int, object]:
-    """One JSON API call to a whole URL, `body` sent as JSON: (status, the answer's document); any status but
-    2xx fails. Kept for tests/foundation/test_export.py, whose calls can move to its server's `call`."""
-    where = urlsplit(url)
-    path = where.path + (f"?{where.query}" if where.query else "")
-    status, doc = Address(where.port, where.hostname).call(method, path, body, token)
-    assert 200 <= status < 300, (status, url, doc)
-    return status, doc
 
 
 @pytest.mark.slow

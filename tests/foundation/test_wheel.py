@@ -25,13 +25,14 @@ from pathlib import Path
 import pytest
 
 from companion import rules
+from companion.games import registry
 from tests.conftest import Server
 from tests.resilience.fuzzing import SEEDS
 
 pytestmark = pytest.mark.slow
 
 ROOT = Path(__file__).resolve().parents[2]
-GAMES = ("voynich", "galileo", "gutenberg", "codex")
+GAMES = tuple(registry())
 TOOLS = Path(sys.executable).parent  # pipx and uv come with the test extra
 
 

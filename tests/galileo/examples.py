@@ -58,3 +58,12 @@ def play_tracked_to_the_end(app, api) -> dict:
     for p in (0, 1):
         assert api.event(t, "final", {"player": p, "inventions_vp": 0, "mentor_vp": 0, "end_losses": 0}).status_code == 200
     return t
+
+
+#: the pages of a three-player table a phone sees as the game goes on: (events, {page: screen}) steps
+NAMED_PAGES = [
+    # the turn and the turn order show once the track is in
+    ([("board", {"suspicion_track": {"length": 20, "penance": [3, 6, 9], "prison": 11, "stake": 14}})], {"turn": None}),
+    # a notice beside the card ("Ann: suspicion +4, now 4.") and the history's line
+    ([("suspicion", {"player": 0, "delta": 4}), ("suspicion", {"player": 1, "delta": 2})], {"notice": None}),
+]

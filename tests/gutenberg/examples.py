@@ -49,3 +49,9 @@ def play_tracked_to_the_end(app, api) -> dict:
     game = Game(api, ["Anna", "Tom", "Kate"], first_player=1)
     play_three_player_game(game, app, api)
     return game.t
+
+
+#: the pages of a three-player table a phone sees as the game goes on: (events, {page: screen}) steps
+NAMED_PAGES = [
+    ([("fame", {"player": 0, "delta": 3}), ("fame", {"player": 1, "delta": 3})], {"end": "end", "history": None}),
+]

@@ -61,3 +61,10 @@ def play_tracked_to_the_end(app, api) -> dict:
     game = play_two_player_game(app, api)
     game.post("end_turn")
     return game.t
+
+
+#: the pages of a three-player table a phone sees as the game goes on: (events, {page: screen}) steps
+NAMED_PAGES = [
+    ([("move", {"player": 0, "marker": "gk", "delta": 3}), ("move", {"player": 1, "marker": "gk", "delta": 3})],
+     {"end": "end", "book": "book", "history": None}),
+]
