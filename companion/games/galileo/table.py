@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..base import Context, EventLines, clone, describe_event
+from ..base import Context, EventLines, clone, describe_event, is_calculator
 from ..words import plural
 from ..validation import RulesError, at, choice, flag, listof, obj, whole
 from . import calculator, functions, rules
@@ -71,12 +71,10 @@ def initial_state(names: list[str], options: dict, profile: dict) -> dict:
     """Start Cycle 1 (no Income [GT310]) with the players' turn order as listed;
     a calculator table starts at final scoring, one row per player to fill."""
     board = functions.board(profile)
-    calc = bool(options.get("calculator"))
     return {
-        "calculator": calc,
         "finished": False,
         "cycle": 1,
-        "phase": "final" if calc else "actions",
+        "phase": "final" if is_calculator(options) else "actions",
         "round": 1,
         # [GT103] markers left to right from the first player, clockwise: the names' order
         "order": list(range(len(names))),
@@ -104,7 +102,7 @@ def apply(state: dict, type_: str, data: Any, ctx: Context) -> dict:
     handler(new, data, ctx)
     player = data.get("player") if isinstance(data, dict) else None
     new["notice_player"] = player if type_ in CARD_EVENTS + (SHEET,) else None
-    calculator.refresh_finished(new, list(ctx.names))
+    calculator.refresh_finished(new, list(ctx.names), ctx.options)
     return new
 
 

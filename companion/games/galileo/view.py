@@ -40,7 +40,7 @@ BREAKDOWN_ROWS = (
 def running_score(state: dict, options: dict) -> list[int] | None:
     """Each seat's VP on the Scoring Track, where the game tracks Victory Points [GT101, GT196];
     None on a calculator table, which tracks nothing."""
-    if state.get("calculator"):
+    if is_calculator(options):
         return None
     return [p["vp"] for p in state["players"]]
 
@@ -48,7 +48,7 @@ def running_score(state: dict, options: dict) -> list[int] | None:
 def start_player(state: dict, options: dict) -> int | None:
     """The seat that took the first turn: the turn order starts with the first player and the
     table lists the players in that order [GT103] (table.initial_state); None on a calculator table."""
-    if is_calculator(options) or state.get("calculator"):
+    if is_calculator(options):
         return None
     return 0
 
@@ -84,10 +84,10 @@ def verdict(result: dict) -> Sentence:
     return Sentence(f"{' and '.join(sentence.names(winners))} {'wins' if len(winners) == 1 else 'win'}")
 
 
-def missing_final(state: dict, names: list[str]) -> list[Sentence]:
+def missing_final(state: dict, names: list[str], options: dict) -> list[Sentence]:
     """What final scoring still needs ("Still needed: the rows of Anna and Tom"), each a Sentence:
     calculator.missing writes it from the names marked."""
-    return [Sentence(line) for line in calculator.missing(state, sentence.names(names))]
+    return [Sentence(line) for line in calculator.missing(state, sentence.names(names), options)]
 
 
 def notices(state: dict, names: list[str]) -> list[Sentence]:
@@ -99,12 +99,12 @@ def notices(state: dict, names: list[str]) -> list[Sentence]:
 STATUS_WORDS = {"free": None, "prison": "in Prison", "stake": "at the Stake"}
 
 
-def scoreboard(state: dict, names: list[str], result: dict | None, now: int | None) -> list[dict]:
+def scoreboard(state: dict, names: list[str], result: dict | None, now: int | None, calc: bool) -> list[dict]:
     """The compact scoreboard: each player's score (the total once known, else the track's VP)."""
     totals = {p["name"]: p["total"] for p in result["players"]} if result else {}
     rows = []
     for i, p in enumerate(state["players"]):
-        if state.get("calculator"):
+        if calc:
             score, status = totals.get(names[i]), "row in" if p.get("sheet") else "waiting"
             if result:
                 status = standing(result["places"][names[i]], names[i] in result["winners"])
@@ -130,13 +130,13 @@ def calculator_view(state: dict, names: list[str], options: dict) -> dict:
         "calculator": True,
         "rows": rows,
         "needs_board": [key for key in ("cathedral", "penance_cards") if key not in board],
-        "missing_final": missing_final(state, names),
+        "missing_final": missing_final(state, names, options),
         "notices": notices(state, names),
         "result": result,
         "ranked": sorted(result["players"], key=lambda p: result["places"][p["name"]]) if result else [],
         "tie_break": tie_break(result) if result else None,
         "breakdown_rows": BREAKDOWN_ROWS,
-        "scoreboard": scoreboard(state, names, result, None),
+        "scoreboard": scoreboard(state, names, result, None, True),
         "notice_player": state.get("notice_player"),
     }
 
@@ -207,11 +207,12 @@ def build(state: dict, names: list[str], options: dict) -> dict:
     alt_winners = None
     if result and cycle5 and cycle5 != order_now:
         # GAL-C5: the tie-break by the order in force during Cycle 5, shown when it differs
-        doc = calculator.score_document(state, names)
+        doc = calculator.score_document(state, names, options)
         for i, p in enumerate(doc["players"]):
             p["turn_order"] = state["cycle5_order"].index(i) + 1
         alt_winners = run_score(doc)["winners"]
     return {
+        "calculator": False,
         "players": players,
         "tiles": tiles,
         "missing": missing,
@@ -230,10 +231,10 @@ def build(state: dict, names: list[str], options: dict) -> dict:
         "actions": ACTION_TEXT,
         "result": result,
         "ranked": sorted(result["players"], key=lambda p: result["places"][p["name"]]) if result else [],
-        "missing_final": missing_final(state, names) if state["phase"] == "final" and result is None else [],
+        "missing_final": missing_final(state, names, options) if state["phase"] == "final" and result is None else [],
         "notices": notices(state, names),
         "tie_break": tie_break(result) if result else None,
-        "scoreboard": scoreboard(state, names, result, now),
+        "scoreboard": scoreboard(state, names, result, now, False),
         "notice_player": state.get("notice_player"),
         "alt_winners": alt_winners,
         "breakdown_rows": BREAKDOWN_ROWS,
@@ -315,7 +316,7 @@ LABELS = {path: words[:1].upper() + words[1:] for path, words in LABELS.items()}
 
 def view(state: dict, names: list[str], options: dict, profile: dict, screen: str | None) -> dict:
     """Return what templates/galileo/panel.html shows: turn, tracks, checks and the score."""
-    if state.get("calculator"):
+    if is_calculator(options):
         return calculator_view(state, list(names), options)
     return build(state, list(names), options)
 
