@@ -89,3 +89,21 @@ def test_the_options_decide_the_mode_whatever_the_state_says():
     with pytest.raises(RulesError) as err:
         GAME.apply(s, "sheet", {"player": 0, "principle": "copernican", "status": "free", "vp": 3}, Context(tuple(names), tracked, {}))
     assert err.value.field == "type"
+
+
+# --- the table's handlers: a table written out, the same shape as the other games' ----------
+
+def test_the_handler_table_is_written_out_one_handler_per_event():
+    import inspect
+
+    from companion.games.galileo import calculator, table
+
+    assert set(table.HANDLERS) == set(table.EVENTS)
+    for type_, handler in table.HANDLERS.items():
+        assert inspect.getmodule(handler) in (table, calculator), type_
+    source = inspect.getsource(table)
+    # no lookup of handlers by name: each is named where the table is written
+    assert "globals()" not in source and "getattr(" not in source
+    for type_ in table.EVENTS:
+        key = "SHEET" if type_ == "sheet" else f'"{type_}"'
+        assert f"{key}: " in source.split("HANDLERS = {", 1)[1].split("}", 1)[0], type_

@@ -15,7 +15,6 @@ from ..words import plural
 from ..validation import RulesError, at, choice, flag, listof, obj, whole
 from . import calculator, functions, rules
 from .calculator import SHEET
-from .calculator import on_final as _on_final, on_sheet as _on_sheet  # noqa: F401 (HANDLERS)
 
 MAX_DELTA = 30
 
@@ -308,8 +307,12 @@ def _on_next_cycle(s: dict, data: Any, ctx: Context) -> None:
         s["cycle5_order"] = list(s["order"])
 
 
-#: event type -> its handler `_on_TYPE(state, data, ctx)`, which changes the state's copy in place
-HANDLERS = {type_: globals()[f"_on_{type_}"] for type_ in EVENTS}
+#: event type -> its handler `(state, data, ctx)`, which changes the state's copy in place
+HANDLERS = {
+    "board": _on_board, "suspicion": _on_suspicion, "suspicion_group": _on_suspicion_group, "vp": _on_vp, "tile": _on_tile,
+    "income_done": _on_income_done, "action": _on_action, "abjure": _on_abjure, "penance": _on_penance, "pass": _on_pass,
+    "prohibition": _on_prohibition, "next_cycle": _on_next_cycle, "final": calculator.on_final, SHEET: calculator.on_sheet,
+}
 
 
 # --- history -------------------------------------------------------------------------------
