@@ -23,7 +23,7 @@ CALCULATOR_HINT = "save each player's row"
 #: a result's players carry nothing beyond name, total and breakdown (companion/results.py)
 RESULT_EXTRAS: tuple[str, ...] = ()
 
-#: the values a row may leave out, and what they are then
+#: the values a row may leave out, and what they are then; a tracked table's `final` entries are these
 ROW_DEFAULTS = {"inventions_vp": 0, "mentor_vp": 0, "end_losses": 0}
 ROW_KEYS = ("principle", "status", "vp", "suspicion", "penance", "inventions_vp", "mentor_vp", "end_losses", "turn_order")
 
@@ -42,7 +42,7 @@ def check_row(data: Any, players: int) -> dict:
         row["suspicion"] = whole(data["suspicion"], "data.suspicion", 0, functions.MAX_TRACK)
     elif row["status"] == "stake":
         # [GT765-767] at the Stake every point of suspicion costs 2 VP: the position is needed
-        raise RulesError("data.suspicion", "is required at the Stake: each point of suspicion costs 2 VP at the end")
+        raise RulesError("data.suspicion", f"is required at the Stake: each point of suspicion costs {rules.STAKE_FACTOR} VP at the end")
     else:
         row["suspicion"] = 0  # counts only at the Stake [GT765]
     levels = listof(data.get("penance", []), "data.penance", 0, 3)
@@ -72,13 +72,11 @@ def on_sheet(s: dict, data: Any, ctx: Context) -> None:
 
 def on_final(s: dict, data: Any, ctx: Context) -> None:
     """A tracked table's final-scoring entries for one player."""
-    obj(data, "data", required=("player", "inventions_vp", "mentor_vp", "end_losses"))
+    obj(data, "data", required=("player", *ROW_DEFAULTS))
     if s["phase"] != "final" or is_calculator(ctx.options):
-        raise RulesError("type", "final scoring comes after the End of Cycle 5")
+        raise RulesError("type", f"final scoring comes after the End of Cycle {rules.LAST_CYCLE}")
     player = whole(data["player"], "data.player", 0, len(s["players"]) - 1)
-    s["players"][player]["final"] = {
-        key: whole(data[key], f"data.{key}", 0, functions.MAX_VP) for key in ("inventions_vp", "mentor_vp", "end_losses")
-    }
+    s["players"][player]["final"] = {key: whole(data[key], f"data.{key}", 0, functions.MAX_VP) for key in ROW_DEFAULTS}
 
 
 # --- the score document -----------------------------------------------------------------
@@ -88,7 +86,7 @@ def _held(state: dict, i: int, calc: bool) -> list[int]:
     p = state["players"][i]
     if calc:
         return p["sheet"]["penance"] if p.get("sheet") else []
-    return [lvl + 1 for lvl in range(3) if p["suspicion"]["penance_taken"][lvl] and not p["penance_removed"][lvl]]
+    return rules.penance_held(p["suspicion"]["penance_taken"], p["penance_removed"])
 
 
 def missing(state: dict, names: list[str], options: dict) -> list[str]:
@@ -117,13 +115,17 @@ def missing(state: dict, names: list[str], options: dict) -> list[str]:
     return out
 
 
-def score_document(state: dict, names: list[str], options: dict) -> dict | None:
-    """Build the `score` function's document from the table, or None while values are missing."""
+def score_document(state: dict, names: list[str], options: dict, order: list[int] | None = None) -> dict | None:
+    """Build the `score` function's document from the table, or None while values are missing.
+
+    A tracked table's places in turn order [GT769] are the Current track's (`state["order"]`), or
+    those of `order` (GAL-C5: the order in force during Cycle 5, shown when it differs).
+    """
     if missing(state, names, options):
         return None
     board = state["board"]
     calc = is_calculator(options)
-    rank = {p: i + 1 for i, p in enumerate(state["order"])}
+    rank = {p: i + 1 for i, p in enumerate(state["order"] if order is None else order)}
     players = []
     for i, p in enumerate(state["players"]):
         held = [board["penance_cards"]["vp"][lvl - 1] for lvl in _held(state, i, calc)]
