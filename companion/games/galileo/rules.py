@@ -175,7 +175,7 @@ def _philosopher_unavailable_now(suspicion: dict, used: bool) -> str | None:
 
 def penance_held(taken: list[bool], removed: list[bool]) -> list[int]:
     """Return the Penance levels (1..3) a player possesses: taken [GT158] and not removed from the game
-    by paying its coins [GT479]; each loses its printed VP at the end [GT763]."""
+    by paying its coins [GT485]; each loses its printed VP at the end [GT763]."""
     return [level + 1 for level in range(len(PENANCE_LEVELS)) if taken[level] and not removed[level]]
 
 
@@ -243,11 +243,11 @@ def round_end(passing: list[int], future: list[int], remaining: int, inquisition
     `remaining` counts players still active after this round. Returns the new
     `passing`, `future`, `inquisition_up`, whether it `flipped` now, and `over`.
     """
-    # [GT380-388] markers move down keeping left-to-right order; the ones already there stay
+    # [GT388] markers move down keeping left-to-right order; the ones already there stay
     future = future + passing
     flipped = False
     if passing and remaining:
-        # some passed, others still active: the Inquisition Suspects [GT380-382]
+        # some passed, others still active: the Inquisition Suspects [GT383-386]
         flipped = not inquisition_up
         inquisition_up = True
     # ALL passed this round (GAL-A9 edge case): no flip; the Action Phase is over [GT390-392]

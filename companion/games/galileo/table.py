@@ -245,7 +245,7 @@ def _on_penance(s: dict, data: Any, ctx: Context) -> None:
 def _on_pass(s: dict, data: Any, ctx: Context) -> None:
     obj(data, "data", required=("player",))
     player = _turn(s, data, ctx)
-    # [GT361] the marker goes to the Passing Area; "Passing does not cause you an increase" [GT400]
+    # [GT369] the marker goes to the Passing Area; "Passing does not cause you an increase" [GT400]
     s["passing"] = rules.place_passer(s["passing"], player, ctx.options.get("passing_order", "literal"))
     _end_turn(s, player)
 
@@ -424,7 +424,7 @@ def _end_turn(s: dict, player: int) -> None:
     s["acted"].append(player)
     if current_player(s) is not None:
         return
-    # [GT373] the last player in the current turn order has taken their turn
+    # [GT379] the last player in the current turn order has taken their turn
     remaining = [p for p in s["order"] if not has_passed(s, p)]
     end = rules.round_end(s["passing"], s["future"], len(remaining), s["inquisition"])
     s["passing"], s["future"], s["inquisition"] = end["passing"], end["future"], end["inquisition_up"]

@@ -307,7 +307,7 @@ def build(state: dict, names: list[str], options: dict) -> dict:
         "main_action_cost": f"Any Main Action but Pass: +{rules.main_action_suspicion(up)} suspicion first." if up else None,
         "readings": (f"Readings in force: later passers of a round go {READINGS[options.get('passing_order', 'literal')]}; "
                      f"a move across the Stake {READINGS[options.get('stake_overshoot', 'discard')]}."),
-        # markers still on the Current track (passers' markers have moved on [GT361])
+        # markers still on the Current track (passers' markers have moved on [GT369])
         "order": [names[i] for i in state["order"] if not has_passed(state, i)],
         "passing": [names[i] for i in state["passing"]],
         "future": [names[i] for i in state["future"]],
