@@ -50,8 +50,8 @@ class Play:
         return doc["state"], [p["name"] for p in doc["players"]]
 
     def final_result(self):
-        state, names = self.stored
-        return GAME.final_result(state, names, {}, {})
+        """The game's final_result on the stored table, with its stored options (they say calculator or tracked)."""
+        return self.api.final_result(self.t)
 
     def result(self):
         return self.client.get(f"/api/v1/tables/{self.t['table']}/result", headers=self.api.headers(self.t))

@@ -633,3 +633,35 @@ def test_an_icon_past_the_boards_track_says_where_the_track_ends():
     assert err.value.field == "suspicion_track.stake"
     assert err.value.message == ("must be a whole number from 1 to 18: an icon after space k needs a space k+1, "
                                  "and the track's 20 spaces run from 0 to 19")
+
+
+# --- the rule functions the table, the view and the score share (issue 30) ---------------------
+
+def test_a_penance_card_paid_off_is_no_longer_held():
+    # [GT763] each Penance Card you possess loses its VP; one removed from the game [GT479] does not
+    assert rules.penance_held([False, False, False], [False, False, False]) == []
+    assert rules.penance_held([True, True, True], [False, False, False]) == [1, 2, 3]
+    assert rules.penance_held([True, True, False], [False, True, False]) == [1]
+    assert rules.penance_held([True, False, True], [True, False, False]) == [3]
+
+
+def test_the_stake_costs_twice_the_final_suspicion():
+    # [GT767] "If your Suspicion Marker is on space 3, you lose 6 Victory Points. If it is on the "0" space, you lose no points."
+    assert rules.stake_loss(3) == 6 and rules.stake_loss(0) == 0 and rules.stake_loss(1) == 2
+
+
+def test_a_penance_card_relieves_one_suspicion_only_with_the_token_face_down():
+    # [GT484] "If the Inquisition Token is face down, immediately reduce your Suspicion by 1"; face up nothing (GAL-C14)
+    assert rules.penance_card_suspicion(False) == -1
+    assert rules.penance_card_suspicion(True) == 0
+
+
+def test_abjuring_costs_you_5_and_every_other_copernican_1():
+    # [GT418] "reduce the Suspicion by 5"; [GT419] "All other Copernican players must immediately increase the Suspicion by 1"
+    assert (rules.ABJURE_SELF, rules.ABJURE_OTHERS) == (-5, 1)
+
+
+def test_tiles_count_up_to_100_vp():
+    # [GT210] "exceeds 100": 100 is still affected, 101 is not (GAL-C6)
+    assert rules.tiles_affect(rules.TILES_UNTIL_VP) and not rules.tiles_affect(rules.TILES_UNTIL_VP + 1)
+    assert rules.TILES_UNTIL_VP == 100

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..base import SHEET, Context
+from ..base import SHEET, Context, is_calculator
 from ..validation import RulesError, at, choice, listof, obj, whole
 from . import functions, rules
 
@@ -23,7 +23,7 @@ CALCULATOR_HINT = "save each player's row"
 #: a result's players carry nothing beyond name, total and breakdown (companion/results.py)
 RESULT_EXTRAS: tuple[str, ...] = ()
 
-#: the values a row may leave out, and what they are then
+#: the values a row may leave out, and what they are then; a tracked table's `final` entries are these
 ROW_DEFAULTS = {"inventions_vp": 0, "mentor_vp": 0, "end_losses": 0}
 ROW_KEYS = ("principle", "status", "vp", "suspicion", "penance", "inventions_vp", "mentor_vp", "end_losses", "turn_order")
 
@@ -42,7 +42,7 @@ def check_row(data: Any, players: int) -> dict:
         row["suspicion"] = whole(data["suspicion"], "data.suspicion", 0, functions.MAX_TRACK)
     elif row["status"] == "stake":
         # [GT765-767] at the Stake every point of suspicion costs 2 VP: the position is needed
-        raise RulesError("data.suspicion", "is required at the Stake: each point of suspicion costs 2 VP at the end")
+        raise RulesError("data.suspicion", f"is required at the Stake: each point of suspicion costs {rules.STAKE_FACTOR} VP at the end")
     else:
         row["suspicion"] = 0  # counts only at the Stake [GT765]
     levels = listof(data.get("penance", []), "data.penance", 0, 3)
@@ -62,7 +62,7 @@ def check_row(data: Any, players: int) -> dict:
 
 def on_sheet(s: dict, data: Any, ctx: Context) -> None:
     """Save (or replace) one player's row; the rows of other players are untouched."""
-    if not s.get("calculator"):
+    if not is_calculator(ctx.options):
         raise RulesError("type", "this table tracks the game: enter the final entries under Final scoring")
     row = check_row(data, len(s["players"]))
     player = row.pop("player")
@@ -72,41 +72,40 @@ def on_sheet(s: dict, data: Any, ctx: Context) -> None:
 
 def on_final(s: dict, data: Any, ctx: Context) -> None:
     """A tracked table's final-scoring entries for one player."""
-    obj(data, "data", required=("player", "inventions_vp", "mentor_vp", "end_losses"))
-    if s["phase"] != "final" or s.get("calculator"):
-        raise RulesError("type", "final scoring comes after the End of Cycle 5")
+    obj(data, "data", required=("player", *ROW_DEFAULTS))
+    if s["phase"] != "final" or is_calculator(ctx.options):
+        raise RulesError("type", f"final scoring comes after the End of Cycle {rules.LAST_CYCLE}")
     player = whole(data["player"], "data.player", 0, len(s["players"]) - 1)
-    s["players"][player]["final"] = {
-        key: whole(data[key], f"data.{key}", 0, functions.MAX_VP) for key in ("inventions_vp", "mentor_vp", "end_losses")
-    }
+    s["players"][player]["final"] = {key: whole(data[key], f"data.{key}", 0, functions.MAX_VP) for key in ROW_DEFAULTS}
 
 
 # --- the score document -----------------------------------------------------------------
 
-def _held(state: dict, i: int) -> list[int]:
+def _held(state: dict, i: int, calc: bool) -> list[int]:
     """The penance levels (1..3) player i still holds at the end [GT763]."""
     p = state["players"][i]
-    if state.get("calculator"):
+    if calc:
         return p["sheet"]["penance"] if p.get("sheet") else []
-    return [lvl + 1 for lvl in range(3) if p["suspicion"]["penance_taken"][lvl] and not p["penance_removed"][lvl]]
+    return rules.penance_held(p["suspicion"]["penance_taken"], p["penance_removed"])
 
 
-def missing(state: dict, names: list[str]) -> list[str]:
+def missing(state: dict, names: list[str], options: dict) -> list[str]:
     """Say what final scoring still needs, in the players' words (empty when it can be scored)."""
     board = state["board"]
+    calc = is_calculator(options)
     out = []
-    section = "Printed on the board" if state.get("calculator") else "Board values"  # the page's section
+    section = "Printed on the board" if calc else "Board values"  # the page's section
     if "cathedral" not in board:
         out.append(f"the Cathedral values ({section})")
-    if "vp" not in board.get("penance_cards", {}) and any(_held(state, i) for i in range(len(state["players"]))):
+    if "vp" not in board.get("penance_cards", {}) and any(_held(state, i, calc) for i in range(len(state["players"]))):
         out.append(f"the penance cards' VP ({section})")
-    key = "sheet" if state.get("calculator") else "final"
+    key = "sheet" if calc else "final"
     waiting = [names[i] for i, p in enumerate(state["players"]) if p.get(key) is None]
     if waiting:
-        what = "row" if state.get("calculator") else "final entries"
+        what = "row" if calc else "final entries"
         out.append(f"{waiting[0]}'s {what}" if len(waiting) == 1 else
                    f"the {what.replace('row', 'rows')} of {', '.join(waiting[:-1])} and {waiting[-1]}")
-    if state.get("calculator") and not waiting:
+    if calc and not waiting:
         places: dict[int, list[str]] = {}
         for i, p in enumerate(state["players"]):
             places.setdefault(p["sheet"]["turn_order"], []).append(names[i])
@@ -116,16 +115,21 @@ def missing(state: dict, names: list[str]) -> list[str]:
     return out
 
 
-def score_document(state: dict, names: list[str]) -> dict | None:
-    """Build the `score` function's document from the table, or None while values are missing."""
-    if missing(state, names):
+def score_document(state: dict, names: list[str], options: dict, order: list[int] | None = None) -> dict | None:
+    """Build the `score` function's document from the table, or None while values are missing.
+
+    A tracked table's places in turn order [GT769] are the Current track's (`state["order"]`), or
+    those of `order` (GAL-C5: the order in force during Cycle 5, shown when it differs).
+    """
+    if missing(state, names, options):
         return None
     board = state["board"]
-    rank = {p: i + 1 for i, p in enumerate(state["order"])}
+    calc = is_calculator(options)
+    rank = {p: i + 1 for i, p in enumerate(state["order"] if order is None else order)}
     players = []
     for i, p in enumerate(state["players"]):
-        held = [board["penance_cards"]["vp"][lvl - 1] for lvl in _held(state, i)]
-        if state.get("calculator"):
+        held = [board["penance_cards"]["vp"][lvl - 1] for lvl in _held(state, i, calc)]
+        if calc:
             row = p["sheet"]
             players.append({"name": names[i], "vp": row["vp"], "principle": row["principle"], "status": row["status"],
                             "suspicion": row["suspicion"], "penance_vp": held,
@@ -139,9 +143,9 @@ def score_document(state: dict, names: list[str]) -> dict | None:
     return {"cathedral": board["cathedral"], "players": players}
 
 
-def result(state: dict, names: list[str]) -> dict | None:
+def result(state: dict, names: list[str], options: dict) -> dict | None:
     """Score the table with the `score` rules function, or None while values are missing."""
-    doc = score_document(state, names)
+    doc = score_document(state, names, options)
     if doc is None:
         return None
     try:
@@ -157,9 +161,9 @@ def final_result(state: dict, names: list[str], options: dict, profile: dict) ->
     state's board (copied from the profile at creation)."""
     if not state.get("finished"):
         return None
-    return result(state, list(names))
+    return result(state, list(names), options)
 
 
-def refresh_finished(s: dict, names: list[str]) -> None:
+def refresh_finished(s: dict, names: list[str], options: dict) -> None:
     """Set `finished`: every row (or final entry) is in and the score can be computed."""
-    s["finished"] = (s.get("calculator") or s["phase"] == "final") and result(s, names) is not None
+    s["finished"] = (is_calculator(options) or s["phase"] == "final") and result(s, names, options) is not None

@@ -6,16 +6,29 @@ Prison and Stake icons sit, GAL-B2), `tiles` (the suspicion tiles' back value an
 VP spaces they sit on, GAL-B3), `cathedral` (the Cathedral's VP by principle and status,
 GAL-B1), `penance_cards` (each Penance card's VP loss and coin cost, GAL-B6) and
 `prohibition_suspicion` (the suspicion a failed Prohibition costs in Cycles 2, 3 and 5
-[GT731]). The checks are functions.board's, shared with the `board` event.
+[GT731]). The checks are functions.board's, shared with the `board` event; the table and the
+page read a printed value out of a table's board values with the functions below.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from ..words import plural
 from . import functions
 
 
 def validate_profile(data: Any) -> dict:
     """Check a Galileo box profile: any of the printed-value sections (RULES.md GAL-B)."""
     return functions.board(data, "$")
+
+
+def prohibition_penalty(board: dict, cycle: int) -> dict | None:
+    """Return the suspicion failing this cycle's Prohibition costs, by principle, where the board values hold it [GT731]."""
+    return board.get("prohibition_suspicion", {}).get(str(cycle))
+
+
+def removal_cost(board: dict, level: int) -> str:
+    """Say what removing a Penance card from the game costs: its printed coins ("2 coins") where entered [GT485]."""
+    coins = board.get("penance_cards", {}).get("coins")
+    return plural(coins[level - 1], "coin") if coins else "its coins"

@@ -173,6 +173,22 @@ def _philosopher_unavailable_now(suspicion: dict, used: bool) -> str | None:
     return None
 
 
+def penance_held(taken: list[bool], removed: list[bool]) -> list[int]:
+    """Return the Penance levels (1..3) a player possesses: taken [GT158] and not removed from the game
+    by paying its coins [GT485]; each loses its printed VP at the end [GT763]."""
+    return [level + 1 for level in range(len(PENANCE_LEVELS)) if taken[level] and not removed[level]]
+
+
+#: [GT484] a Penance card played while the Inquisition token is face down: "reduce your Suspicion by 1"
+PENANCE_RELIEF = 1
+
+
+def penance_card_suspicion(inquisition_up: bool) -> int:
+    """Return the suspicion playing a Penance card changes [GT484]: -1 with the token face down,
+    nothing face up (GAL-C14: the Main Action's +1 is main_action_suspicion's)."""
+    return 0 if inquisition_up else -PENANCE_RELIEF
+
+
 def status_of(suspicion: dict) -> str:
     """Return the Cathedral status a suspicion state gives: free, prison or stake [GT745-749]."""
     if suspicion["at_stake"]:
@@ -201,9 +217,13 @@ def tile_after_reach(face: str, reached: int, players: int) -> str:
     return face
 
 
+#: [GT210] "If a player exceeds 100 Victory Points, they no longer increase Suspicion from Suspicion Tiles"
+TILES_UNTIL_VP = 100
+
+
 def tiles_affect(vp: int) -> bool:
     """Return whether tiles still add suspicion at this VP: not once it "exceeds 100" [GT210] (GAL-C6)."""
-    return vp <= 100
+    return vp <= TILES_UNTIL_VP
 
 
 # --- turn order -------------------------------------------------------------------------
@@ -223,11 +243,11 @@ def round_end(passing: list[int], future: list[int], remaining: int, inquisition
     `remaining` counts players still active after this round. Returns the new
     `passing`, `future`, `inquisition_up`, whether it `flipped` now, and `over`.
     """
-    # [GT380-388] markers move down keeping left-to-right order; the ones already there stay
+    # [GT388] markers move down keeping left-to-right order; the ones already there stay
     future = future + passing
     flipped = False
     if passing and remaining:
-        # some passed, others still active: the Inquisition Suspects [GT380-382]
+        # some passed, others still active: the Inquisition Suspects [GT383-386]
         flipped = not inquisition_up
         inquisition_up = True
     # ALL passed this round (GAL-A9 edge case): no flip; the Action Phase is over [GT390-392]
@@ -259,6 +279,12 @@ def fails_prohibition(count: int, limit: int) -> bool:
     return count >= limit
 
 
+#: [GT416-419] Abjuring: "reduce the Suspicion by 5" for you, "increase the Suspicion by 1" for
+#: all other Copernican players
+ABJURE_SELF = -5
+ABJURE_OTHERS = 1
+
+
 def can_abjure(principle: str, cycle: int) -> str | None:
     """Return why the player may not Abjure now, or None [GT408-419]."""
     if principle != "copernican":
@@ -272,6 +298,12 @@ def can_abjure(principle: str, cycle: int) -> str | None:
 
 RANK_VP = 4  # [GT753]
 STAKE_FACTOR = 2  # [GT765]
+
+
+def stake_loss(suspicion: int) -> int:
+    """Return the VP a player at the Stake loses at the end: "your current Suspicion level multiplied
+    by 2" [GT765-767] (GAL-C2: the final position)."""
+    return STAKE_FACTOR * suspicion
 
 
 def score(cathedral: dict, players: list[dict]) -> dict:
@@ -290,7 +322,7 @@ def score(cathedral: dict, players: list[dict]) -> dict:
             "mentor": p["mentor_vp"],  # [GT757] only if unlocked (the caller sends 0 otherwise)
             "penance": -sum(p["penance_vp"]),  # [GT763] each card still possessed
             # [GT765-767] at the Stake: current suspicion x 2 (GAL-C2: final position)
-            "stake": -STAKE_FACTOR * p["suspicion"] if p["status"] == "stake" else 0,
+            "stake": -stake_loss(p["suspicion"]) if p["status"] == "stake" else 0,
             "end_losses": -p["end_losses"],  # [GT687] deferred losses (GAL-C17)
         }
         total = sum(breakdown.values())

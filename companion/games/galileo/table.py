@@ -10,12 +10,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..base import Context, EventLines, clone, describe_event
-from ..words import plural
+from ..base import Context, EventLines, clone, describe_event, is_calculator
 from ..validation import RulesError, at, choice, flag, listof, obj, whole
-from . import calculator, functions, rules
+from . import calculator, functions, profile, rules
 from .calculator import SHEET
-from .calculator import on_final as _on_final, on_sheet as _on_sheet  # noqa: F401 (HANDLERS)
 
 MAX_DELTA = 30
 
@@ -27,11 +25,11 @@ EVENTS = {
     "tile": "a scoring marker reaches or passes a suspicion tile: {player: INDEX, tile: INDEX, vp?: VP when it reached the tile (default: the player's VP)}",
     "income_done": "the Income phase is over, the Actions phase starts: {}",
     "action": "a Main Action other than Pass, Abjure or a penance card: {player: INDEX, action: \"invention\" | \"academic\" | \"treatise\" | \"philosopher\"}",
-    "abjure": "Main Action Abjure: {player: INDEX} (-5 for them, +1 for every other Copernican; not in Cycle 5)",
+    "abjure": f"Main Action Abjure: {{player: INDEX}} ({rules.ABJURE_SELF} for them, +{rules.ABJURE_OTHERS} for every other Copernican; not in Cycle {rules.LAST_CYCLE})",
     "penance": "Main Action: play a penance card: {player: INDEX, level: 1..3, remove: true | false (paid its coins to remove it from the game)}",
     "pass": "Main Action Pass: {player: INDEX}",
     "prohibition": "the Prohibition check at the end of Cycle 2, 3 or 5: {limit: N, counts: [elements each player possesses], penalty?: {copernican: N, ptolemaic: N}}",
-    "next_cycle": "finish the End of Cycle phase and start the next cycle (after Cycle 5: final scoring): {}",
+    "next_cycle": f"finish the End of Cycle phase and start the next cycle (after Cycle {rules.LAST_CYCLE}: final scoring): {{}}",
     "final": "a player's final-scoring entries: {player: INDEX, inventions_vp: N, mentor_vp: N (0 unless unlocked), end_losses: N}",
     SHEET: "calculator mode: one player's row at the end (saved again, it replaces the row): {player: INDEX, principle, status: \"free\" | \"prison\" | \"stake\", vp, suspicion? (required at the Stake), penance?: [levels still held], inventions_vp?, mentor_vp?, end_losses? (default 0), turn_order? (place 1..N, default the seat's)}",
 }
@@ -45,15 +43,14 @@ OPTIONS = {
 }
 
 TRIGGER_TEXT = {
-    "penance_1": "take Penance card I and put it face down on your draw deck",
-    "penance_2": "take Penance card II and put it face down on your draw deck",
-    "penance_3": "take Penance card III and put it face down on your draw deck",
+    **{f"penance_{i}": f"take Penance card {roman} and put it face down on your draw deck" for i, roman in enumerate(rules.PENANCE_LEVELS, 1)},
     "arrested": "arrested: your Natural Philosopher goes to Prison (if it stood on an action space, lay it down; that space is free again)",
     "released": "released: take your Natural Philosopher back (standing if it was unused, otherwise lying until the End of Cycle)",
-    "stake": "the Stake: your Natural Philosopher goes to the Stake for good; marker back to 0; from now on every point of suspicion costs 2 VP at the end",
+    "stake": ("the Stake: your Natural Philosopher goes to the Stake for good; marker back to 0; from now on every point "
+              f"of suspicion costs {rules.STAKE_FACTOR} VP at the end"),  # [GT186-190][GT765]
 }
 
-INQUISITION_TEXT = "The Inquisition Suspects: the token is face up; every Main Action but Pass now costs +1 suspicion"
+INQUISITION_TEXT = f"The Inquisition Suspects: the token is face up; every Main Action but Pass now costs +{rules.INQUISITION_SUSPICION} suspicion"
 
 
 # --- tables ------------------------------------------------------------------------------
@@ -71,12 +68,10 @@ def initial_state(names: list[str], options: dict, profile: dict) -> dict:
     """Start Cycle 1 (no Income [GT310]) with the players' turn order as listed;
     a calculator table starts at final scoring, one row per player to fill."""
     board = functions.board(profile)
-    calc = bool(options.get("calculator"))
     return {
-        "calculator": calc,
         "finished": False,
         "cycle": 1,
-        "phase": "final" if calc else "actions",
+        "phase": "final" if is_calculator(options) else "actions",
         "round": 1,
         # [GT103] markers left to right from the first player, clockwise: the names' order
         "order": list(range(len(names))),
@@ -104,7 +99,7 @@ def apply(state: dict, type_: str, data: Any, ctx: Context) -> dict:
     handler(new, data, ctx)
     player = data.get("player") if isinstance(data, dict) else None
     new["notice_player"] = player if type_ in CARD_EVENTS + (SHEET,) else None
-    calculator.refresh_finished(new, list(ctx.names))
+    calculator.refresh_finished(new, list(ctx.names), ctx.options)
     return new
 
 
@@ -139,10 +134,7 @@ def _on_suspicion_group(s: dict, data: Any, ctx: Context) -> None:
     group = choice(data["group"], "data.group", ("others", "copernican"))
     delta = _delta(data["delta"], "data.delta", MAX_DELTA)
     # [GT696] "All the other players ..."; [GT697] "All the Copernican players ..."
-    if group == "others":
-        targets = [i for i in range(len(s["players"])) if i != player]
-    else:
-        targets = [i for i, p in enumerate(s["players"]) if p["principle"] == "copernican"]
+    targets = [i for i, p in enumerate(s["players"]) if (i != player if group == "others" else p["principle"] == "copernican")]
     if not targets:
         raise RulesError("data.group", "no player is affected: there is no Copernican player left")
     for i in _in_turn_order(s, targets):
@@ -208,7 +200,7 @@ def _on_action(s: dict, data: Any, ctx: Context) -> None:
             raise RulesError("data.action", f"{ctx.names[player]}'s Natural Philosopher {why}")
         p["philosopher_used"] = True
     _main_action(s, ctx, player)
-    _end_turn(s, ctx, player)
+    _end_turn(s, player)
 
 
 def _on_abjure(s: dict, data: Any, ctx: Context) -> None:
@@ -221,11 +213,11 @@ def _on_abjure(s: dict, data: Any, ctx: Context) -> None:
     # [GT415-419] flip to Ptolemaic; -5 for you, +1 for every other Copernican
     s["players"][player]["principle"] = "ptolemaic"
     s["notices"].append(f"{ctx.names[player]} abjures and is now Ptolemaic (final).")
-    _suspect(s, ctx, player, -5)
+    _suspect(s, ctx, player, rules.ABJURE_SELF)
     others = [i for i, p in enumerate(s["players"]) if i != player and p["principle"] == "copernican"]
     for i in _in_turn_order(s, others):
-        _suspect(s, ctx, i, 1)
-    _end_turn(s, ctx, player)
+        _suspect(s, ctx, i, rules.ABJURE_OTHERS)
+    _end_turn(s, player)
 
 
 def _on_penance(s: dict, data: Any, ctx: Context) -> None:
@@ -239,25 +231,23 @@ def _on_penance(s: dict, data: Any, ctx: Context) -> None:
         raise RulesError("data.level", f"{ctx.names[player]} has no Penance card {roman}")
     if p["penance_removed"][level - 1]:
         raise RulesError("data.level", f"{ctx.names[player]}'s Penance card {roman} was removed from the game")
-    face_down = not s["inquisition"]
+    relief = rules.penance_card_suspicion(s["inquisition"])  # [GT484] read before the turn's +1
     _main_action(s, ctx, player)  # GAL-C14: face up, +1 and no -1
-    if face_down:
-        _suspect(s, ctx, player, -1, why=f"Penance card {roman}")  # [GT484]
+    if relief:
+        _suspect(s, ctx, player, relief, why=f"Penance card {roman}")
     if remove:
         # [GT479] pay the printed coins to remove it: it no longer costs VP at the end [GT763]
         p["penance_removed"][level - 1] = True
-        coins = s["board"].get("penance_cards", {}).get("coins")
-        cost = plural(coins[level - 1], "coin") if coins else "its coins"
-        s["notices"].append(f"{ctx.names[player]} pays {cost} and removes Penance card {roman} from the game.")
-    _end_turn(s, ctx, player)
+        s["notices"].append(f"{ctx.names[player]} pays {profile.removal_cost(s['board'], level)} and removes Penance card {roman} from the game.")
+    _end_turn(s, player)
 
 
 def _on_pass(s: dict, data: Any, ctx: Context) -> None:
     obj(data, "data", required=("player",))
     player = _turn(s, data, ctx)
-    # [GT361] the marker goes to the Passing Area; "Passing does not cause you an increase" [GT400]
+    # [GT369] the marker goes to the Passing Area; "Passing does not cause you an increase" [GT400]
     s["passing"] = rules.place_passer(s["passing"], player, ctx.options.get("passing_order", "literal"))
-    _end_turn(s, ctx, player)
+    _end_turn(s, player)
 
 
 def _on_prohibition(s: dict, data: Any, ctx: Context) -> None:
@@ -269,10 +259,7 @@ def _on_prohibition(s: dict, data: Any, ctx: Context) -> None:
     limit = whole(data["limit"], "data.limit", 1, 99)
     counts = [whole(c, at("data.counts", i), 0, 99)
               for i, c in enumerate(listof(data["counts"], "data.counts", len(s["players"]), len(s["players"])))]
-    if "penalty" in data:
-        penalty = functions.penalty(data["penalty"], "data.penalty")
-    else:
-        penalty = s["board"].get("prohibition_suspicion", {}).get(str(s["cycle"]))
+    penalty = functions.penalty(data["penalty"], "data.penalty") if "penalty" in data else profile.prohibition_penalty(s["board"], s["cycle"])
     # [GT728] you follow it only with fewer than the limit
     failed = [i for i in _in_turn_order(s, range(len(s["players"]))) if rules.fails_prohibition(counts[i], limit)]
     if failed and penalty is None:
@@ -291,7 +278,7 @@ def _on_next_cycle(s: dict, data: Any, ctx: Context) -> None:
     obj(data, "data")
     if s["phase"] != "end":
         raise RulesError("type", "the cycle's Actions phase is not over yet: every player must pass")
-    if s["cycle"] in rules.PROHIBITION_CYCLES and s["prohibition"] is None:
+    if prohibition_pending(s):
         raise RulesError("type", f"check the Prohibition of Cycle {s['cycle']} first")
     if s["cycle"] == rules.LAST_CYCLE:
         # [GT737] the game ends after the End of Cycle of Cycle 5
@@ -310,8 +297,12 @@ def _on_next_cycle(s: dict, data: Any, ctx: Context) -> None:
         s["cycle5_order"] = list(s["order"])
 
 
-#: event type -> its handler `_on_TYPE(state, data, ctx)`, which changes the state's copy in place
-HANDLERS = {type_: globals()[f"_on_{type_}"] for type_ in EVENTS}
+#: event type -> its handler `(state, data, ctx)`, which changes the state's copy in place
+HANDLERS = {
+    "board": _on_board, "suspicion": _on_suspicion, "suspicion_group": _on_suspicion_group, "vp": _on_vp, "tile": _on_tile,
+    "income_done": _on_income_done, "action": _on_action, "abjure": _on_abjure, "penance": _on_penance, "pass": _on_pass,
+    "prohibition": _on_prohibition, "next_cycle": _on_next_cycle, "final": calculator.on_final, SHEET: calculator.on_sheet,
+}
 
 
 # --- history -------------------------------------------------------------------------------
@@ -381,14 +372,20 @@ def _in_turn_order(s: dict, players) -> list[int]:
 
 
 def current_player(s: dict) -> int | None:
-    """Return whose turn it is in the Actions phase, or None."""
+    """Return whose turn it is in the Actions phase, or None: the first on the Current track not done this round [GT369][GT379]."""
     if s["phase"] != "actions":
         return None
-    done = set(s["passing"]) | set(s["future"]) | set(s["acted"])
-    for p in s["order"]:
-        if p not in done:
-            return p
-    return None
+    return next((p for p in s["order"] if not has_passed(s, p) and p not in s["acted"]), None)
+
+
+def has_passed(s: dict, player: int) -> bool:
+    """Return whether the player passed this cycle: their marker is in the Passing Area, then on the Future track [GT369][GT388]."""
+    return player in s["passing"] or player in s["future"]
+
+
+def prohibition_pending(s: dict) -> bool:
+    """Return whether this End of Cycle still waits for its Prohibition check [GT726]."""
+    return s["phase"] == "end" and s["cycle"] in rules.PROHIBITION_CYCLES and s["prohibition"] is None
 
 
 def _turn(s: dict, data: dict, ctx: Context) -> int:
@@ -399,7 +396,7 @@ def _turn(s: dict, data: dict, ctx: Context) -> int:
                                   "final": "the game is over: final scoring"}.get(s["phase"], "not now"))
     now = current_player(s)
     if player != now:
-        if player in s["passing"] or player in s["future"]:
+        if has_passed(s, player):
             raise RulesError("data.player", f"{ctx.names[player]} has passed this cycle")
         raise RulesError("data.player", f"it is {ctx.names[now]}'s turn")
     return player
@@ -423,12 +420,12 @@ def _main_action(s: dict, ctx: Context, player: int) -> None:
         _suspect(s, ctx, player, delta, why="the Inquisition")
 
 
-def _end_turn(s: dict, ctx: Context, player: int) -> None:
+def _end_turn(s: dict, player: int) -> None:
     s["acted"].append(player)
     if current_player(s) is not None:
         return
-    # [GT373] the last player in the current turn order has taken their turn
-    remaining = [p for p in s["order"] if p not in s["passing"] and p not in s["future"]]
+    # [GT379] the last player in the current turn order has taken their turn
+    remaining = [p for p in s["order"] if not has_passed(s, p)]
     end = rules.round_end(s["passing"], s["future"], len(remaining), s["inquisition"])
     s["passing"], s["future"], s["inquisition"] = end["passing"], end["future"], end["inquisition_up"]
     if end["flipped"]:
