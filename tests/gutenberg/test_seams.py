@@ -10,6 +10,13 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from companion.games import get
+from companion.web.connection import get_db
+
+from .test_calculator import NAMES, ROWS, expected, row
+from .test_web import ok, open_table
+
+GAME = get("gutenberg")
 ROOT = Path(__file__).resolve().parents[2]
 TEMPLATES = ROOT / "templates" / "gutenberg"
 
@@ -27,3 +34,69 @@ def test_templates_are_the_entry_points_and_underscored_partials_of_the_common_r
     for p in TEMPLATES.glob("*.html"):
         used |= set(re.findall(r'"gutenberg/([^"]+\.html)"', p.read_text("utf-8")))
     assert used == names - entries
+
+
+# --- calculator mode: decided by the options alone ------------------------------------------------
+
+def test_the_calculator_mode_is_read_from_the_options_not_from_the_state(api):
+    # a calculator table's `rows_in` says whose rows are in; it is no mode flag: the same state read with a
+    # tracked table's options is read as a tracked table's, and with the calculator option as a calculator's
+    t = api.create("gutenberg", NAMES, calculator=True)
+    state = t["state"]
+    assert GAME.running_score(state, {"calculator": True}) is None
+    assert GAME.running_score(state, {"first_player": 0}) == [0, 0, 0, 0]
+    assert GAME.start_player(state, {"first_player": 0}) == 0
+    board = GAME.view(state, NAMES, {"first_player": 0}, {}, None)["scoreboard"]
+    assert [(r["score"], r["status"]) for r in board] == [(0, "first player"), (0, None), (0, None), (0, None)]
+    board = GAME.view(state, NAMES, {"calculator": True}, {}, None)["scoreboard"]
+    assert [(r["score"], r["status"]) for r in board] == [(None, "waiting")] * 4
+
+
+#: states as the app stored them before issue 30 (main 9a2a616): a calculator table of three with Anna's
+#: and Ben's rows in, and a tracked table of two in round 6 (JSON, as the tables row holds it)
+OLD_CALCULATOR = (
+    '{"round": 1, "seats": [0, 1, 2], "first": 0, "players": ['
+    '{"fame": 62, "guilders": 7, "types": 6, "inks": 2, "specialties": {"typesetting": 4, "woodcutting": 2, "binding": 3, '
+    '"illuminating": 1}, "rewards": [], "patronage_cards": 2, "character": "hieronymus_vietor", "markers": null, "used": {}}, '
+    '{"fame": 72, "guilders": 9, "types": 7, "inks": 1, "specialties": {"typesetting": 5, "woodcutting": 3, "binding": 2, '
+    '"illuminating": 0}, "rewards": [], "patronage_cards": 2, "character": null, "markers": null, "used": {}}, '
+    '{"fame": 0, "guilders": 10, "types": 3, "inks": 0, "specialties": {"typesetting": 0, "woodcutting": 0, "binding": 0, '
+    '"illuminating": 0}, "rewards": [], "patronage_cards": 0, "character": null, "markers": null, "used": {}}], '
+    '"automa": null, "notice": {"player": 1, "text": "row saved; waiting for Cleo"}, "finished": false, '
+    '"rows_in": [true, true, false]}')
+OLD_TRACKED = (
+    '{"round": 6, "seats": [0, 1], "first": 1, "players": ['
+    '{"fame": 0, "guilders": 10, "types": 3, "inks": 0, "specialties": {"typesetting": 0, "woodcutting": 0, "binding": 0, '
+    '"illuminating": 0}, "rewards": [], "patronage_cards": 0, "character": null, "markers": null, "used": {}}, '
+    '{"fame": 30, "guilders": 10, "types": 3, "inks": 0, "specialties": {"typesetting": 0, "woodcutting": 0, "binding": 0, '
+    '"illuminating": 0}, "rewards": [], "patronage_cards": 0, "character": null, "markers": null, "used": {}}], '
+    '"automa": null, "notice": null, "finished": false}')
+
+
+def stored_as(app, t: dict, state: str) -> None:
+    """Put a state into the table's row as an older version of the app wrote it."""
+    with app.app_context():
+        get_db().execute("UPDATE tables SET state = ? WHERE id = ?", [state, t["table"]])
+
+
+def test_old_stored_states_still_load_and_play(app, client, api):
+    names = ["Anna", "Ben", "Cleo"]
+    t = api.create("gutenberg", names, calculator=True)
+    stored_as(app, t, OLD_CALCULATOR)
+    page_url = open_table(client, t)
+    assert "Waiting for: <bdi>Cleo</bdi>" in client.get(page_url).get_data(as_text=True)
+    ok(api.event(t, "sheet", row(2)))
+    assert api.get(t)["state"]["finished"] and api.get(t)["state"]["rows_in"] == [True, True, True]
+    assert api.final_result(t) == expected(ROWS[:3], names)
+    assert "<bdi>Cleo</bdi> wins" in client.get(page_url).get_data(as_text=True)
+
+    t = api.create("gutenberg", ["Ann", "Ben"])
+    stored_as(app, t, OLD_TRACKED)
+    page_url = open_table(client, t)
+    assert "Round 6 of 6" in client.get(page_url).get_data(as_text=True)
+    ok(api.event(t, "end_round"))
+    assert api.final_result(t)["winners"] == ["Ben"]
+    assert GAME.running_score(api.get(t)["state"], {}) == [0, 30]
+    ok(api.event(t, "sheet", dict(ROWS[3], player=0)))  # a correction at final scoring
+    assert api.final_result(t)["winners"] == ["Ann"]
+    assert "<bdi>Ann</bdi> wins" in client.get(page_url).get_data(as_text=True)

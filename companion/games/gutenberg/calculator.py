@@ -59,13 +59,19 @@ def ev_sheet(state: dict, data: Any, ctx) -> None:
         raise RulesError("type", "the final sheet comes after round 6; during the game the counts change as you play")
     player = state["players"][index]
     player.update(row)
+    missing = []
     if calculator:
         state["rows_in"][index] = True
         # [GB298] final scoring once every player's end values are in
         state["finished"] = all(state["rows_in"])
-    waiting = [ctx.names[i] for i, done in enumerate(state.get("rows_in") or []) if not done]
-    text = "row saved" + (f"; waiting for {', '.join(waiting)}" if waiting else "; final scores at the top")
+        missing = waiting(state, ctx.names)
+    text = "row saved" + (f"; waiting for {', '.join(missing)}" if missing else "; final scores at the top")
     state["notice"] = {"player": index, "text": text}
+
+
+def waiting(state: dict, names: list[str] | tuple[str, ...]) -> list[str]:
+    """Return the players whose row a calculator table still waits for (its `rows_in`: whose rows are in)."""
+    return [names[i] for i, done in enumerate(state["rows_in"]) if not done]
 
 
 def sheet_line(d: dict, who: str) -> str:
@@ -74,9 +80,11 @@ def sheet_line(d: dict, who: str) -> str:
 
 
 def score(state: dict, names: list[str]) -> dict | None:
-    """Return the `score` function's result for the players' values, or None while rows are missing."""
-    if state.get("rows_in") is not None and not all(state["rows_in"]):
-        return None
+    """Return the `score` function's result for the players' values as the state holds them.
+
+    A calculator table is scored once finished, that is once every row is in (its callers,
+    final_result and the view, ask then); a tracked table also for "Score so far".
+    """
     players = []
     for i, p in enumerate(state["players"]):
         entry = {"name": names[i], "fame": p["fame"], "guilders": p["guilders"], "specialties": dict(p["specialties"]),

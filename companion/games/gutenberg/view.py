@@ -121,7 +121,7 @@ def screen_of(screen: str | None, n: int) -> str | None:
 def view(state: dict, names: list[str], options: dict, profile: dict, screen: str | None) -> dict:
     """Return the acting orders, the automa's prompts and the final tally for the templates."""
     if is_calculator(options):
-        return calculator_view(state, names)
+        return calculator_view(state, names, options)
     order = round_order(state)
     held = {who: table.holding(state, who) for who in state["seats"]}
     the = state["automa"]
@@ -174,8 +174,8 @@ def view(state: dict, names: list[str], options: dict, profile: dict, screen: st
     }
     if state["finished"] or context["screen"] == "end":
         context["final"] = final(state, names)
-    context["sheets"] = sheets(state, names) if state["finished"] else None
-    context["scoreboard"] = scoreboard(state, names, context.get("final"), order[0])
+    context["sheets"] = sheets(state, names, options) if state["finished"] else None
+    context["scoreboard"] = scoreboard(state, names, options, context.get("final"), order[0])
     return context
 
 
@@ -184,12 +184,12 @@ def _common() -> dict:
             "characters": list(CHARACTERS.values())}
 
 
-def sheets(state: dict, names: list[str]) -> list[dict]:
+def sheets(state: dict, names: list[str], options: dict) -> list[dict]:
     """Return each player's final-scoring row for the sheet form: their values as the table knows them."""
-    rows_in = state.get("rows_in")
+    calculator_mode = is_calculator(options)
     rows = []
     for i, p in enumerate(state["players"]):
-        known = rows_in is None or rows_in[i]
+        known = not calculator_mode or state["rows_in"][i]
         rows.append({"index": i, "name": names[i], "in": known,
                      # a row not in yet starts at 0, as Voynich's and Galileo's do: a zero costs nothing (issue 27)
                      "values": {k: p[k] if known else 0 for k in calculator.COUNTS},
@@ -198,26 +198,25 @@ def sheets(state: dict, names: list[str]) -> list[dict]:
     return rows
 
 
-def calculator_view(state: dict, names: list[str]) -> dict:
+def calculator_view(state: dict, names: list[str], options: dict) -> dict:
     """Calculator mode: every player's row, and the tally once all rows are in."""
     result = final(state, names) if state["finished"] else None
-    rows = sheets(state, names)
-    return {**_common(), "calculator": True, "screen": "end", "sheets": rows, "final": result,
-            "waiting": [r["name"] for r in rows if not r["in"]],
-            "scoreboard": scoreboard(state, names, result, None)}
+    return {**_common(), "calculator": True, "screen": "end", "sheets": sheets(state, names, options), "final": result,
+            "waiting": calculator.waiting(state, names),
+            "scoreboard": scoreboard(state, names, options, result, None)}
 
 
-def scoreboard(state: dict, names: list[str], result: dict | None, first) -> list[dict]:
+def scoreboard(state: dict, names: list[str], options: dict, result: dict | None, first) -> list[dict]:
     """The compact scoreboard: fame (or the final total) and a short status for every player."""
     totals = {r["name"]: r for r in result["rows"]} if result and state["finished"] else {}
-    rows_in = state.get("rows_in")
+    calculator_mode = is_calculator(options)
     board = []
     for i, p in enumerate(state["players"]):
         final_row = totals.get(names[i])
         if final_row:
             score, status = final_row["total"], standing(final_row["place"], final_row["place"] == 1)
-        elif rows_in is not None:
-            score, status = None, "row in" if rows_in[i] else "waiting"
+        elif calculator_mode:
+            score, status = None, "row in" if state["rows_in"][i] else "waiting"
         else:
             score = p["fame"]
             status = "first player" if first == i else None
@@ -301,7 +300,7 @@ def final(state: dict, names: list[str]) -> dict:
 
 def running_score(state: dict, options: dict) -> list[int] | None:
     """Return each player's fame on the fame track, in seat order; None on a calculator table."""
-    if state.get("rows_in") is not None:
+    if is_calculator(options):
         return None  # a calculator table tracks nothing before the end
     # [GB80] each player's disk on the fame track, the points earned during the game [GB298]
     return [p["fame"] for p in state["players"]]
@@ -313,7 +312,7 @@ def start_player(state: dict, options: dict) -> int | None:
     None on a calculator table, and with the automa: it takes the token [GB327] and is no player
     of the result (it has no score, RULES.md D2 step 6).
     """
-    if is_calculator(options) or state.get("rows_in") is not None or options.get("automa"):
+    if is_calculator(options) or options.get("automa"):
         return None
     # [GB72] the first player takes the first-player token; [GB86] and picks the first order
     first = options.get("first_player", 0)
