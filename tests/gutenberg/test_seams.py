@@ -7,6 +7,7 @@ the same roles.
 
 from __future__ import annotations
 
+import ast
 import re
 from pathlib import Path
 
@@ -100,3 +101,25 @@ def test_old_stored_states_still_load_and_play(app, client, api):
     ok(api.event(t, "sheet", dict(ROWS[3], player=0)))  # a correction at final scoring
     assert api.final_result(t)["winners"] == ["Ann"]
     assert "<bdi>Ann</bdi> wins" in client.get(page_url).get_data(as_text=True)
+
+
+# --- the handler table, written out ---------------------------------------------------------------
+
+def written_out(module: Path, name: str = "HANDLERS") -> list[str]:
+    """Return the event types a module's handler table names, failing unless each is written out."""
+    tree = ast.parse(module.read_text("utf-8"))
+    table = next(n.value for n in tree.body if isinstance(n, ast.Assign) and [t.id for t in n.targets] == [name])
+    assert isinstance(table, ast.Dict), f"{module.name}: {name} is a dict literal"
+    types = []
+    for key, value in zip(table.keys, table.values):
+        if key is None:  # `**solo.HANDLERS`: another handler table, itself written out
+            assert isinstance(value, ast.Attribute) and value.attr == name, ast.unparse(value)
+            continue
+        assert isinstance(key, (ast.Constant, ast.Attribute)), ast.unparse(key)
+        types.append(ast.unparse(key))
+    return types
+
+
+def test_the_handler_tables_are_written_out_one_event_a_line():
+    package = ROOT / "companion" / "games" / "gutenberg"
+    assert len(written_out(package / "table.py")) + len(written_out(package / "solo.py")) == len(GAME.events)

@@ -379,7 +379,11 @@ def ev_end_round(state, data, ctx):
 
 
 HANDLERS = {
-    **{key: partial(ev_count, key=key) for key in COUNTS},
+    "fame": partial(ev_count, key="fame"),
+    "guilders": partial(ev_count, key="guilders"),
+    "inks": partial(ev_count, key="inks"),
+    "types": partial(ev_count, key="types"),
+    "patronage_cards": partial(ev_count, key="patronage_cards"),
     "markers": ev_markers,
     **solo.HANDLERS,
     "take_inks": ev_take_inks,
