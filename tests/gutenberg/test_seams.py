@@ -11,10 +11,15 @@ import ast
 import re
 from pathlib import Path
 
+import pytest
+
 from companion.games import get
+from companion.games.gutenberg import rules
+from companion.games.gutenberg import table as table_module
 from companion.web.connection import get_db
 
 from .test_calculator import NAMES, ROWS, expected, row
+from .test_table import ACTIONS, START, Table
 from .test_web import ok, open_table
 
 GAME = get("gutenberg")
@@ -123,3 +128,27 @@ def written_out(module: Path, name: str = "HANDLERS") -> list[str]:
 def test_the_handler_tables_are_written_out_one_event_a_line():
     package = ROOT / "companion" / "games" / "gutenberg"
     assert len(written_out(package / "table.py")) + len(written_out(package / "solo.py")) == len(GAME.events)
+
+
+# --- the table runs the tested rule functions -------------------------------------------------------
+
+@pytest.mark.parametrize("names,options", [
+    (["A", "B"], {}), (["A", "B", "C"], {"first_player": 2}), (["A", "B", "C", "D"], {"first_player": 1}),
+    (["Ada"], {"automa": True}), (["A", "B"], {"automa": True, "automa_seat": 1}),
+    (["A", "B", "C"], {"automa": True, "automa_seat": 3}),
+])
+def test_end_round_passes_the_token_as_the_rule_function_does(names, options):
+    # [GB291] [GB292] rules.pass_token, tested on its own (test_rules.py), is what the table does each round:
+    # the new first seat, and what every seat holds after, the automa's markers included
+    table = Table(names, options, {"automa_start": START})
+    for round_ in range(1, 6):
+        state = table.state
+        counts = [table_module.holding(state, who) for who in state["seats"]]
+        first, held = rules.pass_token(counts, state["first"])
+        if state["automa"]:
+            table.do("automa_card", card={"centre": ACTIONS[round_ % 5], "moves": [["max", "min"]]})
+        after = table.do("end_round")
+        assert after["first"] == first, round_
+        assert [table_module.holding(after, who) for who in after["seats"]] == held, round_
+        if after["automa"]:
+            assert sum(after["automa"]["markers"].values()) == held[after["seats"].index("automa")], round_

@@ -127,6 +127,17 @@ def receive_markers(markers: dict[str, int], centre: str, count: int) -> tuple[d
     return new, placed
 
 
+def token_passed(markers: dict[str, int], centre: str, change: int) -> tuple[dict[str, int], list[str]]:
+    """Give one marker (`change` -1: another seat passed the first-player token) or receive `change`
+    markers (the automa passed it); return the new markers and the action of each marker moved."""
+    if change == -1:
+        # [GB351] the automa gives one marker, from its fullest action
+        new, taken = give_marker(markers, centre)
+        return new, [taken]
+    # [GB352] it passed the token: one marker from every other seat, one after another
+    return receive_markers(markers, centre, change)
+
+
 def shuffled_deck(rng: random.Random) -> list[int]:
     """Return the four execution cards in a fresh random order."""
     # [GB337] "for each action, the automa starts drawing from its full deck of 4 execution cards"

@@ -188,11 +188,8 @@ def run_automa_round_end(doc: Any) -> dict:
     total = sum(markers.values()) + change
     if not AUTOMA_MIN <= total <= AUTOMA_MAX:
         raise RulesError("change", f"the automa would hold {total} markers; it holds {AUTOMA_MIN} to {AUTOMA_MAX}")
-    if change < 0:
-        markers, taken = automa.give_marker(markers, centre)
-        return {"markers": markers, "taken": [taken]}
-    markers, placed = automa.receive_markers(markers, centre, change)
-    return {"markers": markers, "placed": placed}
+    markers, moved = automa.token_passed(markers, centre, change)
+    return {"markers": markers, ("taken" if change < 0 else "placed"): moved}
 
 
 def run_automa_execute(doc: Any) -> dict:

@@ -226,20 +226,14 @@ def ev_automa_answer(state, data, ctx):
     state["notice"] = {"player": None, "text": f"Automa, {ACTION_LABELS[step['action']]}: " + " ".join(outcomes)}
 
 
-def round_end(the: dict, receives: bool, others: int) -> str:
-    """Pass the first-player token for the automa: it gives a marker, or receives `others`; say what moved."""
-    centre = the["card"]["centre"]
-    if receives:
-        # [GB352] the automa receives one marker from every other player, one after another
-        the["markers"], placed = automa.receive_markers(the["markers"], centre, others)
-        text = "the automa receives markers on " + ", ".join(ACTION_LABELS[a] for a in placed)
-    else:
-        # [GB351] it gives one from its fullest action
-        the["markers"], taken = automa.give_marker(the["markers"], centre)
-        text = f"the automa gives the marker from {ACTION_LABELS[taken]}"
+def round_end(the: dict, change: int) -> str:
+    """Move the automa's markers as the first-player token passes (rules.pass_token's `change` for its
+    seat: -1, it gives one; more, it passed the token and receives them); say what moved."""
+    the["markers"], moved = automa.token_passed(the["markers"], the["card"]["centre"], change)
+    labels = ", ".join(ACTION_LABELS[a] for a in moved)
     # [GB354] it keeps its layout for the next Plan step
     the.update(card=None, steps=[], step=None, done={})
-    return text[0].upper() + text[1:] + "."
+    return f"The automa gives the marker from {labels}." if change < 0 else f"The automa receives markers on {labels}."
 
 
 HANDLERS = {

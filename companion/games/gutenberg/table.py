@@ -368,13 +368,12 @@ def ev_end_round(state, data, ctx):
         state["finished"] = True
         state["notice"] = {"player": None, "text": "The game is over: final scoring."}
         return
-    passer = state["seats"][state["first"]]
-    # [GB291] F. pass the first player token clockwise
-    state["first"] = (state["first"] + 1) % len(state["seats"])
+    counts = [holding(state, who) for who in state["seats"]]
+    # [GB291] F. pass the first player token clockwise; [GB292] G. every other seat gives the passer a marker
+    state["first"], held = rules.pass_token(counts, state["first"])
     if the:
-        # the automa receives markers if it passed the token [GB352], else gives one [GB351]
-        text = solo.round_end(the, passer == AUTOMA, len(state["seats"]) - 1)
-        state["notice"] = {"player": None, "text": text}
+        seat = seat_of(state, AUTOMA)
+        state["notice"] = {"player": None, "text": solo.round_end(the, held[seat] - counts[seat])}
     state["round"] += 1
 
 
