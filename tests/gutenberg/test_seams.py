@@ -16,6 +16,7 @@ import pytest
 from companion.games import get
 from companion.games.gutenberg import rules
 from companion.games.gutenberg import table as table_module
+from companion.games.validation import RulesError
 from companion.web.connection import get_db
 
 from .test_calculator import NAMES, ROWS, expected, row
@@ -152,3 +153,44 @@ def test_end_round_passes_the_token_as_the_rule_function_does(names, options):
         assert [table_module.holding(after, who) for who in after["seats"]] == held, round_
         if after["automa"]:
             assert sum(after["automa"]["markers"].values()) == held[after["seats"].index("automa")], round_
+
+
+#: each power the table applies: the view's flag that offers it, its character, and the event that uses it
+POWERS = [
+    ("can_shift", "johannes_gutenberg", "gutenberg_shift", {"from": "take_inks", "to": "patronage"}),
+    ("can_swap", "christophorus_plantinus", "plantinus_swap", {"first": "binding", "second": "woodcutting"}),
+    ("can_torinus", "godofredus_torinus", "torinus", {}),
+    ("can_helena", "helena_ungler", "helena", {"level_one": "binding", "level_two": "typesetting"}),
+]
+
+
+def offered_and_taken(table: Table, flag: str, type_: str, data: dict) -> tuple[bool, bool]:
+    """Return whether the panel offers Jo's power and whether the table takes its event, in this state."""
+    state = table.state
+    offered = GAME.view(state, table.names, table.options, table.profile, None)["players"][0][flag]
+    try:
+        GAME.apply(state, type_, dict(data, player=0), table.ctx)
+    except RulesError:
+        return offered, False
+    return offered, True
+
+
+@pytest.mark.parametrize("flag,character,type_,data", POWERS, ids=[p[2] for p in POWERS])
+def test_the_panel_offers_a_character_power_exactly_when_the_table_takes_it(flag, character, type_, data):
+    # one check for each power (table.power_open), read by the event and by the panel alike
+    table = Table(["Jo", "Tom"])
+    seen = [offered_and_taken(table, flag, type_, data)]  # no character yet
+    table.do("character", player=0, character=character)
+    seen.append(offered_and_taken(table, flag, type_, data))  # before the reveal
+    table.do("markers", player=0, markers={"take_orders": 3, "take_inks": 4})
+    seen.append(offered_and_taken(table, flag, type_, data))
+    table.do(type_, player=0, **data)
+    seen.append(offered_and_taken(table, flag, type_, data))  # used: once a round, Helena's once
+    table.do("end_round")
+    table.do("markers", player=0, markers={"take_orders": 4, "take_inks": 4})
+    seen.append(offered_and_taken(table, flag, type_, data))  # a new round
+    for _ in range(5):
+        table.do("end_round")
+    seen.append(offered_and_taken(table, flag, type_, data))  # the game is over
+    assert [offered for offered, _ in seen] == [taken for _, taken in seen]
+    assert [taken for _, taken in seen][2:4] == [True, False]

@@ -259,6 +259,20 @@ def ev_character(state, data, ctx):
         state["notice"] = {"player": data["player"], "text": CHARACTERS[character]["rule"]}
 
 
+#: the character powers the table applies, by the key their use is kept under in a player's `used`
+POWERS = {"gutenberg": "johannes_gutenberg", "plantinus": "christophorus_plantinus", "torinus": "godofredus_torinus",
+          "helena": "helena_ungler"}
+
+
+def power_open(state: dict, player: dict, power: str) -> bool:
+    """True while a player's power (a key of POWERS) is still to use: Helena's once, the others once a round."""
+    if power == "helena":
+        # [GB404] "Immediately after selecting this character": once, on untouched tracks
+        return "helena" not in player["used"] and not player["rewards"] and not any(player["specialties"].values())
+    # [GB398] [GB401] [GB405] once a round, while the game is on
+    return not state["finished"] and player["used"].get(power) != state["round"]
+
+
 def _require_character(player: dict, key: str) -> None:
     if player["character"] != key:
         raise RulesError("data.player", f"only {CHARACTERS[key]['name']} has this power")
@@ -278,7 +292,7 @@ def _two_picks(state: dict, data: dict, character: str, keys: tuple[str, str], a
 def ev_helena(state, data, ctx):
     player, one, two = _two_picks(state, data, "helena_ungler", ("level_one", "level_two"), SPECIALTIES,
                                   "pick another specialty than the one at level I")
-    if "helena" in player["used"] or player["rewards"] or any(player["specialties"].values()):
+    if not power_open(state, player, "helena"):
         raise RulesError("data.player", "Helena Ungler's setup happens once, at the start, on untouched tracks")
     # [GB404] one specialty to I, another to II, reward marker to level II and its reward (ink)
     player["specialties"][one] = 1
@@ -294,7 +308,7 @@ def ev_plantinus_swap(state, data, ctx):
     player, a, b = _two_picks(state, data, "christophorus_plantinus", ("first", "second"), SPECIALTIES,
                               "pick two different specialties")
     # [GB401] "Once per round ... swap the levels of 2 of their specialties" (permanently)
-    if player["used"].get("plantinus") == state["round"]:
+    if not power_open(state, player, "plantinus"):
         raise RulesError("data.player", "Plantinus already swapped this round")
     levels = player["specialties"]
     levels[a], levels[b] = levels[b], levels[a]
@@ -309,7 +323,7 @@ def ev_gutenberg_shift(state, data, ctx):
     if markers is None:
         raise RulesError("data.player", "enter the revealed markers first; the shift comes after the reveal")
     # [GB398] after the reveal, before actions: "may shift 1 initiative marker ... to a different action"
-    if player["used"].get("gutenberg") == state["round"]:
+    if not power_open(state, player, "gutenberg"):
         raise RulesError("data.player", "Gutenberg already shifted a marker this round")
     if markers[source] == 0:
         raise RulesError("data.from", f"no marker on {ACTION_LABELS[source]}")
@@ -325,7 +339,7 @@ def ev_torinus(state, data, ctx):
     player = _player(state, data)
     _require_character(player, "godofredus_torinus")
     # [GB405] at the end of each round, +3 fame if all his inks can be assigned to his orders
-    if player["used"].get("torinus") == state["round"]:
+    if not power_open(state, player, "torinus"):
         raise RulesError("data.player", "Torinus already scored this round")
     player["fame"] += TORINUS_FAME
     player["used"]["torinus"] = state["round"]
@@ -345,7 +359,7 @@ def ev_markers(state, data, ctx):
         if placed > held:
             raise RulesError("data.markers", f"{who} holds {held} markers this round, not {placed}")
         raise RulesError("data.markers", f"{who} placed {placed} of their {held} markers; every marker goes on an action")
-    if player["used"].get("gutenberg") == state["round"]:
+    if not power_open(state, player, "gutenberg"):
         raise RulesError("data.markers", "Gutenberg already shifted a marker; undo the shift to re-enter the plan")
     player["markers"] = markers
 

@@ -139,12 +139,11 @@ def view(state: dict, names: list[str], options: dict, profile: dict, screen: st
             "levels": [{"key": s, "label": SPECIALTY_LABELS[s], "level": p["specialties"][s],
                         "roman": table.ROMAN[p["specialties"][s]]} for s in SPECIALTIES],
             "rewards_taken": len(p["rewards"]),
-            "can_shift": p["character"] == "johannes_gutenberg" and p["markers"] is not None
-            and p["used"].get("gutenberg") != state["round"],
-            "can_swap": p["character"] == "christophorus_plantinus" and p["used"].get("plantinus") != state["round"],
-            "can_torinus": p["character"] == "godofredus_torinus" and p["used"].get("torinus") != state["round"],
-            "can_helena": p["character"] == "helena_ungler" and "helena" not in p["used"] and not p["rewards"]
-            and not any(p["specialties"].values()),
+            # each power offered while its event is taken; Gutenberg's shift after the reveal [GB398]
+            "can_shift": offers(state, p, "gutenberg") and p["markers"] is not None,
+            "can_swap": offers(state, p, "plantinus"),
+            "can_torinus": offers(state, p, "torinus"),
+            "can_helena": offers(state, p, "helena"),
         })
     acting = orders(state)
     order_rows = []
@@ -177,6 +176,11 @@ def view(state: dict, names: list[str], options: dict, profile: dict, screen: st
     context["sheets"] = sheets(state, names, options) if state["finished"] else None
     context["scoreboard"] = scoreboard(state, names, options, context.get("final"), order[0])
     return context
+
+
+def offers(state: dict, p: dict, power: str) -> bool:
+    """True when a player's character has this power (a key of table.POWERS) and it is still to use."""
+    return p["character"] == table.POWERS[power] and table.power_open(state, p, power)
 
 
 def _common() -> dict:
