@@ -126,7 +126,7 @@ def written_out(module: Path, name: str = "HANDLERS") -> list[str]:
     return types
 
 
-def test_the_handler_tables_are_written_out_one_event_a_line():
+def test_the_handler_tables_are_written_out_event_by_event():
     package = ROOT / "companion" / "games" / "gutenberg"
     assert len(written_out(package / "table.py")) + len(written_out(package / "solo.py")) == len(GAME.events)
 

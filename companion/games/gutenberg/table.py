@@ -392,23 +392,12 @@ def ev_end_round(state, data, ctx):
 
 
 HANDLERS = {
-    "fame": partial(ev_count, key="fame"),
-    "guilders": partial(ev_count, key="guilders"),
-    "inks": partial(ev_count, key="inks"),
-    "types": partial(ev_count, key="types"),
-    "patronage_cards": partial(ev_count, key="patronage_cards"),
-    "markers": ev_markers,
-    **solo.HANDLERS,
-    "take_inks": ev_take_inks,
-    "buy_types": ev_buy_types,
-    "develop": ev_develop,
-    "character": ev_character,
-    "helena": ev_helena,
-    "plantinus_swap": ev_plantinus_swap,
-    "gutenberg_shift": ev_gutenberg_shift,
-    "torinus": ev_torinus,
-    "end_round": ev_end_round,
-    calculator.SHEET: calculator.ev_sheet,
+    "fame": partial(ev_count, key="fame"), "guilders": partial(ev_count, key="guilders"),
+    "inks": partial(ev_count, key="inks"), "types": partial(ev_count, key="types"),
+    "patronage_cards": partial(ev_count, key="patronage_cards"), "markers": ev_markers, **solo.HANDLERS,
+    "take_inks": ev_take_inks, "buy_types": ev_buy_types, "develop": ev_develop, "character": ev_character,
+    "helena": ev_helena, "plantinus_swap": ev_plantinus_swap, "gutenberg_shift": ev_gutenberg_shift,
+    "torinus": ev_torinus, "end_round": ev_end_round, calculator.SHEET: calculator.ev_sheet,
 }
 
 
