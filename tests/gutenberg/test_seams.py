@@ -194,3 +194,39 @@ def test_the_panel_offers_a_character_power_exactly_when_the_table_takes_it(flag
     seen.append(offered_and_taken(table, flag, type_, data))  # the game is over
     assert [offered for offered, _ in seen] == [taken for _, taken in seen]
     assert [taken for _, taken in seen][2:4] == [True, False]
+
+
+def automa_offers_and_takes(table: Table) -> list[tuple[str, bool, bool]]:
+    """For each action: whether the automa's panel offers it and whether the table takes `automa_act` on it."""
+    state = table.state
+    panel = GAME.view(state, table.names, table.options, table.profile, None)["automa"]
+    seen = []
+    for action in ACTIONS:
+        try:
+            GAME.apply(state, "automa_act", {"action": action}, table.ctx)
+            taken = True
+        except RulesError:
+            taken = False
+        seen.append((action, bool(panel) and action in panel["can_act"], taken))
+    return seen
+
+
+def test_the_automa_panel_offers_an_action_exactly_when_the_table_takes_it():
+    table = Table(["Ada"], {"automa": True}, {"automa_start": START})
+    checks = [automa_offers_and_takes(table)]  # no planning card yet
+    table.do("automa_card", card={"centre": "patronage", "moves": [["take_inks", "take_orders"]]})
+    checks.append(automa_offers_and_takes(table))  # take_inks now empty
+    state = table.do("automa_act", action="take_orders")
+    checks.append(automa_offers_and_takes(table))  # a draw under way
+    while table.state["automa"]["step"]:
+        table.do("automa_answer", available=True)
+    checks.append(automa_offers_and_takes(table))  # take_orders done
+    for _ in range(6):
+        if not table.state["automa"]["card"]:
+            table.do("automa_card", card={"centre": "patronage", "moves": []})
+        table.do("end_round")
+    checks.append(automa_offers_and_takes(table))  # the game is over
+    for seen in checks:
+        assert [offered for _, offered, _ in seen] == [taken for _, _, taken in seen], seen
+    assert [taken for _, _, taken in checks[1]] == [True, False, True, True, True]
+    assert state["automa"]["step"]

@@ -158,19 +158,32 @@ def _shuffle(the: dict, ctx: Context) -> list[int]:
     return deck
 
 
+def idle(the: dict) -> list[str]:
+    """Return the actions the automa does not do this round: those without a marker once its card is revealed."""
+    # [GB122] at least one marker to do an action; GUT-C13: the automa too
+    return [a for a in ACTIONS if the["card"] and the["markers"][a] == 0]
+
+
+def act_refusal(the: dict, action: str) -> str | None:
+    """Say why the automa cannot do `action` now (the table refuses it, the panel offers no button), or None."""
+    if not the["card"]:
+        return "reveal this round's planning card first"  # [GB335]
+    if the["step"]:
+        return f"finish the automa's {ACTION_LABELS[the['step']['action']]} first"
+    if action in the["done"]:
+        return f"the automa already did {ACTION_LABELS[action]} this round"
+    if action in idle(the):
+        return f"the automa has no marker on {ACTION_LABELS[action]}, so it does not act"
+    return None
+
+
 def ev_automa_act(state, data, ctx):
     the = _automa(state)
     obj(data, "data", required=("action",))
     action = choice(data["action"], "data.action", ACTIONS)
-    if not the["card"]:
-        raise RulesError("data.action", "reveal this round's planning card first")  # [GB335]
-    if the["step"]:
-        raise RulesError("data.action", f"finish the automa's {ACTION_LABELS[the['step']['action']]} first")
-    if action in the["done"]:
-        raise RulesError("data.action", f"the automa already did {ACTION_LABELS[action]} this round")
-    # [GB122] at least one marker to do an action; GUT-C13: the automa too
-    if the["markers"][action] == 0:
-        raise RulesError("data.action", f"the automa has no marker on {ACTION_LABELS[action]}, so it does not act")
+    refusal = act_refusal(the, action)
+    if refusal:
+        raise RulesError("data.action", refusal)
     if action == "patronage" and state["round"] >= PATRONAGE_CARDS_FROM_ROUND and the["card"].get("patronage"):
         # [GB345] the card shows a patronage card: the leftmost card (not in rounds 1 and 2)
         item = new_item("patronage_card", None)

@@ -168,7 +168,8 @@ def view(state: dict, names: list[str], options: dict, profile: dict, screen: st
         "missing_markers": missing,
         # the last event's words ("row saved; waiting for Tom"): plain text in the state, its names marked here
         "notice": dict(state["notice"], text=sentence.naming(state["notice"]["text"], names)) if state.get("notice") else None,
-        "automa": automa_view(state, profile) if the else None,
+        # the automa's panel while the game is on (its events are refused once it is over)
+        "automa": automa_view(state, profile) if the and not state["finished"] else None,
         "screen": screen if screen in SCREENS else ("end" if state["finished"] else "table"),
     }
     if state["finished"] or context["screen"] == "end":
@@ -244,8 +245,6 @@ def automa_view(state: dict, profile: dict) -> dict:
         item = the["step"]["items"][-1]
         question = {"action": ACTION_LABELS[the["step"]["action"]], "text": solo.question_text(item),
                     "card": solo.current_card(item), "drawn": list(item["drawn"])}
-    can_act = [a for a in ACTIONS if the["card"] and the["markers"] and the["markers"][a] > 0
-               and a not in the["done"] and not the["step"]]
     return {
         "markers": the["markers"],
         "needs_layout": the["markers"] is None,
@@ -253,9 +252,9 @@ def automa_view(state: dict, profile: dict) -> dict:
         "centre": ACTION_LABELS[the["card"]["centre"]] if the["card"] else None,
         "steps": [step_text(s) for s in the["steps"]],
         "question": question,
-        "can_act": can_act,
+        "can_act": [a for a in ACTIONS if solo.act_refusal(the, a) is None],
         "done": [{"label": ACTION_LABELS[a], "outcomes": o} for a, o in the["done"].items()],
-        "idle": [ACTION_LABELS[a] for a in ACTIONS if the["card"] and the["markers"] and the["markers"][a] == 0],
+        "idle": [ACTION_LABELS[a] for a in solo.idle(the)],
         "catalogue": sorted(int(n) for n in catalogue),
         "can_draw": len(catalogue) == PLANNING_CARDS and (the["deck"] is None or bool(the["deck"])),
         "cards_left": len(the["deck"]) if the["deck"] is not None else None,
