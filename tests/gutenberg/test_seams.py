@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from companion.games import get
-from companion.games.gutenberg import rules
+from companion.games.gutenberg import automa, rules, view
 from companion.games.gutenberg import table as table_module
 from companion.games.validation import RulesError
 from companion.web.connection import get_db
@@ -230,3 +230,18 @@ def test_the_automa_panel_offers_an_action_exactly_when_the_table_takes_it():
         assert [offered for _, offered, _ in seen] == [taken for _, _, taken in seen], seen
     assert [taken for _, _, taken in checks[1]] == [True, False, True, True, True]
     assert state["automa"]["step"]
+
+
+@pytest.mark.parametrize("markers,arrow,words", [
+    ((2, 1, 1, 2, 1), ["take_orders", "take_inks"], "Take orders → Take inks: one marker moves from Take orders to Take inks."),
+    ((0, 1, 2, 2, 2), ["take_orders", "take_inks"],
+     "Take orders → Take inks: Take orders is empty, so one marker moves from Take inks to Take orders."),
+    ((0, 0, 3, 2, 2), ["take_orders", "take_inks"],
+     "Take orders → Take inks: neither Take orders nor Take inks has a marker, nothing moves."),
+    ((1, 6, 0, 0, 0), ["take_orders", "take_inks"], "Take orders → Take inks: Take inks already has 6 markers, nothing moves."),
+    ((1, 1, 3, 1, 1), ["max", "develop_specialties"], "max. → Develop specialties: both are Develop specialties, nothing moves."),
+])
+def test_each_arrow_of_a_planning_card_is_said_as_the_automa_applied_it(markers, arrow, words):
+    # [GB358] [GB367] GUT-C14 GUT-C15: what automa.arrow did, in the panel's words
+    _, steps = automa.apply_card(dict(zip(ACTIONS, markers)), {"centre": "patronage", "moves": [arrow]})
+    assert view.step_text(steps[0].as_json()) == words

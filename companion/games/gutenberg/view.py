@@ -6,7 +6,7 @@ from .. import sentence
 from ..base import is_calculator
 from ..sentence import Sentence
 from ..words import standing
-from . import calculator, rules, solo, table
+from . import automa, calculator, rules, solo, table
 from .facts import ACTION_LABELS, ACTIONS, CHARACTERS, MAX_PER_ACTION, PLANNING_CARDS, ROUNDS, SPECIALTIES, SPECIALTY_LABELS
 
 SCREENS = ("table", "end")
@@ -274,11 +274,12 @@ def step_text(step: dict) -> str:
         return f"{arrow}: one marker moves from {source} to {target}."
     if step["moved"] == "reverse":
         return f"{arrow}: {source} is empty, so one marker moves from {target} to {source}."
-    if step["from"] == step["to"]:
+    if step["reason"] == automa.SAME:
         return f"{arrow}: both are {source}, nothing moves."
-    if "already has" in step["reason"]:
-        return f"{arrow}: {target} already has 6 markers, nothing moves."
-    return f"{arrow}: neither {source} nor {target} has a marker, nothing moves."
+    if step["reason"] == automa.EMPTY:
+        return f"{arrow}: neither {source} nor {target} has a marker, nothing moves."
+    # [GB367] no marker moves to an action that already has 6 (GUT-C14)
+    return f"{arrow}: {target} already has {MAX_PER_ACTION} markers, nothing moves."
 
 
 def final(state: dict, names: list[str]) -> dict:
