@@ -12,8 +12,10 @@ import re
 from pathlib import Path
 
 import pytest
+from jinja2 import Environment, nodes
 
 from companion.games import get
+from companion.games.base import Context
 from companion.games.gutenberg import automa, rules, view
 from companion.games.gutenberg import table as table_module
 from companion.games.validation import RulesError
@@ -41,6 +43,28 @@ def test_templates_are_the_entry_points_and_underscored_partials_of_the_common_r
     for p in TEMPLATES.glob("*.html"):
         used |= set(re.findall(r'"gutenberg/([^"]+\.html)"', p.read_text("utf-8")))
     assert used == names - entries
+
+
+#: what a template may compare with a constant: which screen, whether an error is the whole event's
+PRESENTATION = {"table", "end", "data"}
+
+
+def test_templates_do_no_rule_arithmetic_and_compare_with_no_rule_value():
+    # the numbers and words a rule gives come from view.py; a template only shows them (issue 30)
+    env = Environment()
+    found = []
+    for path in sorted(TEMPLATES.glob("*.html")):
+        tree = env.parse(path.read_text("utf-8"))
+        arithmetic = (nodes.Add, nodes.Sub, nodes.Mul, nodes.Div, nodes.FloorDiv, nodes.Mod, nodes.Pow)
+        found += [f"{path.name}:{n.lineno} arithmetic" for n in tree.find_all(arithmetic)]
+        for n in tree.find_all(nodes.Compare):
+            sides = [n.expr] + [op.expr for op in n.ops]
+            for c in (side for side in sides if isinstance(side, nodes.Const)):
+                # a position in a list (loop.index, a player's index) is presentation, a rule's value is not
+                by_index = any(isinstance(side, nodes.Getattr) and side.attr == "index" for side in sides)
+                if not (c.value in PRESENTATION if isinstance(c.value, str) else by_index):
+                    found.append(f"{path.name}:{n.lineno} compares with {c.value!r}")
+    assert not found, found
 
 
 # --- calculator mode: decided by the options alone ------------------------------------------------
@@ -114,7 +138,7 @@ def test_old_stored_states_still_load_and_play(app, client, api):
 def written_out(module: Path, name: str = "HANDLERS") -> list[str]:
     """Return the event types a module's handler table names, failing unless each is written out."""
     tree = ast.parse(module.read_text("utf-8"))
-    table = next(n.value for n in tree.body if isinstance(n, ast.Assign) and [t.id for t in n.targets] == [name])
+    table = next(n.value for n in tree.body if isinstance(n, ast.Assign) and ast.unparse(n.targets[0]) == name)
     assert isinstance(table, ast.Dict), f"{module.name}: {name} is a dict literal"
     types = []
     for key, value in zip(table.keys, table.values):
@@ -245,3 +269,92 @@ def test_each_arrow_of_a_planning_card_is_said_as_the_automa_applied_it(markers,
     # [GB358] [GB367] GUT-C14 GUT-C15: what automa.arrow did, in the panel's words
     _, steps = automa.apply_card(dict(zip(ACTIONS, markers)), {"centre": "patronage", "moves": [arrow]})
     assert view.step_text(steps[0].as_json()) == words
+
+
+# --- the templates show what the view computes with the rules ---------------------------------------
+
+def panel(table: Table, screen=None) -> dict:
+    return GAME.view(table.state, table.names, table.options, table.profile, screen)
+
+
+def test_the_panel_prices_types_and_inks_with_the_rules():
+    table = Table(["Ann", "Ben"])
+    table.do("types", player=1, delta=-3)
+    v = panel(table)
+    # [GB242-244] the n-th type costs n guilders: Ann owns 3, Ben none
+    assert [p["buy_label"] for p in v["players"]] == [
+        f"Buy a type: {rules.type_cost(3, 1)} guilders", "Buy a type: 1 guilder"]
+    # [GB145] a set of 3 inks, taken left to right: free, 1, 2 guilders
+    assert v["ink_positions"] == [{"first": 1, "label": "left (free)"}, {"first": 2, "label": "centre (1)"},
+                                  {"first": 3, "label": "right (2)"}]
+    assert [rules.ink_cost(p["first"], 1) for p in v["ink_positions"]] == [0, 1, 2]
+    assert v["ink_counts"] == [1, 2, 3]
+
+
+def test_the_panel_words_the_rounds_rewards_and_character_powers_with_the_rules():
+    table = Table(["Geo", "Hel", "Carola"])
+    for player, character in enumerate(("godofredus_torinus", "helena_ungler", "carola_guillard")):
+        table.do("character", player=player, character=character)
+    v = panel(table)
+    assert v["torinus_yes"] == "Yes: +3 fame for "  # [GB405]
+    assert v["helena_label"] == "Helena's setup (+1 ink)"  # [GB404]
+    assert v["reward_spaces"] == 4  # [GB162] II, IV, V, VI
+    assert [p["reminder"] for p in v["players"]] == [None, None, "Carola Guillard: draw 4 random gears, keep 2 and install them."]
+    assert not v["last_round"]
+    for _ in range(5):
+        table.do("end_round")
+    assert panel(table)["last_round"]  # [GB93] round 6 of 6: the next end is the game's
+
+
+def test_the_end_screen_words_each_tie_break_and_marks_the_winners():
+    table = Table(["Ann", "Ben", "Cy"])
+    table.do("buy_types", player=1, count=1)
+    table.do("guilders", player=1, delta=4)  # Ann and Cy: 3 types, Ben 4: Ben loses the tie on fewer types
+    final = panel(table, "end")["final"]
+    lines = {r["name"]: (r["winner"], r["tie_line"]) for r in final["rows"]}
+    assert lines == {"Ann": (True, "Tied on 3: the tie stands (3 types, 0 inks)"),
+                     "Cy": (True, "Tied on 3: the tie stands (3 types, 0 inks)"),
+                     "Ben": (False, "Tied on 3: decided by fewer types (4 types, 0 inks)")}
+    table.do("fame", player=2, delta=1)
+    final = panel(table, "end")["final"]
+    assert {r["name"]: (r["winner"], r["tie_line"]) for r in final["rows"]} == {
+        "Cy": (True, None), "Ann": (False, "Tied on 3: decided by fewer types (3 types, 0 inks)"),
+        "Ben": (False, "Tied on 3: decided by fewer types (4 types, 0 inks)")}
+
+
+def test_each_row_of_a_calculator_table_says_where_it_stands(api):
+    t = api.create("gutenberg", NAMES, calculator=True)
+    state = t["state"]
+    options = {"calculator": True}
+    for i in range(3):
+        state = GAME.apply(state, "sheet", row(i), table_module_context(options))
+    v = GAME.view(state, NAMES, options, {}, None)
+    assert [r["status"] for r in v["sheets"]] == ["Row in; waiting for Dan"] * 3 + ["Not in yet"]
+    assert v["rounds"] == 6 and v["level_hint"] == "level 0–6 (VI = 6)"  # [GB93] [GB166]
+    state = GAME.apply(state, "sheet", row(3), table_module_context(options))
+    v = GAME.view(state, NAMES, options, {}, None)
+    result = expected(ROWS)
+    places = {name: "winner" if place == 1 else f"place {place}" for name, place in result["places"].items()}
+    assert [r["status"] for r in v["sheets"]] == [f"Row in: {p['total']} points, {places[p['name']]}"
+                                                  for p in result["players"]]
+    assert places["Cleo"] == "winner" and "winner" not in [places[n] for n in ("Anna", "Ben", "Dan")]
+
+
+def table_module_context(options: dict) -> Context:
+    return Context(names=tuple(NAMES), options=options)
+
+
+def test_the_automa_panel_and_the_box_profile_form_take_their_numbers_from_the_rules():
+    table = Table(["Ada"], {"automa": True})
+    assert panel(table)["automa"]["start_markers"] == 7  # [GB318]
+    assert panel(table)["arrow_ends"] == [("min", "min."), ("max", "max.")]  # [GB360-363]
+    form = view.profile_form()
+    assert [a["label"] for a in form["actions"]] == [a["label"] for a in panel(table)["actions"]]
+    assert (form["planning_cards"], form["start_markers"], form["max_per_action"]) == (10, 7, 6)  # [GB330] [GB318] [GB114]
+    assert form["card_numbers"] == list(range(1, 11)) and form["reward_spaces"] == 4
+    assert form["reward_levels"] == "II, IV, V or VI" and form["reward_kinds"] == [
+        ("ink", "1 ink"), ("order", "1 order"), ("type", "1 free type")]  # [GB162] [GB168-172]
+    setup = view.setup_form()
+    assert setup == {"automa_players": "1 to 3", "automa_seats": 3,  # [GB313]
+                     "first_players": [{"index": 1, "label": "Player 2"}, {"index": 2, "label": "Player 3"},
+                                       {"index": 3, "label": "Player 4"}]}  # [GB56]

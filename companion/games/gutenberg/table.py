@@ -20,6 +20,7 @@ from .facts import (
     ACTION_LABELS,
     ACTIONS,
     CHARACTERS,
+    INK_SET_COSTS,
     MAX_LEVEL,
     MAX_PER_ACTION,
     ROUNDS,
@@ -33,6 +34,8 @@ from .functions import BIG, MAX_INKS, MAX_PATRONAGE, ORDER_DECKS, check_markers
 from .solo import still_playing
 
 AUTOMA = "automa"
+#: [GB313] the automa plays with 1 to 3 players; [GB404] Helena Ungler's level II reward: 1 ink
+AUTOMA_MAX_PLAYERS, HELENA_INKS = 3, 1
 #: what each reward the board's reward track may show gives (profile.REWARD_KINDS) [GB168-172]
 REWARD_TEXT = {"ink": "take 1 ink of your choice from the bag", "order": "take 1 new order (order as a reward)",
                "type": "take 1 type of your choice for free"}
@@ -84,8 +87,8 @@ def validate_options(options: Any, player_count: int) -> dict:
                          said="a game alone is played against the automa: choose \"With the automa\"")
     if with_automa:
         # [GB313] the automa plays solo or with 2 or 3 players; with 4 humans there is no seat left [GB77]
-        if player_count > 3:
-            raise RulesError("automa", "the automa plays with 1 to 3 players")
+        if player_count > AUTOMA_MAX_PLAYERS:
+            raise RulesError("automa", f"the automa plays with 1 to {AUTOMA_MAX_PLAYERS} players")
         if "first_player" in options:
             # [GB327]
             raise RulesError("first_player", "with the automa, the automa takes the first-player token")
@@ -202,11 +205,11 @@ def ev_buy_types(state, data, ctx):
 
 def ev_take_inks(state, data, ctx):
     player = _player(state, data, required=("first", "count"))
-    first = whole(data["first"], "data.first", 1, 3)
-    count = whole(data["count"], "data.count", 1, 3)
-    # [GB145] inks are taken left to right from one set of 3
-    if first + count - 1 > 3:
-        raise RulesError("data.count", f"a set has 3 inks; from position {first} at most {4 - first} can be taken")
+    size = len(INK_SET_COSTS)  # [GB145] inks are taken left to right from one set of 3
+    first = whole(data["first"], "data.first", 1, size)
+    count = whole(data["count"], "data.count", 1, size)
+    if first + count - 1 > size:
+        raise RulesError("data.count", f"a set has {size} inks; from position {first} at most {size + 1 - first} can be taken")
     cost = rules.ink_cost(first, count)
     if cost > player["guilders"]:
         raise RulesError("data.count", f"these inks cost {plural(cost, 'guilder')}; the player has {plural(player['guilders'], 'guilder')}")
@@ -227,7 +230,7 @@ def ev_develop(state, data, ctx):
     player["guilders"] += result.guilders
     texts = []
     if result.guilders:
-        texts.append(f"already at VI: +{result.guilders} guilders")
+        texts.append(f"already at {ROMAN[MAX_LEVEL]}: +{result.guilders} guilders")
     for level in result.new_reward_levels:
         player["rewards"].append(level)
         texts.append(reward_text(len(player["rewards"]), level, ctx.profile))
@@ -298,9 +301,9 @@ def ev_helena(state, data, ctx):
     player["specialties"][one] = 1
     player["specialties"][two] = 2
     player["rewards"].append(2)
-    player["inks"] += 1
+    player["inks"] += HELENA_INKS
     player["used"]["helena"] = state["round"]
-    state["notice"] = {"player": data["player"], "text": "reward track space 1 (level II): 1 ink taken"}
+    state["notice"] = {"player": data["player"], "text": f"reward track space 1 (level II): {plural(HELENA_INKS, 'ink')} taken"}
 
 
 def ev_plantinus_swap(state, data, ctx):

@@ -5,13 +5,36 @@ from __future__ import annotations
 from .. import sentence
 from ..base import is_calculator
 from ..sentence import Sentence
-from ..words import standing
-from . import automa, calculator, rules, solo, table
-from .facts import ACTION_LABELS, ACTIONS, CHARACTERS, MAX_PER_ACTION, PLANNING_CARDS, ROUNDS, SPECIALTIES, SPECIALTY_LABELS
+from ..words import plural, standing
+from . import automa, calculator, profile as box, rules, solo, table
+from .facts import (
+    ACTION_LABELS,
+    ACTIONS,
+    AUTOMA_MARKERS,
+    CHARACTERS,
+    INK_SET_COSTS,
+    MARKERS_BY_SEAT,
+    MAX_LEVEL,
+    MAX_PER_ACTION,
+    PLANNING_CARDS,
+    REWARD_LEVELS,
+    ROUNDS,
+    SPECIALTIES,
+    SPECIALTY_LABELS,
+    TORINUS_FAME,
+)
 
 SCREENS = ("table", "end")
 END_LABELS = {"fame_track": "Fame track", "specialties": "Specialties", "patronage": "Patronage cards",
               "guilders": "Guilders"}
+#: [GB145] the inks of a set, left to right, as the board lays them out
+INK_POSITIONS = ("left", "centre", "right")
+#: [GB360-363] a planning card's arrow ends besides the actions
+ARROW_END_LABELS = {"min": "min.", "max": "max."}
+#: [GB170-172] the rewards a reward-track space may show (profile.REWARD_KINDS), as the box profile form names them
+REWARD_LABELS = {"ink": "1 ink", "order": "1 order", "type": "1 free type"}
+#: [GB403] a character's setup the app leaves to the players, recalled on their card
+REMINDERS = {"carola_guillard": "Carola Guillard: draw 4 random gears, keep 2 and install them."}
 
 
 def seat_name(who, names: list[str]) -> str:
@@ -134,8 +157,10 @@ def view(state: dict, names: list[str], options: dict, profile: dict, screen: st
             "p": p,
             "holds": held[i],
             "placed": sum(p["markers"].values()) if p["markers"] else None,
-            "next_type_cost": rules.type_cost(p["types"], 1),
+            # [GB242-244] the n-th type costs n guilders
+            "buy_label": f"Buy a type: {plural(rules.type_cost(p['types'], 1), 'guilder')}",
             "character": character,
+            "reminder": REMINDERS.get(p["character"] or ""),
             "levels": [{"key": s, "label": SPECIALTY_LABELS[s], "level": p["specialties"][s],
                         "roman": table.ROMAN[p["specialties"][s]]} for s in SPECIALTIES],
             "rewards_taken": len(p["rewards"]),
@@ -156,13 +181,18 @@ def view(state: dict, names: list[str], options: dict, profile: dict, screen: st
         order_rows.append({"action": action, "label": ACTION_LABELS[action], "entries": entries})
     missing = [names[i] for i, p in enumerate(state["players"]) if p["markers"] is None]
     context = {
-        "actions": [{"key": a, "label": ACTION_LABELS[a]} for a in ACTIONS],
-        "specialties": [{"key": s, "label": SPECIALTY_LABELS[s]} for s in SPECIALTIES],
-        "characters": list(CHARACTERS.values()),
+        **_common(),
+        "actions": ACTION_ROWS,
         "max_per_action": MAX_PER_ACTION,
-        "rounds": ROUNDS,
+        "arrow_ends": list(ARROW_END_LABELS.items()),
+        # [GB93] the game lasts 6 rounds: the next end of round ends it
+        "last_round": state["round"] >= ROUNDS,
+        "ink_positions": ink_positions(),
+        "ink_counts": list(range(1, len(INK_SET_COSTS) + 1)),
+        "reward_spaces": len(REWARD_LEVELS),  # [GB162] one space for each of II, IV, V and VI
+        "torinus_yes": f"Yes: +{TORINUS_FAME} fame for ",  # [GB405]
+        "helena_label": f"Helena's setup (+{plural(table.HELENA_INKS, 'ink')})",  # [GB404]
         "order": [{"name": seat_name(w, names), "holds": held[w], "automa": w == table.AUTOMA} for w in order],
-        "first_name": seat_name(order[0], names),
         "players": players,
         "acting": order_rows,
         "missing_markers": missing,
@@ -174,7 +204,7 @@ def view(state: dict, names: list[str], options: dict, profile: dict, screen: st
     }
     if state["finished"] or context["screen"] == "end":
         context["final"] = final(state, names)
-    context["sheets"] = sheets(state, names, options) if state["finished"] else None
+    context["sheets"] = sheets(state, names, options, None) if state["finished"] else None
     context["scoreboard"] = scoreboard(state, names, options, context.get("final"), order[0])
     return context
 
@@ -184,18 +214,35 @@ def offers(state: dict, p: dict, power: str) -> bool:
     return p["character"] == table.POWERS[power] and table.power_open(state, p, power)
 
 
+ACTION_ROWS = [{"key": a, "label": ACTION_LABELS[a]} for a in ACTIONS]
+
+
 def _common() -> dict:
+    """What a tracked table's panel and a calculator table's share: the end values' names and bounds."""
     return {"specialties": [{"key": s, "label": SPECIALTY_LABELS[s]} for s in SPECIALTIES],
-            "characters": list(CHARACTERS.values())}
+            "characters": list(CHARACTERS.values()),
+            "rounds": ROUNDS,  # [GB93]
+            # [GB166] levels 0 to VI; GUT-C6: the lowest space is 0
+            "level_hint": f"level 0–{MAX_LEVEL} ({table.ROMAN[MAX_LEVEL]} = {MAX_LEVEL})"}
 
 
-def sheets(state: dict, names: list[str], options: dict) -> list[dict]:
-    """Return each player's final-scoring row for the sheet form: their values as the table knows them."""
+def ink_positions() -> list[dict]:
+    """Where a player may start taking inks from a set, each with what its ink costs [GB145]."""
+    return [{"first": first, "label": f"{where} ({rules.ink_cost(first, 1) or 'free'})"}
+            for first, where in enumerate(INK_POSITIONS, 1)]
+
+
+def sheets(state: dict, names: list[str], options: dict, result: dict | None) -> list[dict]:
+    """Return each player's final-scoring row for the sheet form: their values as the table knows them,
+    and on a calculator table where the row stands (in or not, then its total and place)."""
     calculator_mode = is_calculator(options)
+    waiting = calculator.waiting(state, names) if calculator_mode else []
+    totals = {r["name"]: r for r in result["rows"]} if result else {}
     rows = []
     for i, p in enumerate(state["players"]):
         known = not calculator_mode or state["rows_in"][i]
-        rows.append({"index": i, "name": names[i], "in": known,
+        status = row_status(known, totals.get(names[i]), waiting) if calculator_mode else ""
+        rows.append({"index": i, "name": names[i], "in": known, "status": status,
                      # a row not in yet starts at 0, as Voynich's and Galileo's do: a zero costs nothing (issue 27)
                      "values": {k: p[k] if known else 0 for k in calculator.COUNTS},
                      "levels": {s: p["specialties"][s] if known else 0 for s in SPECIALTIES},
@@ -203,11 +250,21 @@ def sheets(state: dict, names: list[str], options: dict) -> list[dict]:
     return rows
 
 
+def row_status(known: bool, final_row: dict | None, waiting: list[str]) -> str:
+    """Say where a calculator table's row stands: not in, in while others are awaited, or its total and place."""
+    if final_row:
+        standing_words = "winner" if final_row["winner"] else f"place {final_row['place']}"
+        return f"Row in: {final_row['total']} points, {standing_words}"
+    if known:
+        return Sentence("Row in; waiting for " + ", ".join(sentence.names(waiting)))
+    return "Not in yet"
+
+
 def calculator_view(state: dict, names: list[str], options: dict) -> dict:
     """Calculator mode: every player's row, and the tally once all rows are in."""
     result = final(state, names) if state["finished"] else None
-    return {**_common(), "calculator": True, "screen": "end", "sheets": sheets(state, names, options), "final": result,
-            "waiting": calculator.waiting(state, names),
+    return {**_common(), "calculator": True, "screen": "end", "sheets": sheets(state, names, options, result),
+            "final": result, "waiting": calculator.waiting(state, names),
             "scoreboard": scoreboard(state, names, options, result, None)}
 
 
@@ -248,6 +305,7 @@ def automa_view(state: dict, profile: dict) -> dict:
     return {
         "markers": the["markers"],
         "needs_layout": the["markers"] is None,
+        "start_markers": AUTOMA_MARKERS,  # [GB318]
         "card": the["card"],
         "centre": ACTION_LABELS[the["card"]["centre"]] if the["card"] else None,
         "steps": [step_text(s) for s in the["steps"]],
@@ -263,7 +321,7 @@ def automa_view(state: dict, profile: dict) -> dict:
 
 def end_label(end: str) -> str:
     """Return how a planning card's arrow end reads: an action, min. or max."""
-    return {"min": "min.", "max": "max."}.get(end) or ACTION_LABELS[end]
+    return ARROW_END_LABELS.get(end) or ACTION_LABELS[end]
 
 
 def step_text(step: dict) -> str:
@@ -292,12 +350,22 @@ def final(state: dict, names: list[str]) -> dict:
     rows = sorted(result["players"], key=lambda r: (result["places"][r["name"]], r["name"]))
     for r in rows:
         r["place"] = result["places"][r["name"]]
+        r["winner"] = r["name"] in result["winners"]
         r["types"] = by_name[r["name"]]["types"]
         r["inks"] = by_name[r["name"]]["inks"]
-        vietor = by_name[r["name"]]["character"] == "hieronymus_vietor"
+        r["tie_line"] = tie_line(r)
+        vietor = by_name[r["name"]]["character"] == rules.VIETOR
         r["parts"] = [{"label": END_LABELS[k] + (" (doubled: Vietor)" if k == "guilders" and vietor else ""),
                        "points": v} for k, v in r["breakdown"].items()]
     return {"rows": rows, "winners": result["winners"], "solo": len(rows) == 1, "winner_line": line}
+
+
+def tie_line(r: dict) -> str | None:
+    """Say how a player's tie on their total was settled [GB307]: by fewer types or inks, or not at all."""
+    if not r["tie_break"]:
+        return None
+    how = f"decided by {r['tie_break']}" if r["tie_break"] in rules.TIE_BREAKS else "the tie stands"
+    return f"Tied on {r['total']}: {how} ({plural(r['types'], 'type')}, {plural(r['inks'], 'ink')})"
 
 
 # --- results (companion/results.py: the archive, the result endpoint, BG Stats) -------------------
@@ -342,3 +410,31 @@ def verdict(result: dict) -> Sentence:
     if decided:
         return Sentence(f"{first} wins on {decided}")
     return Sentence(f"{first} wins")
+
+
+# --- the forms without a table: the box profile and the setup options ---------------------------------
+
+def profile_form() -> dict:
+    """What templates/gutenberg/profile.html asks, with the rules' numbers (its page has no table, so no view)."""
+    levels = [table.ROMAN[level] for level in REWARD_LEVELS]
+    return {
+        "actions": ACTION_ROWS,
+        "arrow_ends": list(ARROW_END_LABELS.items()),
+        "max_per_action": MAX_PER_ACTION,  # [GB114]
+        "start_markers": AUTOMA_MARKERS,  # [GB318]
+        "planning_cards": PLANNING_CARDS,  # [GB330]
+        "card_numbers": list(range(1, PLANNING_CARDS + 1)),
+        "reward_spaces": len(REWARD_LEVELS),  # [GB162]
+        "reward_levels": ", ".join(levels[:-1]) + " or " + levels[-1],
+        "reward_kinds": [(kind, REWARD_LABELS[kind]) for kind in box.REWARD_KINDS],
+    }
+
+
+def setup_form() -> dict:
+    """What templates/gutenberg/setup.html offers, with the rules' numbers (the new-table page has no table)."""
+    return {
+        "automa_players": f"1 to {table.AUTOMA_MAX_PLAYERS}",  # [GB313]
+        "automa_seats": table.AUTOMA_MAX_PLAYERS,  # players sitting before it: 0 to all of them
+        # [GB56] 2 to 4 players, [GB77] a marker count for each seat: the first player is one of them
+        "first_players": [{"index": i, "label": f"Player {i + 1}"} for i in range(1, len(MARKERS_BY_SEAT))],
+    }
