@@ -358,3 +358,38 @@ def test_the_automa_panel_and_the_box_profile_form_take_their_numbers_from_the_r
     assert setup == {"automa_players": "1 to 3", "automa_seats": 3,  # [GB313]
                      "first_players": [{"index": 1, "label": "Player 2"}, {"index": 2, "label": "Player 3"},
                                        {"index": 3, "label": "Player 4"}]}  # [GB56]
+
+
+@pytest.mark.parametrize("key,most", [("fame", 999), ("guilders", 999), ("patronage_cards", 16), ("types", 999),
+                                      ("inks", 48)])
+def test_a_count_has_one_bound_on_the_steppers_in_a_row_and_in_the_score_function(key, most):
+    # [GB36] 16 patronage cards, [GB43] 48 inks; fame, guilders and types have no printed bound (999 stops typos)
+    values = {"fame": 0, "guilders": 0, "specialties": dict.fromkeys(("typesetting", "woodcutting", "binding", "illuminating"), 0),
+              "patronage_cards": 0, "types": 0, "inks": 0}
+
+    def taken(type_, data, options=None):
+        table = Table(["Ann", "Ben"])
+        ctx = Context(names=("Ann", "Ben"), options=dict(table.options, **(options or {})))
+        state = GAME.initial_state(["Ann", "Ben"], ctx.options, {})
+        if options is None:
+            for _ in range(6):
+                state = GAME.apply(state, "end_round", {}, ctx)
+        try:
+            GAME.apply(state, type_, data, ctx)
+            return True
+        except RulesError:
+            return False
+
+    def scored(value):
+        try:
+            GAME.functions["score"].run({"players": [dict(values, name="Ann", **{key: value})]})
+            return True
+        except RulesError:
+            return False
+
+    start = {"fame": 0, "guilders": 10, "types": 3, "inks": 0, "patronage_cards": 0}[key]
+    for value, fits in ((most, True), (most + 1, False)):
+        assert taken(key, {"player": 0, "delta": value - start}) is fits, ("stepper", value)
+        assert taken("sheet", dict(values, player=0, **{key: value})) is fits, ("tracked row", value)
+        assert taken("sheet", dict(values, player=0, **{key: value}), {"calculator": True}) is fits, ("calculator row", value)
+        assert scored(value) is fits, ("score", value)

@@ -15,7 +15,7 @@ from typing import Any
 from ..base import Context, EventLines, clone, describe_event, is_calculator
 from ..validation import RulesError, choice, flag, obj, whole
 from ..words import plural
-from . import calculator, rules, solo
+from . import calculator, functions, rules, solo
 from .facts import (
     ACTION_LABELS,
     ACTIONS,
@@ -30,7 +30,7 @@ from .facts import (
     STARTING_TYPES,
     TORINUS_FAME,
 )
-from .functions import BIG, MAX_INKS, MAX_PATRONAGE, ORDER_DECKS, check_markers
+from .functions import MAX_INKS, ORDER_DECKS, check_markers
 from .solo import still_playing
 
 AUTOMA = "automa"
@@ -67,10 +67,9 @@ EVENTS = {
     calculator.SHEET: calculator.EVENT,
 }
 
-#: the counts a player's steppers change by a delta, each with its upper bound: fame, guilders
-#: and types have none printed (BIG); [GB43] 48 ink tokens in all; [GB36] 16 patronage cards in the box
-#: (view.counter draws their steppers)
-COUNTS = {"fame": BIG, "guilders": BIG, "inks": MAX_INKS, "types": BIG, "patronage_cards": MAX_PATRONAGE}
+#: the counts a player's steppers change by a delta, each with its upper bound (the `score` function's;
+#: view.counter draws their steppers)
+COUNTS = functions.COUNTS
 
 
 # --- options ---------------------------------------------------------------------------------
@@ -174,7 +173,7 @@ def _player(state: dict, data: dict, extra: tuple[str, ...] = (), required: tupl
     return state["players"][index]
 
 
-def _delta(player: dict, key: str, data: dict, hi: int = BIG) -> None:
+def _delta(player: dict, key: str, data: dict, hi: int) -> None:
     delta = whole(data["delta"], "data.delta", -hi, hi)
     value = player[key] + delta
     if value < 0:

@@ -244,7 +244,7 @@ def sheets(state: dict, names: list[str], options: dict, result: dict | None) ->
         status = row_status(known, totals.get(names[i]), waiting) if calculator_mode else ""
         rows.append({"index": i, "name": names[i], "in": known, "status": status,
                      # a row not in yet starts at 0, as Voynich's and Galileo's do: a zero costs nothing (issue 27)
-                     "values": {k: p[k] if known else 0 for k in calculator.COUNTS},
+                     "values": {k: p[k] if known else 0 for k in table.COUNTS},
                      "levels": {s: p["specialties"][s] if known else 0 for s in SPECIALTIES},
                      "character": p["character"] if known else None})
     return rows
