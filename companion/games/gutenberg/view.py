@@ -276,7 +276,7 @@ def scoreboard(state: dict, names: list[str], options: dict, result: dict | None
     for i, p in enumerate(state["players"]):
         final_row = totals.get(names[i])
         if final_row:
-            score, status = final_row["total"], standing(final_row["place"], final_row["place"] == 1)
+            score, status = final_row["total"], standing(final_row["place"], final_row["winner"])
         elif calculator_mode:
             score, status = None, "row in" if state["rows_in"][i] else "waiting"
         else:
@@ -357,7 +357,7 @@ def final(state: dict, names: list[str]) -> dict:
         vietor = by_name[r["name"]]["character"] == rules.VIETOR
         r["parts"] = [{"label": END_LABELS[k] + (" (doubled: Vietor)" if k == "guilders" and vietor else ""),
                        "points": v} for k, v in r["breakdown"].items()]
-    return {"rows": rows, "winners": result["winners"], "solo": len(rows) == 1, "winner_line": line}
+    return {"rows": rows, "winners": result["winners"], "winner_line": line}
 
 
 def tie_line(r: dict) -> str | None:
