@@ -322,26 +322,22 @@ def test_the_end_screen_words_each_tie_break_and_marks_the_winners():
         "Ben": (False, "Tied on 3: decided by fewer types (4 types, 0 inks)")}
 
 
-def test_each_row_of_a_calculator_table_says_where_it_stands(api):
-    t = api.create("gutenberg", NAMES, calculator=True)
-    state = t["state"]
-    options = {"calculator": True}
+def test_each_row_of_a_calculator_table_says_where_it_stands():
+    options = {"automa": False, "first_player": 0, "calculator": True}
+    ctx = Context(names=tuple(NAMES), options=options)
+    state = GAME.initial_state(NAMES, options, {})
     for i in range(3):
-        state = GAME.apply(state, "sheet", row(i), table_module_context(options))
+        state = GAME.apply(state, "sheet", row(i), ctx)
     v = GAME.view(state, NAMES, options, {}, None)
     assert [r["status"] for r in v["sheets"]] == ["Row in; waiting for Dan"] * 3 + ["Not in yet"]
     assert v["rounds"] == 6 and v["level_hint"] == "level 0–6 (VI = 6)"  # [GB93] [GB166]
-    state = GAME.apply(state, "sheet", row(3), table_module_context(options))
+    state = GAME.apply(state, "sheet", row(3), ctx)
     v = GAME.view(state, NAMES, options, {}, None)
     result = expected(ROWS)
     places = {name: "winner" if place == 1 else f"place {place}" for name, place in result["places"].items()}
     assert [r["status"] for r in v["sheets"]] == [f"Row in: {p['total']} points, {places[p['name']]}"
                                                   for p in result["players"]]
     assert places["Cleo"] == "winner" and "winner" not in [places[n] for n in ("Anna", "Ben", "Dan")]
-
-
-def table_module_context(options: dict) -> Context:
-    return Context(names=tuple(NAMES), options=options)
 
 
 def test_the_automa_panel_and_the_box_profile_form_take_their_numbers_from_the_rules():
