@@ -298,6 +298,7 @@ def test_the_panel_words_the_rounds_rewards_and_character_powers_with_the_rules(
     v = panel(table)
     assert v["torinus_yes"] == "Yes: +3 fame for "  # [GB405]
     assert v["helena_label"] == "Helena's setup (+1 ink)"  # [GB404]
+    assert v["shift_label"] == "Gutenberg shifts 1 marker from"  # [GB398]
     assert v["reward_spaces"] == 4  # [GB162] II, IV, V, VI
     assert [p["reminder"] for p in v["players"]] == [None, None, "Carola Guillard: draw 4 random gears, keep 2 and install them."]
     assert not v["last_round"]

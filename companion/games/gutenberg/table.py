@@ -34,8 +34,9 @@ from .functions import MAX_INKS, ORDER_DECKS, check_markers
 from .solo import still_playing
 
 AUTOMA = "automa"
-#: [GB313] the automa plays with 1 to 3 players; [GB404] Helena Ungler's level II reward: 1 ink
-AUTOMA_MAX_PLAYERS, HELENA_INKS = 3, 1
+#: [GB313] the automa plays with 1 to 3 players; [GB404] Helena Ungler's level II reward: 1 ink;
+#: [GB398] Johannes Gutenberg shifts 1 marker
+AUTOMA_MAX_PLAYERS, HELENA_INKS, SHIFTED = 3, 1, 1
 #: what each reward the board's reward track may show gives (profile.REWARD_KINDS) [GB168-172]
 REWARD_TEXT = {"ink": "take 1 ink of your choice from the bag", "order": "take 1 new order (order as a reward)",
                "type": "take 1 type of your choice for free"}
@@ -331,8 +332,8 @@ def ev_gutenberg_shift(state, data, ctx):
         raise RulesError("data.from", f"no marker on {ACTION_LABELS[source]}")
     if markers[target] >= MAX_PER_ACTION:
         raise RulesError("data.to", f"{ACTION_LABELS[target]} already has {MAX_PER_ACTION} markers")  # [GB114]
-    markers[source] -= 1
-    markers[target] += 1
+    markers[source] -= SHIFTED
+    markers[target] += SHIFTED
     player["used"]["gutenberg"] = state["round"]
 
 

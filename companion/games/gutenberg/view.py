@@ -192,6 +192,7 @@ def view(state: dict, names: list[str], options: dict, profile: dict, screen: st
         "reward_spaces": len(REWARD_LEVELS),  # [GB162] one space for each of II, IV, V and VI
         "torinus_yes": f"Yes: +{TORINUS_FAME} fame for ",  # [GB405]
         "helena_label": f"Helena's setup (+{plural(table.HELENA_INKS, 'ink')})",  # [GB404]
+        "shift_label": f"Gutenberg shifts {plural(table.SHIFTED, 'marker')} from",  # [GB398]
         "order": [{"name": seat_name(w, names), "holds": held[w], "automa": w == table.AUTOMA} for w in order],
         "players": players,
         "acting": order_rows,
