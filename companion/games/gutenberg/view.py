@@ -25,6 +25,8 @@ from .facts import (
 )
 
 SCREENS = ("table", "end")
+#: the five actions as the forms list them, board order [GB97-102]
+ACTION_ROWS = [{"key": a, "label": ACTION_LABELS[a]} for a in ACTIONS]
 END_LABELS = {"fame_track": "Fame track", "specialties": "Specialties", "patronage": "Patronage cards",
               "guilders": "Guilders"}
 #: [GB145] the inks of a set, left to right, as the board lays them out
@@ -213,9 +215,6 @@ def view(state: dict, names: list[str], options: dict, profile: dict, screen: st
 def offers(state: dict, p: dict, power: str) -> bool:
     """True when a player's character has this power (a key of table.POWERS) and it is still to use."""
     return p["character"] == table.POWERS[power] and table.power_open(state, p, power)
-
-
-ACTION_ROWS = [{"key": a, "label": ACTION_LABELS[a]} for a in ACTIONS]
 
 
 def _common() -> dict:
