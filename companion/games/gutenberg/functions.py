@@ -195,7 +195,7 @@ def run_automa_round_end(doc: Any) -> dict:
     if not AUTOMA_MIN <= total <= AUTOMA_MAX:
         raise RulesError("change", f"the automa would hold {total} markers; it holds {AUTOMA_MIN} to {AUTOMA_MAX}")
     markers, moved = automa.token_passed(markers, centre, change)
-    return {"markers": markers, ("taken" if change < 0 else "placed"): moved}
+    return {"markers": markers, ("taken" if change == -1 else "placed"): moved}
 
 
 def run_automa_execute(doc: Any) -> dict:
