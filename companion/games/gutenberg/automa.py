@@ -48,6 +48,10 @@ def resolve(end: str, markers: dict[str, int], centre: str) -> str:
     return end
 
 
+#: why an arrow moved nothing, besides a full destination (Step.reason; the panel words each, view.step_text)
+SAME, EMPTY = "both ends are the same action", "neither action has a marker"
+
+
 @dataclass(frozen=True)
 class Step:
     """One arrow of a planning card as applied: the resolved ends, what moved and why."""
@@ -70,7 +74,7 @@ def arrow(markers: dict[str, int], source: str, target: str, centre: str) -> tup
     a, b = resolve(source, new, centre), resolve(target, new, centre)
     if a == b:
         # GUT-C15: "If min and max resolve to the same action, do nothing."
-        return new, Step((source, target), a, b, None, "both ends are the same action")
+        return new, Step((source, target), a, b, None, SAME)
     # [GB358] "move an initiative marker from the first action to the second action"
     if new[a] > 0:
         # [GB367] "If an action already has 6 initiative markers, do not move another marker to it."
@@ -87,7 +91,7 @@ def arrow(markers: dict[str, int], source: str, target: str, centre: str) -> tup
         new[b] -= 1
         new[a] += 1
         return new, Step((source, target), a, b, "reverse", f"{a} was empty, so one marker moved back")
-    return new, Step((source, target), a, b, None, "neither action has a marker")
+    return new, Step((source, target), a, b, None, EMPTY)
 
 
 def apply_card(markers: dict[str, int], card: dict) -> tuple[dict[str, int], list[Step]]:
@@ -125,6 +129,17 @@ def receive_markers(markers: dict[str, int], centre: str, count: int) -> tuple[d
         new[action] += 1
         placed.append(action)
     return new, placed
+
+
+def token_passed(markers: dict[str, int], centre: str, change: int) -> tuple[dict[str, int], list[str]]:
+    """Give one marker (`change` -1: another seat passed the first-player token) or receive `change`
+    markers (the automa passed it); return the new markers and the action of each marker moved."""
+    if change == -1:
+        # [GB351] the automa gives one marker, from its fullest action
+        new, taken = give_marker(markers, centre)
+        return new, [taken]
+    # [GB352] it passed the token: one marker from every other seat, one after another
+    return receive_markers(markers, centre, change)
 
 
 def shuffled_deck(rng: random.Random) -> list[int]:

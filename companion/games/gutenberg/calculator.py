@@ -18,9 +18,9 @@ from __future__ import annotations
 from typing import Any
 
 from ..base import SHEET, is_calculator
-from ..validation import RulesError, at, obj, whole
-from .facts import CHARACTERS, MAX_LEVEL, SPECIALTIES
-from .functions import BIG, FUNCTIONS, MAX_INKS, MAX_PATRONAGE
+from ..validation import RulesError, obj, whole
+from .facts import CHARACTERS
+from .functions import END_VALUES, FUNCTIONS, check_end_values
 
 #: what a calculator table takes; Game.apply refuses any other event with this hint
 CALCULATOR_EVENTS = (SHEET,)
@@ -30,20 +30,13 @@ RESULT_EXTRAS = ("title",)
 EVENT = ('{"player": I, "fame": N, "guilders": N, "specialties": {S: 0-6}, "patronage_cards": N, "types": N, '
          '"inks": N, "character": KEY or null}: one player\'s final-scoring row (saved again, it replaces the row)')
 
-#: a row's counts with their upper bounds, named as the `score` function names them: fame,
-#: guilders and types have none printed (BIG); [GB43] 48 inks; [GB36] 16 patronage cards
-COUNTS = {"fame": BIG, "guilders": BIG, "patronage_cards": MAX_PATRONAGE, "types": BIG, "inks": MAX_INKS}
-
 
 def check_row(data: Any, players: int) -> tuple[int, dict]:
-    """Check one player's row; return their index and the clean row (absent character is none)."""
-    obj(data, "data", required=("player", "fame", "guilders", "specialties", "patronage_cards", "types", "inks"),
-        optional=("character",))
+    """Check one player's row (the `score` function's end values); return their index and the clean row
+    (absent character is none)."""
+    obj(data, "data", required=("player", *END_VALUES), optional=("character",))
     index = whole(data["player"], "data.player", 0, players - 1)
-    row: dict[str, Any] = {key: whole(data[key], f"data.{key}", 0, hi) for key, hi in COUNTS.items()}
-    levels = obj(data["specialties"], "data.specialties", required=SPECIALTIES)
-    # [GB166] levels 0 to VI; GUT-C6: the lowest space is 0
-    row["specialties"] = {s: whole(levels[s], at("data.specialties", s), 0, MAX_LEVEL) for s in SPECIALTIES}
+    row: dict[str, Any] = check_end_values(data, "data")
     character = data.get("character")
     if character is not None and (not isinstance(character, str) or character not in CHARACTERS):
         raise RulesError("data.character", f"is one of the {len(CHARACTERS)} character tiles, or none")
@@ -59,13 +52,19 @@ def ev_sheet(state: dict, data: Any, ctx) -> None:
         raise RulesError("type", "the final sheet comes after round 6; during the game the counts change as you play")
     player = state["players"][index]
     player.update(row)
+    missing = []
     if calculator:
         state["rows_in"][index] = True
         # [GB298] final scoring once every player's end values are in
         state["finished"] = all(state["rows_in"])
-    waiting = [ctx.names[i] for i, done in enumerate(state.get("rows_in") or []) if not done]
-    text = "row saved" + (f"; waiting for {', '.join(waiting)}" if waiting else "; final scores at the top")
+        missing = waiting(state, ctx.names)
+    text = "row saved" + (f"; waiting for {', '.join(missing)}" if missing else "; final scores at the top")
     state["notice"] = {"player": index, "text": text}
+
+
+def waiting(state: dict, names: list[str] | tuple[str, ...]) -> list[str]:
+    """Return the players whose row a calculator table still waits for (its `rows_in`: whose rows are in)."""
+    return [names[i] for i, done in enumerate(state["rows_in"]) if not done]
 
 
 def sheet_line(d: dict, who: str) -> str:
@@ -74,9 +73,11 @@ def sheet_line(d: dict, who: str) -> str:
 
 
 def score(state: dict, names: list[str]) -> dict | None:
-    """Return the `score` function's result for the players' values, or None while rows are missing."""
-    if state.get("rows_in") is not None and not all(state["rows_in"]):
-        return None
+    """Return the `score` function's result for the players' values as the state holds them.
+
+    A calculator table is scored once finished, that is once every row is in (its callers,
+    final_result and the view, ask then); a tracked table also for "Score so far".
+    """
     players = []
     for i, p in enumerate(state["players"]):
         entry = {"name": names[i], "fame": p["fame"], "guilders": p["guilders"], "specialties": dict(p["specialties"]),

@@ -36,6 +36,11 @@ ARROW_ENDS = ACTIONS + ("min", "max")
 AUTOMA_MIN, AUTOMA_MAX = MARKERS_BY_SEAT[0], MARKERS_BY_SEAT[-1]
 #: readings for the two Take Orders draws (RULES.md GUT-C9)
 ORDER_DECKS = ("reshuffled", "one_deck")
+#: a player's counts with their upper bounds, as `score` names them (the table's steppers and a calculator
+#: row check the same): fame, guilders and types have none printed (BIG); [GB36] 16 patronage cards; [GB43] 48 inks
+COUNTS = {"fame": BIG, "guilders": BIG, "patronage_cards": MAX_PATRONAGE, "types": BIG, "inks": MAX_INKS}
+#: a player's end values: their counts and their specialty levels
+END_VALUES = (*COUNTS, "specialties")
 
 
 # --- shared checkers (also used by the table and the box profile) ---------------------------
@@ -80,6 +85,15 @@ def check_spaces(value: Any, field: str) -> list[int]:
     return list(distinct(value, field, space, 0, len(EXECUTION_CARDS), twice="space {} is listed twice"))
 
 
+def check_end_values(player: dict, field: str) -> dict:
+    """Check a player's end values (the `score` function's player, a calculator row): counts and levels."""
+    levels = obj(player["specialties"], at(field, "specialties"), required=SPECIALTIES)
+    values = {key: whole(player[key], at(field, key), 0, hi) for key, hi in COUNTS.items()}
+    # [GB166] levels 0 to VI; GUT-C6: the lowest space is 0
+    values["specialties"] = {s: whole(levels[s], at(at(field, "specialties"), s), 0, MAX_LEVEL) for s in SPECIALTIES}
+    return values
+
+
 def check_seed(doc: dict) -> random.Random:
     """Return the generator for a document's optional `seed` (a fresh random one without it)."""
     if "seed" in doc:
@@ -99,18 +113,10 @@ def run_score(doc: Any) -> dict:
     clean = []
     for i, p in enumerate(players):
         f = at("players", i)
-        obj(p, f, required=("name", "fame", "guilders", "specialties", "patronage_cards", "types", "inks"),
-            optional=("character",))
-        levels = obj(p["specialties"], at(f, "specialties"), required=SPECIALTIES)
+        obj(p, f, required=("name", *END_VALUES), optional=("character",))
         clean.append({
             "name": text(p["name"], at(f, "name")),
-            "fame": whole(p["fame"], at(f, "fame"), 0, BIG),
-            "guilders": whole(p["guilders"], at(f, "guilders"), 0, BIG),
-            # [GB166] levels 0 to VI; GUT-C6: the lowest space is 0
-            "levels": [whole(levels[s], at(at(f, "specialties"), s), 0, MAX_LEVEL) for s in SPECIALTIES],
-            "patronage_cards": whole(p["patronage_cards"], at(f, "patronage_cards"), 0, MAX_PATRONAGE),
-            "types": whole(p["types"], at(f, "types"), 0, BIG),
-            "inks": whole(p["inks"], at(f, "inks"), 0, MAX_INKS),
+            **check_end_values(p, f),
             "character": choice(p["character"], at(f, "character"), CHARACTERS) if "character" in p else None,
         })
     unique_names(clean)
@@ -118,10 +124,10 @@ def run_score(doc: Any) -> dict:
 
 
 def score_result(players: list[dict], solo: bool) -> dict:
-    """Build the score result from checked players (name, fame, guilders, levels, ... character)."""
+    """Build the score result from checked players (name, their end values, character)."""
     results = []
     for p in players:
-        parts = rules.breakdown(p["fame"], p["guilders"], p["levels"], p["patronage_cards"], p["character"])
+        parts = rules.breakdown(p["fame"], p["guilders"], p["specialties"].values(), p["patronage_cards"], p["character"])
         results.append({"name": p["name"], "total": sum(parts.values()), "breakdown": parts,
                         "types": p["types"], "inks": p["inks"]})
     winners, places, deciders = rules.rank(results)
@@ -188,11 +194,8 @@ def run_automa_round_end(doc: Any) -> dict:
     total = sum(markers.values()) + change
     if not AUTOMA_MIN <= total <= AUTOMA_MAX:
         raise RulesError("change", f"the automa would hold {total} markers; it holds {AUTOMA_MIN} to {AUTOMA_MAX}")
-    if change < 0:
-        markers, taken = automa.give_marker(markers, centre)
-        return {"markers": markers, "taken": [taken]}
-    markers, placed = automa.receive_markers(markers, centre, change)
-    return {"markers": markers, "placed": placed}
+    markers, moved = automa.token_passed(markers, centre, change)
+    return {"markers": markers, ("taken" if change == -1 else "placed"): moved}
 
 
 def run_automa_execute(doc: Any) -> dict:

@@ -113,6 +113,10 @@ def specialty_points(levels) -> int:
     return sum(SPECIALTY_POINTS.get(level, 0) for level in levels)
 
 
+#: [GB407] Hieronymus Vietor "doubles their fame points gained from guilders"
+VIETOR = "hieronymus_vietor"
+
+
 def guilder_points(guilders: int, vietor: bool = False) -> int:
     """Return the end-game points for guilders, doubled for Hieronymus Vietor."""
     # [GB305] 1 point for every 3 guilders (GUT-C17: rounded down)
@@ -128,7 +132,7 @@ def breakdown(fame: int, guilders: int, levels, patronage_cards: int, character:
         "specialties": specialty_points(levels),
         # [GB304] 8 points for each acquired patronage card
         "patronage": PATRONAGE_POINTS * patronage_cards,
-        "guilders": guilder_points(guilders, character == "hieronymus_vietor"),
+        "guilders": guilder_points(guilders, character == VIETOR),
     }
 
 

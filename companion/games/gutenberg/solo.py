@@ -158,19 +158,32 @@ def _shuffle(the: dict, ctx: Context) -> list[int]:
     return deck
 
 
+def idle(the: dict) -> list[str]:
+    """Return the actions the automa does not do this round: those without a marker once its card is revealed."""
+    # [GB122] at least one marker to do an action; GUT-C13: the automa too
+    return [a for a in ACTIONS if the["card"] and the["markers"][a] == 0]
+
+
+def act_refusal(the: dict, action: str) -> str | None:
+    """Say why the automa cannot do `action` now (the table refuses it, the panel offers no button), or None."""
+    if not the["card"]:
+        return "reveal this round's planning card first"  # [GB335]
+    if the["step"]:
+        return f"finish the automa's {ACTION_LABELS[the['step']['action']]} first"
+    if action in the["done"]:
+        return f"the automa already did {ACTION_LABELS[action]} this round"
+    if action in idle(the):
+        return f"the automa has no marker on {ACTION_LABELS[action]}, so it does not act"
+    return None
+
+
 def ev_automa_act(state, data, ctx):
     the = _automa(state)
     obj(data, "data", required=("action",))
     action = choice(data["action"], "data.action", ACTIONS)
-    if not the["card"]:
-        raise RulesError("data.action", "reveal this round's planning card first")  # [GB335]
-    if the["step"]:
-        raise RulesError("data.action", f"finish the automa's {ACTION_LABELS[the['step']['action']]} first")
-    if action in the["done"]:
-        raise RulesError("data.action", f"the automa already did {ACTION_LABELS[action]} this round")
-    # [GB122] at least one marker to do an action; GUT-C13: the automa too
-    if the["markers"][action] == 0:
-        raise RulesError("data.action", f"the automa has no marker on {ACTION_LABELS[action]}, so it does not act")
+    refusal = act_refusal(the, action)
+    if refusal:
+        raise RulesError("data.action", refusal)
     if action == "patronage" and state["round"] >= PATRONAGE_CARDS_FROM_ROUND and the["card"].get("patronage"):
         # [GB345] the card shows a patronage card: the leftmost card (not in rounds 1 and 2)
         item = new_item("patronage_card", None)
@@ -226,20 +239,14 @@ def ev_automa_answer(state, data, ctx):
     state["notice"] = {"player": None, "text": f"Automa, {ACTION_LABELS[step['action']]}: " + " ".join(outcomes)}
 
 
-def round_end(the: dict, receives: bool, others: int) -> str:
-    """Pass the first-player token for the automa: it gives a marker, or receives `others`; say what moved."""
-    centre = the["card"]["centre"]
-    if receives:
-        # [GB352] the automa receives one marker from every other player, one after another
-        the["markers"], placed = automa.receive_markers(the["markers"], centre, others)
-        text = "the automa receives markers on " + ", ".join(ACTION_LABELS[a] for a in placed)
-    else:
-        # [GB351] it gives one from its fullest action
-        the["markers"], taken = automa.give_marker(the["markers"], centre)
-        text = f"the automa gives the marker from {ACTION_LABELS[taken]}"
+def round_end(the: dict, change: int) -> str:
+    """Move the automa's markers as the first-player token passes (rules.pass_token's `change` for its
+    seat: -1, it gives one; more, it passed the token and receives them); say what moved."""
+    the["markers"], moved = automa.token_passed(the["markers"], the["card"]["centre"], change)
+    labels = ", ".join(ACTION_LABELS[a] for a in moved)
     # [GB354] it keeps its layout for the next Plan step
     the.update(card=None, steps=[], step=None, done={})
-    return text[0].upper() + text[1:] + "."
+    return f"The automa gives the marker from {labels}." if change < 0 else f"The automa receives markers on {labels}."
 
 
 HANDLERS = {

@@ -15,11 +15,12 @@ from typing import Any
 from ..base import Context, EventLines, clone, describe_event, is_calculator
 from ..validation import RulesError, choice, flag, obj, whole
 from ..words import plural
-from . import calculator, rules, solo
+from . import calculator, functions, rules, solo
 from .facts import (
     ACTION_LABELS,
     ACTIONS,
     CHARACTERS,
+    INK_SET_COSTS,
     MAX_LEVEL,
     MAX_PER_ACTION,
     ROUNDS,
@@ -29,10 +30,13 @@ from .facts import (
     STARTING_TYPES,
     TORINUS_FAME,
 )
-from .functions import BIG, MAX_INKS, MAX_PATRONAGE, ORDER_DECKS, check_markers
+from .functions import MAX_INKS, ORDER_DECKS, check_markers
 from .solo import still_playing
 
 AUTOMA = "automa"
+#: [GB313] the automa plays with 1 to 3 players; [GB404] Helena Ungler's level II reward: 1 ink;
+#: [GB398] Johannes Gutenberg shifts 1 marker
+AUTOMA_MAX_PLAYERS, HELENA_INKS, SHIFTED = 3, 1, 1
 #: what each reward the board's reward track may show gives (profile.REWARD_KINDS) [GB168-172]
 REWARD_TEXT = {"ink": "take 1 ink of your choice from the bag", "order": "take 1 new order (order as a reward)",
                "type": "take 1 type of your choice for free"}
@@ -64,10 +68,9 @@ EVENTS = {
     calculator.SHEET: calculator.EVENT,
 }
 
-#: the counts a player's steppers change by a delta, each with its upper bound: fame, guilders
-#: and types have none printed (BIG); [GB43] 48 ink tokens in all; [GB36] 16 patronage cards in the box
-#: (view.counter draws their steppers)
-COUNTS = {"fame": BIG, "guilders": BIG, "inks": MAX_INKS, "types": BIG, "patronage_cards": MAX_PATRONAGE}
+#: the counts a player's steppers change by a delta, each with its upper bound (the `score` function's;
+#: view.counter draws their steppers)
+COUNTS = functions.COUNTS
 
 
 # --- options ---------------------------------------------------------------------------------
@@ -84,8 +87,8 @@ def validate_options(options: Any, player_count: int) -> dict:
                          said="a game alone is played against the automa: choose \"With the automa\"")
     if with_automa:
         # [GB313] the automa plays solo or with 2 or 3 players; with 4 humans there is no seat left [GB77]
-        if player_count > 3:
-            raise RulesError("automa", "the automa plays with 1 to 3 players")
+        if player_count > AUTOMA_MAX_PLAYERS:
+            raise RulesError("automa", f"the automa plays with 1 to {AUTOMA_MAX_PLAYERS} players")
         if "first_player" in options:
             # [GB327]
             raise RulesError("first_player", "with the automa, the automa takes the first-player token")
@@ -171,7 +174,7 @@ def _player(state: dict, data: dict, extra: tuple[str, ...] = (), required: tupl
     return state["players"][index]
 
 
-def _delta(player: dict, key: str, data: dict, hi: int = BIG) -> None:
+def _delta(player: dict, key: str, data: dict, hi: int) -> None:
     delta = whole(data["delta"], "data.delta", -hi, hi)
     value = player[key] + delta
     if value < 0:
@@ -202,11 +205,11 @@ def ev_buy_types(state, data, ctx):
 
 def ev_take_inks(state, data, ctx):
     player = _player(state, data, required=("first", "count"))
-    first = whole(data["first"], "data.first", 1, 3)
-    count = whole(data["count"], "data.count", 1, 3)
-    # [GB145] inks are taken left to right from one set of 3
-    if first + count - 1 > 3:
-        raise RulesError("data.count", f"a set has 3 inks; from position {first} at most {4 - first} can be taken")
+    size = len(INK_SET_COSTS)  # [GB145] inks are taken left to right from one set of 3
+    first = whole(data["first"], "data.first", 1, size)
+    count = whole(data["count"], "data.count", 1, size)
+    if first + count - 1 > size:
+        raise RulesError("data.count", f"a set has {size} inks; from position {first} at most {size + 1 - first} can be taken")
     cost = rules.ink_cost(first, count)
     if cost > player["guilders"]:
         raise RulesError("data.count", f"these inks cost {plural(cost, 'guilder')}; the player has {plural(player['guilders'], 'guilder')}")
@@ -227,7 +230,7 @@ def ev_develop(state, data, ctx):
     player["guilders"] += result.guilders
     texts = []
     if result.guilders:
-        texts.append(f"already at VI: +{result.guilders} guilders")
+        texts.append(f"already at {ROMAN[MAX_LEVEL]}: +{result.guilders} guilders")
     for level in result.new_reward_levels:
         player["rewards"].append(level)
         texts.append(reward_text(len(player["rewards"]), level, ctx.profile))
@@ -259,6 +262,20 @@ def ev_character(state, data, ctx):
         state["notice"] = {"player": data["player"], "text": CHARACTERS[character]["rule"]}
 
 
+#: the character powers the table applies, by the key their use is kept under in a player's `used`
+POWERS = {"gutenberg": "johannes_gutenberg", "plantinus": "christophorus_plantinus", "torinus": "godofredus_torinus",
+          "helena": "helena_ungler"}
+
+
+def power_open(state: dict, player: dict, power: str) -> bool:
+    """True while a player's power (a key of POWERS) is still to use: Helena's once, the others once a round."""
+    if power == "helena":
+        # [GB404] "Immediately after selecting this character": once, on untouched tracks
+        return "helena" not in player["used"] and not player["rewards"] and not any(player["specialties"].values())
+    # [GB398] [GB401] [GB405] once a round, while the game is on
+    return not state["finished"] and player["used"].get(power) != state["round"]
+
+
 def _require_character(player: dict, key: str) -> None:
     if player["character"] != key:
         raise RulesError("data.player", f"only {CHARACTERS[key]['name']} has this power")
@@ -278,15 +295,15 @@ def _two_picks(state: dict, data: dict, character: str, keys: tuple[str, str], a
 def ev_helena(state, data, ctx):
     player, one, two = _two_picks(state, data, "helena_ungler", ("level_one", "level_two"), SPECIALTIES,
                                   "pick another specialty than the one at level I")
-    if "helena" in player["used"] or player["rewards"] or any(player["specialties"].values()):
+    if not power_open(state, player, "helena"):
         raise RulesError("data.player", "Helena Ungler's setup happens once, at the start, on untouched tracks")
     # [GB404] one specialty to I, another to II, reward marker to level II and its reward (ink)
     player["specialties"][one] = 1
     player["specialties"][two] = 2
     player["rewards"].append(2)
-    player["inks"] += 1
+    player["inks"] += HELENA_INKS
     player["used"]["helena"] = state["round"]
-    state["notice"] = {"player": data["player"], "text": "reward track space 1 (level II): 1 ink taken"}
+    state["notice"] = {"player": data["player"], "text": f"reward track space 1 (level II): {plural(HELENA_INKS, 'ink')} taken"}
 
 
 def ev_plantinus_swap(state, data, ctx):
@@ -294,7 +311,7 @@ def ev_plantinus_swap(state, data, ctx):
     player, a, b = _two_picks(state, data, "christophorus_plantinus", ("first", "second"), SPECIALTIES,
                               "pick two different specialties")
     # [GB401] "Once per round ... swap the levels of 2 of their specialties" (permanently)
-    if player["used"].get("plantinus") == state["round"]:
+    if not power_open(state, player, "plantinus"):
         raise RulesError("data.player", "Plantinus already swapped this round")
     levels = player["specialties"]
     levels[a], levels[b] = levels[b], levels[a]
@@ -309,14 +326,14 @@ def ev_gutenberg_shift(state, data, ctx):
     if markers is None:
         raise RulesError("data.player", "enter the revealed markers first; the shift comes after the reveal")
     # [GB398] after the reveal, before actions: "may shift 1 initiative marker ... to a different action"
-    if player["used"].get("gutenberg") == state["round"]:
+    if not power_open(state, player, "gutenberg"):
         raise RulesError("data.player", "Gutenberg already shifted a marker this round")
     if markers[source] == 0:
         raise RulesError("data.from", f"no marker on {ACTION_LABELS[source]}")
     if markers[target] >= MAX_PER_ACTION:
         raise RulesError("data.to", f"{ACTION_LABELS[target]} already has {MAX_PER_ACTION} markers")  # [GB114]
-    markers[source] -= 1
-    markers[target] += 1
+    markers[source] -= SHIFTED
+    markers[target] += SHIFTED
     player["used"]["gutenberg"] = state["round"]
 
 
@@ -325,7 +342,7 @@ def ev_torinus(state, data, ctx):
     player = _player(state, data)
     _require_character(player, "godofredus_torinus")
     # [GB405] at the end of each round, +3 fame if all his inks can be assigned to his orders
-    if player["used"].get("torinus") == state["round"]:
+    if not power_open(state, player, "torinus"):
         raise RulesError("data.player", "Torinus already scored this round")
     player["fame"] += TORINUS_FAME
     player["used"]["torinus"] = state["round"]
@@ -345,7 +362,7 @@ def ev_markers(state, data, ctx):
         if placed > held:
             raise RulesError("data.markers", f"{who} holds {held} markers this round, not {placed}")
         raise RulesError("data.markers", f"{who} placed {placed} of their {held} markers; every marker goes on an action")
-    if player["used"].get("gutenberg") == state["round"]:
+    if not power_open(state, player, "gutenberg"):
         raise RulesError("data.markers", "Gutenberg already shifted a marker; undo the shift to re-enter the plan")
     player["markers"] = markers
 
@@ -368,30 +385,22 @@ def ev_end_round(state, data, ctx):
         state["finished"] = True
         state["notice"] = {"player": None, "text": "The game is over: final scoring."}
         return
-    passer = state["seats"][state["first"]]
-    # [GB291] F. pass the first player token clockwise
-    state["first"] = (state["first"] + 1) % len(state["seats"])
+    counts = [holding(state, who) for who in state["seats"]]
+    # [GB291] F. pass the first player token clockwise; [GB292] G. every other seat gives the passer a marker
+    state["first"], held = rules.pass_token(counts, state["first"])
     if the:
-        # the automa receives markers if it passed the token [GB352], else gives one [GB351]
-        text = solo.round_end(the, passer == AUTOMA, len(state["seats"]) - 1)
-        state["notice"] = {"player": None, "text": text}
+        seat = seat_of(state, AUTOMA)
+        state["notice"] = {"player": None, "text": solo.round_end(the, held[seat] - counts[seat])}
     state["round"] += 1
 
 
 HANDLERS = {
-    **{key: partial(ev_count, key=key) for key in COUNTS},
-    "markers": ev_markers,
-    **solo.HANDLERS,
-    "take_inks": ev_take_inks,
-    "buy_types": ev_buy_types,
-    "develop": ev_develop,
-    "character": ev_character,
-    "helena": ev_helena,
-    "plantinus_swap": ev_plantinus_swap,
-    "gutenberg_shift": ev_gutenberg_shift,
-    "torinus": ev_torinus,
-    "end_round": ev_end_round,
-    calculator.SHEET: calculator.ev_sheet,
+    "fame": partial(ev_count, key="fame"), "guilders": partial(ev_count, key="guilders"),
+    "inks": partial(ev_count, key="inks"), "types": partial(ev_count, key="types"),
+    "patronage_cards": partial(ev_count, key="patronage_cards"), "markers": ev_markers, **solo.HANDLERS,
+    "take_inks": ev_take_inks, "buy_types": ev_buy_types, "develop": ev_develop, "character": ev_character,
+    "helena": ev_helena, "plantinus_swap": ev_plantinus_swap, "gutenberg_shift": ev_gutenberg_shift,
+    "torinus": ev_torinus, "end_round": ev_end_round, calculator.SHEET: calculator.ev_sheet,
 }
 
 

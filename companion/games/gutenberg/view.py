@@ -5,13 +5,38 @@ from __future__ import annotations
 from .. import sentence
 from ..base import is_calculator
 from ..sentence import Sentence
-from ..words import standing
-from . import calculator, rules, solo, table
-from .facts import ACTION_LABELS, ACTIONS, CHARACTERS, MAX_PER_ACTION, PLANNING_CARDS, ROUNDS, SPECIALTIES, SPECIALTY_LABELS
+from ..words import plural, standing
+from . import automa, calculator, profile as box, rules, solo, table
+from .facts import (
+    ACTION_LABELS,
+    ACTIONS,
+    AUTOMA_MARKERS,
+    CHARACTERS,
+    INK_SET_COSTS,
+    MARKERS_BY_SEAT,
+    MAX_LEVEL,
+    MAX_PER_ACTION,
+    PLANNING_CARDS,
+    REWARD_LEVELS,
+    ROUNDS,
+    SPECIALTIES,
+    SPECIALTY_LABELS,
+    TORINUS_FAME,
+)
 
 SCREENS = ("table", "end")
+#: the five actions as the forms list them, board order [GB97-102]
+ACTION_ROWS = [{"key": a, "label": ACTION_LABELS[a]} for a in ACTIONS]
 END_LABELS = {"fame_track": "Fame track", "specialties": "Specialties", "patronage": "Patronage cards",
               "guilders": "Guilders"}
+#: [GB145] the inks of a set, left to right, as the board lays them out
+INK_POSITIONS = ("left", "centre", "right")
+#: [GB360-363] a planning card's arrow ends besides the actions
+ARROW_END_LABELS = {"min": "min.", "max": "max."}
+#: [GB170-172] the rewards a reward-track space may show (profile.REWARD_KINDS), as the box profile form names them
+REWARD_LABELS = {"ink": "1 ink", "order": "1 order", "type": "1 free type"}
+#: [GB403] a character's setup the app leaves to the players, recalled on their card
+REMINDERS = {"carola_guillard": "Carola Guillard: draw 4 random gears, keep 2 and install them."}
 
 
 def seat_name(who, names: list[str]) -> str:
@@ -121,7 +146,7 @@ def screen_of(screen: str | None, n: int) -> str | None:
 def view(state: dict, names: list[str], options: dict, profile: dict, screen: str | None) -> dict:
     """Return the acting orders, the automa's prompts and the final tally for the templates."""
     if is_calculator(options):
-        return calculator_view(state, names)
+        return calculator_view(state, names, options)
     order = round_order(state)
     held = {who: table.holding(state, who) for who in state["seats"]}
     the = state["automa"]
@@ -134,17 +159,18 @@ def view(state: dict, names: list[str], options: dict, profile: dict, screen: st
             "p": p,
             "holds": held[i],
             "placed": sum(p["markers"].values()) if p["markers"] else None,
-            "next_type_cost": rules.type_cost(p["types"], 1),
+            # [GB242-244] the n-th type costs n guilders
+            "buy_label": f"Buy a type: {plural(rules.type_cost(p['types'], 1), 'guilder')}",
             "character": character,
+            "reminder": REMINDERS.get(p["character"] or ""),
             "levels": [{"key": s, "label": SPECIALTY_LABELS[s], "level": p["specialties"][s],
                         "roman": table.ROMAN[p["specialties"][s]]} for s in SPECIALTIES],
             "rewards_taken": len(p["rewards"]),
-            "can_shift": p["character"] == "johannes_gutenberg" and p["markers"] is not None
-            and p["used"].get("gutenberg") != state["round"],
-            "can_swap": p["character"] == "christophorus_plantinus" and p["used"].get("plantinus") != state["round"],
-            "can_torinus": p["character"] == "godofredus_torinus" and p["used"].get("torinus") != state["round"],
-            "can_helena": p["character"] == "helena_ungler" and "helena" not in p["used"] and not p["rewards"]
-            and not any(p["specialties"].values()),
+            # each power offered while its event is taken; Gutenberg's shift after the reveal [GB398]
+            "can_shift": offers(state, p, "gutenberg") and p["markers"] is not None,
+            "can_swap": offers(state, p, "plantinus"),
+            "can_torinus": offers(state, p, "torinus"),
+            "can_helena": offers(state, p, "helena"),
         })
     acting = orders(state)
     order_rows = []
@@ -157,67 +183,102 @@ def view(state: dict, names: list[str], options: dict, profile: dict, screen: st
         order_rows.append({"action": action, "label": ACTION_LABELS[action], "entries": entries})
     missing = [names[i] for i, p in enumerate(state["players"]) if p["markers"] is None]
     context = {
-        "actions": [{"key": a, "label": ACTION_LABELS[a]} for a in ACTIONS],
-        "specialties": [{"key": s, "label": SPECIALTY_LABELS[s]} for s in SPECIALTIES],
-        "characters": list(CHARACTERS.values()),
+        **_common(),
+        "actions": ACTION_ROWS,
         "max_per_action": MAX_PER_ACTION,
-        "rounds": ROUNDS,
+        "arrow_ends": list(ARROW_END_LABELS.items()),
+        # [GB93] the game lasts 6 rounds: the next end of round ends it
+        "last_round": state["round"] >= ROUNDS,
+        "ink_positions": ink_positions(),
+        "ink_counts": list(range(1, len(INK_SET_COSTS) + 1)),
+        "reward_spaces": len(REWARD_LEVELS),  # [GB162] one space for each of II, IV, V and VI
+        "torinus_yes": f"Yes: +{TORINUS_FAME} fame for ",  # [GB405]
+        "helena_label": f"Helena's setup (+{plural(table.HELENA_INKS, 'ink')})",  # [GB404]
+        "shift_label": f"Gutenberg shifts {plural(table.SHIFTED, 'marker')} from",  # [GB398]
         "order": [{"name": seat_name(w, names), "holds": held[w], "automa": w == table.AUTOMA} for w in order],
-        "first_name": seat_name(order[0], names),
         "players": players,
         "acting": order_rows,
         "missing_markers": missing,
         # the last event's words ("row saved; waiting for Tom"): plain text in the state, its names marked here
         "notice": dict(state["notice"], text=sentence.naming(state["notice"]["text"], names)) if state.get("notice") else None,
-        "automa": automa_view(state, profile) if the else None,
+        # the automa's panel while the game is on (its events are refused once it is over)
+        "automa": automa_view(state, profile) if the and not state["finished"] else None,
         "screen": screen if screen in SCREENS else ("end" if state["finished"] else "table"),
     }
     if state["finished"] or context["screen"] == "end":
         context["final"] = final(state, names)
-    context["sheets"] = sheets(state, names) if state["finished"] else None
-    context["scoreboard"] = scoreboard(state, names, context.get("final"), order[0])
+    context["sheets"] = sheets(state, names, options, None) if state["finished"] else None
+    context["scoreboard"] = scoreboard(state, names, options, context.get("final"), order[0])
     return context
 
 
+def offers(state: dict, p: dict, power: str) -> bool:
+    """True when a player's character has this power (a key of table.POWERS) and it is still to use."""
+    return p["character"] == table.POWERS[power] and table.power_open(state, p, power)
+
+
 def _common() -> dict:
+    """What a tracked table's panel and a calculator table's share: the end values' names and bounds."""
     return {"specialties": [{"key": s, "label": SPECIALTY_LABELS[s]} for s in SPECIALTIES],
-            "characters": list(CHARACTERS.values())}
+            "characters": list(CHARACTERS.values()),
+            "rounds": ROUNDS,  # [GB93]
+            # [GB166] levels 0 to VI; GUT-C6: the lowest space is 0
+            "level_hint": f"level 0–{MAX_LEVEL} ({table.ROMAN[MAX_LEVEL]} = {MAX_LEVEL})"}
 
 
-def sheets(state: dict, names: list[str]) -> list[dict]:
-    """Return each player's final-scoring row for the sheet form: their values as the table knows them."""
-    rows_in = state.get("rows_in")
+def ink_positions() -> list[dict]:
+    """Where a player may start taking inks from a set, each with what its ink costs [GB145]."""
+    return [{"first": first, "label": f"{where} ({rules.ink_cost(first, 1) or 'free'})"}
+            for first, where in enumerate(INK_POSITIONS, 1)]
+
+
+def sheets(state: dict, names: list[str], options: dict, result: dict | None) -> list[dict]:
+    """Return each player's final-scoring row for the sheet form: their values as the table knows them,
+    and on a calculator table where the row stands (in or not, then its total and place)."""
+    calculator_mode = is_calculator(options)
+    waiting = calculator.waiting(state, names) if calculator_mode else []
+    totals = {r["name"]: r for r in result["rows"]} if result else {}
     rows = []
     for i, p in enumerate(state["players"]):
-        known = rows_in is None or rows_in[i]
-        rows.append({"index": i, "name": names[i], "in": known,
+        known = not calculator_mode or state["rows_in"][i]
+        status = row_status(known, totals.get(names[i]), waiting) if calculator_mode else ""
+        rows.append({"index": i, "name": names[i], "in": known, "status": status,
                      # a row not in yet starts at 0, as Voynich's and Galileo's do: a zero costs nothing (issue 27)
-                     "values": {k: p[k] if known else 0 for k in calculator.COUNTS},
+                     "values": {k: p[k] if known else 0 for k in table.COUNTS},
                      "levels": {s: p["specialties"][s] if known else 0 for s in SPECIALTIES},
                      "character": p["character"] if known else None})
     return rows
 
 
-def calculator_view(state: dict, names: list[str]) -> dict:
+def row_status(known: bool, final_row: dict | None, waiting: list[str]) -> str:
+    """Say where a calculator table's row stands: not in, in while others are awaited, or its total and place."""
+    if final_row:
+        standing_words = "winner" if final_row["winner"] else f"place {final_row['place']}"
+        return f"Row in: {final_row['total']} points, {standing_words}"
+    if known:
+        return Sentence("Row in; waiting for " + ", ".join(sentence.names(waiting)))
+    return "Not in yet"
+
+
+def calculator_view(state: dict, names: list[str], options: dict) -> dict:
     """Calculator mode: every player's row, and the tally once all rows are in."""
     result = final(state, names) if state["finished"] else None
-    rows = sheets(state, names)
-    return {**_common(), "calculator": True, "screen": "end", "sheets": rows, "final": result,
-            "waiting": [r["name"] for r in rows if not r["in"]],
-            "scoreboard": scoreboard(state, names, result, None)}
+    return {**_common(), "calculator": True, "screen": "end", "sheets": sheets(state, names, options, result),
+            "final": result, "waiting": calculator.waiting(state, names),
+            "scoreboard": scoreboard(state, names, options, result, None)}
 
 
-def scoreboard(state: dict, names: list[str], result: dict | None, first) -> list[dict]:
+def scoreboard(state: dict, names: list[str], options: dict, result: dict | None, first) -> list[dict]:
     """The compact scoreboard: fame (or the final total) and a short status for every player."""
     totals = {r["name"]: r for r in result["rows"]} if result and state["finished"] else {}
-    rows_in = state.get("rows_in")
+    calculator_mode = is_calculator(options)
     board = []
     for i, p in enumerate(state["players"]):
         final_row = totals.get(names[i])
         if final_row:
-            score, status = final_row["total"], standing(final_row["place"], final_row["place"] == 1)
-        elif rows_in is not None:
-            score, status = None, "row in" if rows_in[i] else "waiting"
+            score, status = final_row["total"], standing(final_row["place"], final_row["winner"])
+        elif calculator_mode:
+            score, status = None, "row in" if state["rows_in"][i] else "waiting"
         else:
             score = p["fame"]
             status = "first player" if first == i else None
@@ -241,18 +302,17 @@ def automa_view(state: dict, profile: dict) -> dict:
         item = the["step"]["items"][-1]
         question = {"action": ACTION_LABELS[the["step"]["action"]], "text": solo.question_text(item),
                     "card": solo.current_card(item), "drawn": list(item["drawn"])}
-    can_act = [a for a in ACTIONS if the["card"] and the["markers"] and the["markers"][a] > 0
-               and a not in the["done"] and not the["step"]]
     return {
         "markers": the["markers"],
         "needs_layout": the["markers"] is None,
+        "start_markers": AUTOMA_MARKERS,  # [GB318]
         "card": the["card"],
         "centre": ACTION_LABELS[the["card"]["centre"]] if the["card"] else None,
         "steps": [step_text(s) for s in the["steps"]],
         "question": question,
-        "can_act": can_act,
+        "can_act": [a for a in ACTIONS if solo.act_refusal(the, a) is None],
         "done": [{"label": ACTION_LABELS[a], "outcomes": o} for a, o in the["done"].items()],
-        "idle": [ACTION_LABELS[a] for a in ACTIONS if the["card"] and the["markers"] and the["markers"][a] == 0],
+        "idle": [ACTION_LABELS[a] for a in solo.idle(the)],
         "catalogue": sorted(int(n) for n in catalogue),
         "can_draw": len(catalogue) == PLANNING_CARDS and (the["deck"] is None or bool(the["deck"])),
         "cards_left": len(the["deck"]) if the["deck"] is not None else None,
@@ -261,7 +321,7 @@ def automa_view(state: dict, profile: dict) -> dict:
 
 def end_label(end: str) -> str:
     """Return how a planning card's arrow end reads: an action, min. or max."""
-    return {"min": "min.", "max": "max."}.get(end) or ACTION_LABELS[end]
+    return ARROW_END_LABELS.get(end) or ACTION_LABELS[end]
 
 
 def step_text(step: dict) -> str:
@@ -272,11 +332,12 @@ def step_text(step: dict) -> str:
         return f"{arrow}: one marker moves from {source} to {target}."
     if step["moved"] == "reverse":
         return f"{arrow}: {source} is empty, so one marker moves from {target} to {source}."
-    if step["from"] == step["to"]:
+    if step["reason"] == automa.SAME:
         return f"{arrow}: both are {source}, nothing moves."
-    if "already has" in step["reason"]:
-        return f"{arrow}: {target} already has 6 markers, nothing moves."
-    return f"{arrow}: neither {source} nor {target} has a marker, nothing moves."
+    if step["reason"] == automa.EMPTY:
+        return f"{arrow}: neither {source} nor {target} has a marker, nothing moves."
+    # [GB367] no marker moves to an action that already has 6 (GUT-C14)
+    return f"{arrow}: {target} already has {MAX_PER_ACTION} markers, nothing moves."
 
 
 def final(state: dict, names: list[str]) -> dict:
@@ -289,19 +350,29 @@ def final(state: dict, names: list[str]) -> dict:
     rows = sorted(result["players"], key=lambda r: (result["places"][r["name"]], r["name"]))
     for r in rows:
         r["place"] = result["places"][r["name"]]
+        r["winner"] = r["name"] in result["winners"]
         r["types"] = by_name[r["name"]]["types"]
         r["inks"] = by_name[r["name"]]["inks"]
-        vietor = by_name[r["name"]]["character"] == "hieronymus_vietor"
+        r["tie_line"] = tie_line(r)
+        vietor = by_name[r["name"]]["character"] == rules.VIETOR
         r["parts"] = [{"label": END_LABELS[k] + (" (doubled: Vietor)" if k == "guilders" and vietor else ""),
                        "points": v} for k, v in r["breakdown"].items()]
-    return {"rows": rows, "winners": result["winners"], "solo": len(rows) == 1, "winner_line": line}
+    return {"rows": rows, "winners": result["winners"], "winner_line": line}
+
+
+def tie_line(r: dict) -> str | None:
+    """Say how a player's tie on their total was settled [GB307]: by fewer types or inks, or not at all."""
+    if not r["tie_break"]:
+        return None
+    how = f"decided by {r['tie_break']}" if r["tie_break"] in rules.TIE_BREAKS else "the tie stands"
+    return f"Tied on {r['total']}: {how} ({plural(r['types'], 'type')}, {plural(r['inks'], 'ink')})"
 
 
 # --- results (companion/results.py: the archive, the result endpoint, BG Stats) -------------------
 
 def running_score(state: dict, options: dict) -> list[int] | None:
     """Return each player's fame on the fame track, in seat order; None on a calculator table."""
-    if state.get("rows_in") is not None:
+    if is_calculator(options):
         return None  # a calculator table tracks nothing before the end
     # [GB80] each player's disk on the fame track, the points earned during the game [GB298]
     return [p["fame"] for p in state["players"]]
@@ -313,7 +384,7 @@ def start_player(state: dict, options: dict) -> int | None:
     None on a calculator table, and with the automa: it takes the token [GB327] and is no player
     of the result (it has no score, RULES.md D2 step 6).
     """
-    if is_calculator(options) or state.get("rows_in") is not None or options.get("automa"):
+    if is_calculator(options) or options.get("automa"):
         return None
     # [GB72] the first player takes the first-player token; [GB86] and picks the first order
     first = options.get("first_player", 0)
@@ -339,3 +410,31 @@ def verdict(result: dict) -> Sentence:
     if decided:
         return Sentence(f"{first} wins on {decided}")
     return Sentence(f"{first} wins")
+
+
+# --- the forms without a table: the box profile and the setup options ---------------------------------
+
+def profile_form() -> dict:
+    """What templates/gutenberg/profile.html asks, with the rules' numbers (its page has no table, so no view)."""
+    levels = [table.ROMAN[level] for level in REWARD_LEVELS]
+    return {
+        "actions": ACTION_ROWS,
+        "arrow_ends": list(ARROW_END_LABELS.items()),
+        "max_per_action": MAX_PER_ACTION,  # [GB114]
+        "start_markers": AUTOMA_MARKERS,  # [GB318]
+        "planning_cards": PLANNING_CARDS,  # [GB330]
+        "card_numbers": list(range(1, PLANNING_CARDS + 1)),
+        "reward_spaces": len(REWARD_LEVELS),  # [GB162]
+        "reward_levels": ", ".join(levels[:-1]) + " or " + levels[-1],
+        "reward_kinds": [(kind, REWARD_LABELS[kind]) for kind in box.REWARD_KINDS],
+    }
+
+
+def setup_form() -> dict:
+    """What templates/gutenberg/setup.html offers, with the rules' numbers (the new-table page has no table)."""
+    return {
+        "automa_players": f"1 to {table.AUTOMA_MAX_PLAYERS}",  # [GB313]
+        "automa_seats": table.AUTOMA_MAX_PLAYERS,  # players sitting before it: 0 to all of them
+        # [GB56] 2 to 4 players, [GB77] a marker count for each seat: the first player is one of them
+        "first_players": [{"index": i, "label": f"Player {i + 1}"} for i in range(1, len(MARKERS_BY_SEAT))],
+    }
