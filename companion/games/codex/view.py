@@ -29,7 +29,7 @@ def running_score(state: dict, options: dict) -> list[int] | None:
 
     None on a calculator table: its points are typed once at the end, nothing ran during the game.
     """
-    if "rows" in state:  # only a calculator table's state keeps rows (table.initial_state)
+    if is_calculator(options):
         return None
     return list(state["scores"])
 
