@@ -32,7 +32,10 @@ from ..validation import RulesError, choice, listof, obj, whole
 from ..words import plural, signed
 from . import calculator, functions, rules, track
 from .calculator import layout_of, objectives_of, pattern_count
-from .cards import OBJECTS, SIDES, SYMBOLS
+from .cards import CORNERS, OBJECTS, SIDES, SYMBOLS
+
+#: the largest step one event takes: placement points, a gold card's visible objects, a pattern count's change
+STEP_MAX = 99
 
 EVENTS = {
     "first_player": '{"player": SEAT}: this player starts; play goes clockwise in seat order [CN36]',
@@ -137,23 +140,23 @@ def _first_may_change(state: dict, field: str) -> None:
 
 def _on_points(state, data, ctx):
     seat = _seat(data, state)
-    delta = whole(data["delta"], "data.delta", -99, 99)
+    delta = whole(data["delta"], "data.delta", -STEP_MAX, STEP_MAX)
     if delta == 0:
-        raise RulesError("data.delta", "must not be 0 (a whole number from -99 to 99)")
+        raise RulesError("data.delta", f"must not be 0 (a whole number from -{STEP_MAX} to {STEP_MAX})")
     track.add_points(state, seat, delta, ctx.names)
 
 
 def _on_gold_corners(state, data, ctx):
     seat = _seat(data, state)
-    corners = whole(data["corners"], "data.corners", 1, 4)
-    track.add_points(state, seat, 2 * corners, ctx.names)  # [CN47] 2 points per corner covered
+    corners = whole(data["corners"], "data.corners", 1, len(CORNERS))  # a card has four corners
+    track.add_points(state, seat, rules.gold_corner_points(corners), ctx.names)  # [CN47]
 
 
 def _on_gold_objects(state, data, ctx):
     seat = _seat(data, state)
     choice(data["object"], "data.object", OBJECTS)
-    count = whole(data["count"], "data.count", 1, 99)
-    track.add_points(state, seat, count, ctx.names)  # [CN48] 1 point per visible copy, the card's own included
+    count = whole(data["count"], "data.count", 1, STEP_MAX)
+    track.add_points(state, seat, rules.gold_object_points(count), ctx.names)  # [CN48] the card's own copy included
 
 
 def _on_decks_empty(state, data, ctx):
@@ -167,15 +170,16 @@ def _on_turn_played(state, data, ctx):
     end = state["end"]
     if end is None:
         raise RulesError("type", "the end is not triggered yet: there are no last turns to tick off")
-    if end["turns"] is None:
+    left = rules.last_turns_left(end)
+    if left is None:
         raise RulesError("type", "choose the first player first: the last turns depend on who started [CN36, CN54]")
-    if end["played"] >= len(end["turns"]):
+    if not left:
         raise RulesError("type", "every last turn is already played")
     end["played"] += 1
 
 
 def _on_common_objectives(state, data, ctx):
-    ids = listof(data["cards"], "data.cards", 2, 2)
+    ids = listof(data["cards"], "data.cards", rules.COMMON_OBJECTIVES, rules.COMMON_OBJECTIVES)  # [CN35]
     for i, oid in enumerate(ids):
         functions.objective_card(oid, f"data.cards[{i}]")
     if ids[0] == ids[1]:
@@ -238,7 +242,7 @@ def _pattern_card(state, data, seat) -> int:
 def _on_pattern_count(state, data, ctx):
     seat = _seat(data, state)
     oid = _pattern_card(state, data, seat)
-    delta = whole(data["delta"], "data.delta", -99, 99)
+    delta = whole(data["delta"], "data.delta", -STEP_MAX, STEP_MAX)
     now = pattern_count(state, seat, oid)[0]
     if now + delta < 0:
         raise RulesError("data.delta", f"a count never goes below 0 (it is {now})")
@@ -334,8 +338,8 @@ LINES: EventLines = {
     "first_player": "{who} plays first",
     "draw_first_player": "First player drawn at random",
     "points": lambda data, who: f"{who}: {signed(data.get('delta'), 'point')}",
-    "gold_corners": lambda data, who: f"{who}: gold card, {plural(data['corners'], 'corner')} covered: +{2 * data['corners']}",
-    "gold_objects": lambda data, who: f"{who}: gold card, {plural(data['count'], str(data['object']))} visible: +{data['count']}",
+    "gold_corners": lambda data, who: f"{who}: gold card, {plural(data['corners'], 'corner')} covered: +{rules.gold_corner_points(data['corners'])}",
+    "gold_objects": lambda data, who: f"{who}: gold card, {plural(data['count'], str(data['object']))} visible: +{rules.gold_object_points(data['count'])}",
     "decks_empty": "Both decks empty during {who}'s turn: the end is triggered",
     "turn_played": "A last turn is played",
     "common_objectives": "Common objectives: cards {cards[0]} and {cards[1]}",

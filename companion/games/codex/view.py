@@ -141,7 +141,7 @@ def grid_view(state: dict, seat: int, oid: int) -> dict:
     xs = [x for x, _ in colour] + [-4, 4]
     ys = [y for _, y in colour] + [-5, 5]
     field = [(x, y, {"kingdom": colour.get((x, y), ""), "hit": hit.get((x, y))})
-             for x in range(min(xs), max(xs) + 1) for y in range(min(ys), max(ys) + 1) if (x + y) % 2 == 0]
+             for x in range(min(xs), max(xs) + 1) for y in range(min(ys), max(ys) + 1) if rules.on_grid(x, y)]
     card = next(o for o in objective_cards() if o["id"] == oid)
     blocked = None
     if state["manuscripts"][seat]:
@@ -155,17 +155,14 @@ def grid_view(state: dict, seat: int, oid: int) -> dict:
 
 def counter_view(state: dict, seat: int) -> dict:
     """Return what the objective counter asks of one seat: the symbols and patterns that matter."""
-    objectives = objectives_of(state, seat)
-    symbols: list[str] = []
+    symbols: set[str] = set()
     patterns = []
-    for oid in objectives:
-        c = catalogue.card(oid)
-        spec = c["objective"]
-        if spec["type"] == "pattern":
+    for oid in objectives_of(state, seat):
+        scored_from, pattern = calculator.needs(oid)
+        symbols.update(scored_from)
+        if pattern:
             count, _, cells = pattern_count(state, seat, oid)
             patterns.append({"card": oid, "count": count, "laid": cells is not None})
-        else:
-            symbols += [s for s in spec["counts"] if s not in symbols]
     return {"seat": seat, "symbols": [s for s in SYMBOLS if s in symbols], "patterns": patterns,
             "manuscript": bool(state["manuscripts"][seat]), "counts": state["counts"][seat],
             "secret": state["secret"][seat]}
@@ -279,8 +276,7 @@ def sheet_cards(state: dict, names: list[str], calc: bool) -> list[dict]:
             mine = objectives_of(state, s)
             values = {"placement_points": state["scores"][s], "secret": state["secret"][s],
                       "visible": state["counts"][s],
-                      "patterns": {oid: pattern_count(state, s, oid)[0] for oid in mine
-                                   if rules.objective_from_card(oid)["kind"] == "pattern"}}
+                      "patterns": {oid: pattern_count(state, s, oid)[0] for oid in mine if calculator.needs(oid)[1]}}
             lacking = []
         out.append({"seat": s, "name": name, "values": values, "in": calc and not lacking,
                     "saved": calc and state["rows"][s] is not None, "manuscript": bool(state["manuscripts"][s])})
@@ -334,7 +330,7 @@ def view(state: dict, names: list[str], options: dict, profile: dict, screen: st
         turns = [{"seat": s, "name": names[s], "done": i < end["played"], "next": i == end["played"]}
                  for i, s in enumerate(end["turns"] or [])]
         banner = {"reason": end["reason"], "trigger": names[end["trigger"]], "turns": turns,
-                  "left": len(turns) - end["played"], "known": end["turns"] is not None}
+                  "left": rules.last_turns_left(end), "known": end["turns"] is not None}
     out = {
         "kind": kind, "who": who, "target": state["target"], "quick": QUICK_POINTS,
         "first": None if state["first"] is None else names[state["first"]],
