@@ -60,6 +60,8 @@ OPTIONS = {
     "target": "20 (official, default) or 30 (the long-game variant): the score that triggers the end [CN53, CN65-69]",
     "first_player": "optional seat index (0 = first name) of the first player; left out, the table draws or chooses it at the start",
 }
+#: the setup form's targets (templates/codex/setup.html), the official one first: the default [CN53, CN65-69]
+TARGET_CHOICES = tuple(zip(rules.TARGETS, ("official", "long game")))
 
 
 # --- setup ------------------------------------------------------------------------------------
@@ -67,7 +69,7 @@ OPTIONS = {
 def validate_options(options: Any, player_count: int) -> dict:
     """Check the setup options: the target (20 or 30) and an optional first player."""
     obj(options, "$", optional=("target", "first_player"))
-    clean = {"target": 20}
+    clean = {"target": rules.TARGETS[0]}
     if "target" in options:
         target = whole(options["target"], "target")
         if target not in rules.TARGETS:
@@ -82,7 +84,7 @@ def initial_state(names: list[str], options: dict, profile: dict) -> dict:
     """Return a new table's state (Codex has no box profile: `profile` is always {})."""
     n = len(names)
     return {
-        "target": options.get("target", 20),
+        "target": options.get("target", rules.TARGETS[0]),
         "first": options.get("first_player"),
         "draws": 0,
         "scores": [0] * n,
