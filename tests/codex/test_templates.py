@@ -134,3 +134,17 @@ def test_the_end_screen_lists_each_objective_with_its_points_and_a_patterns_coun
     assert GAME.view(fold([]), NAMES, {}, {}, "end")["common_slots"] == [None] * rules.COMMON_OBJECTIVES
     # the card asks the counts its objectives are scored from
     assert v["sheets"][0]["needs"] == {"fungi", "quill", 91} and v["sheets"][1]["needs"] == {"fungi", 91}
+
+
+def test_the_grid_editor_gives_its_script_the_kingdoms_tap_order(client, api):
+    from companion.games.codex.view import KINGDOM_CYCLE
+
+    from .test_web import open_table
+
+    t = api.create("codex", NAMES, first_player=0)
+    api.event(t, "common_objectives", {"cards": [91, 95]})
+    open_table(client, t)
+    page = client.get(f"/t/{t['table']}?screen=grid-0-91").get_data(as_text=True)
+    # static/codex/codex.js cycles through these, empty first, and keeps no list of its own
+    assert re.findall(r'data-cycle="([^"]*)"', page) == [" ".join(KINGDOM_CYCLE)] == [" fungi plant animal insect"]
+    assert "fungi" not in (Path(__file__).resolve().parents[2] / "static" / "codex" / "codex.js").read_text()

@@ -358,4 +358,4 @@ LINES: EventLines = {
 
 def describe(type_: str, data: Any, names: list[str]) -> str:
     """Say what an event did in plain words, for the history panel."""
-    return describe_event(LINES, type_, data, names, nobody="")
+    return describe_event(LINES, type_, data, names)

@@ -20,7 +20,7 @@ from .table import STEP_MAX
 from .track import finish_blocker, turn_order
 
 QUICK_POINTS = (1, 2, 3, 5)  # [CN46] "1, 3 or 5 points"; 2 for the gold cards' 2 per corner [CN47]
-KINGDOM_CYCLE = ("",) + KINGDOMS  # the grid editor's tap order
+KINGDOM_CYCLE = ("",) + KINGDOMS  # the grid editor's tap order, empty first (static/codex/codex.js reads it from the page)
 SYMBOL_SHORT = {"fungi": "Fu", "plant": "Pl", "animal": "An", "insect": "In",
                 "quill": "Qu", "inkwell": "Ink", "manuscript": "Ms", "empty": "", "hidden": "×"}
 
