@@ -284,7 +284,8 @@ def row_status(state: dict, seat: int) -> str:
 
 
 def sheet_cards(state: dict, names: list[str], calc: bool) -> list[dict]:
-    """Each player's end card: what the row holds (calculator) or the table knows (tracked)."""
+    """Each player's end card: what the row holds (calculator) or the table knows (tracked), and the
+    counts it asks: what its objectives are scored from [CN49-50] (codex.js follows a secret typed in)."""
     out = []
     for s, name in enumerate(names):
         if calc:
@@ -292,11 +293,8 @@ def sheet_cards(state: dict, names: list[str], calc: bool) -> list[dict]:
             values = {"placement_points": row.get("placement_points"), "secret": row.get("secret"),
                       "visible": row["visible"], "patterns": {int(k): n for k, n in row["patterns"].items()}}
         else:
-            mine = objectives_of(state, s)
-            values = {"placement_points": state["scores"][s], "secret": state["secret"][s],
-                      "visible": state["counts"][s],
-                      "patterns": {oid: pattern_count(state, s, oid)[0] for oid in mine if calculator.needs(oid)[1]}}
-        # the counts the card asks: what its objectives are scored from [CN49-50] (codex.js follows a typed secret)
+            values = {"placement_points": state["scores"][s], "secret": state["secret"][s], "visible": state["counts"][s],
+                      "patterns": {oid: pattern_count(state, s, oid)[0] for oid in objectives_of(state, s) if calculator.needs(oid)[1]}}
         mine = rules.objectives(state["common"], values["secret"])
         asked = {sym for oid in mine for sym in calculator.needs(oid)[0]} | {oid for oid in mine if calculator.needs(oid)[1]}
         out.append({"seat": s, "name": name, "values": values, "needs": asked, "manuscript": bool(state["manuscripts"][s]),
@@ -358,7 +356,7 @@ def view(state: dict, names: list[str], options: dict, profile: dict, screen: st
         out["grid"] = grid_view(state, who, oid)
     result = final_score(state, names) if kind == "end" or state["finished"] else None
     if kind == "end":
-        out.update(result_parts(result))
+        out.update(result_parts(result, out["objective_by_id"]))
         out["counter"] = [counter_view(state, s) for s in range(n)]
         out["sheets"] = sheet_cards(state, names, False)
         out["fields"] = sheet_fields()
@@ -412,10 +410,10 @@ def notice(state: dict, names: list[str]) -> dict | None:
     return dict(said, text=sentence.naming(said["text"], names)) if said else None
 
 
-def result_parts(result: dict) -> dict:
+def result_parts(result: dict, by_id: dict[int, dict]) -> dict:
     """What the ranking table shows of a result: places in order, the tie notes, who wins and how;
-    and per seat each objective's points, with the occurrences found for a pattern [CN49-50]."""
-    by_id = {o["id"]: o for o in objective_cards()}
+    and per seat each objective card (`by_id`, objective_parts) with its points and, for a pattern,
+    the occurrences found [CN49-50]."""
     lines = [[{"card": by_id[oid], "points": pts, "found": r["counts"][oid] if calculator.needs(oid)[1] else None}
               for oid, pts in zip(r["objectives"], r["objectives_detail"])] for r in result["players"]]
     return {"result": result, "ties": tie_notes(result), "decided": verdict(result), "lines": lines,
@@ -430,7 +428,7 @@ def calculator_view(state: dict, names: list[str]) -> dict:
     result = None
     if state["finished"]:
         result = final_score(state, names)
-        out.update(result_parts(result))
+        out.update(result_parts(result, out["objective_by_id"]))
     out["scoreboard"] = scoreboard(state, names, result, True, None)
     return out
 
