@@ -2,7 +2,12 @@
 // whatever an update morphs in.
 (function () {
   "use strict";
-  var CYCLE = ["", "fungi", "plant", "animal", "insect"];
+
+  // The grid editor's tap order, empty first, as the page says it (view.KINGDOM_CYCLE, data-cycle).
+  function cycleOf(button) {
+    var editor = button.closest("[data-cycle]");
+    return editor ? editor.getAttribute("data-cycle").split(" ") : [""];
+  }
 
   function gridCells(form) {
     var cells = [];
@@ -14,7 +19,7 @@
   }
 
   function paint(button, kingdom) {
-    CYCLE.forEach(function (k) { if (k) button.classList.remove("cx-" + k); });
+    cycleOf(button).forEach(function (k) { if (k) button.classList.remove("cx-" + k); });
     button.classList.remove("cx-hit");
     button.textContent = "";
     if (kingdom) button.classList.add("cx-" + kingdom);
@@ -47,7 +52,8 @@
   document.addEventListener("click", function (evt) {
     var cell = evt.target.closest(".cx-cell");
     if (cell) {
-      var next = CYCLE[(CYCLE.indexOf(cell.getAttribute("data-kingdom") || "") + 1) % CYCLE.length];
+      var cycle = cycleOf(cell);
+      var next = cycle[(cycle.indexOf(cell.getAttribute("data-kingdom") || "") + 1) % cycle.length];
       paint(cell, next);
       return;
     }

@@ -344,3 +344,45 @@ def test_the_secret_objective_is_typed_as_its_card_number_and_a_common_one_is_re
     said = [html.unescape(re.sub(r"<[^>]+>", "", e)) for e in re.findall(r'class="error"[^>]*>(.*?)</p>', answer.get_data(as_text=True), re.S)]
     assert "Ann's secret objective: card 95 is a common objective; the secret one is another card" in said, said
     assert api.get(t)["version"] == version
+
+
+# --- the mode is the table's options alone (issue 30) ------------------------------------------------------
+
+def folded(names, options, events, state=None):
+    """Fold events as the framework does, from the given stored state or a new table's."""
+    from companion.games.base import Context
+    from companion.games.codex import GAME
+
+    clean = {**GAME.validate_options({k: v for k, v in options.items() if k != "calculator"}, len(names)),
+             **({"calculator": True} if options.get("calculator") else {})}
+    if state is None:
+        state = GAME.initial_state(list(names), clean, {})
+    for type_, data in events:
+        state = GAME.apply(state, type_, data, Context(names=tuple(names), options=clean, seed=1))
+    return state, clean
+
+
+def test_a_calculator_table_is_told_from_its_options_never_from_its_states_keys():
+    from companion.games.codex import GAME
+
+    # a tracked table: its running score is the score track whatever keys its state carries
+    state, options = folded(NAMES, {"first_player": 0}, [("points", {"player": 1, "delta": 7})])
+    assert GAME.running_score(state, options) == [0, 7, 0, 0]
+    assert GAME.running_score({**state, "rows": [None] * 4}, options) == [0, 7, 0, 0]
+    # a calculator table keeps no running score, told by its options
+    calc, calc_options = folded(NAMES, {"calculator": True}, [("common_objectives", {"cards": COMMON})])
+    assert GAME.running_score(calc, calc_options) is None
+    assert "calculator" not in calc  # the state writes no mode flag: the rows it keeps are data
+
+
+def test_a_stored_calculator_state_with_a_mode_flag_still_loads_and_plays():
+    from companion.games.codex import GAME
+
+    # a state stored with a "calculator" key, the flag some tables kept: the events fold over it as over any
+    stored, options = folded(NAMES, {"calculator": True}, [("common_objectives", {"cards": COMMON})])
+    stored = {**stored, "calculator": True}
+    state, _ = folded(NAMES, {"calculator": True}, [("sheet", {"player": s, **row}) for s, row in enumerate(ROWS)], stored)
+    assert state["finished"] is True
+    assert GAME.final_result(state, NAMES, options, {}) == expected()
+    assert GAME.running_score(state, options) is None
+    assert GAME.view(state, NAMES, options, {}, None)["decided"].startswith("Cleo wins the tie on 29")

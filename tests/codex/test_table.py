@@ -440,6 +440,15 @@ def test_finish_freezes_the_table():
     assert "game is over" in rejected(state, "first_player", {"player": 0}).message
 
 
+def test_every_event_has_its_shape_and_its_handler_named_after_it():
+    from companion.games.codex import table
+
+    assert set(table.SHAPES) == set(table.HANDLERS) == set(GAME.events)
+    assert set(table.OPTIONAL) <= set(table.SHAPES)
+    for type_, handler in table.HANDLERS.items():
+        assert handler.__name__ in (f"_on_{type_}", f"ev_{type_}"), (type_, handler.__name__)
+
+
 def test_every_event_has_words_in_the_history():
     events = [("first_player", {"player": 0}), ("draw_first_player", {}), ("points", {"player": 0, "delta": 3}),
               ("gold_corners", {"player": 0, "corners": 2}), ("gold_objects", {"player": 1, "object": "quill", "count": 2}),

@@ -52,7 +52,7 @@ def missing(row: dict | None, common: Sequence[int]) -> list[str]:
     if row is None:
         return ["placement_points"]
     out = []
-    for oid in list(common) + [row["secret"]]:
+    for oid in rules.objectives(common, row["secret"]):
         symbols, pattern = needs(oid)
         out += [f"visible.{s}" for s in symbols if s not in row["visible"] and f"visible.{s}" not in out]
         if pattern and str(oid) not in row["patterns"]:
@@ -81,7 +81,7 @@ def check_row(data: Any, state: dict, calculator: bool, names: Sequence[str]) ->
     obj(data, "data", required=("player",), optional=FIELDS)
     seat = whole(data["player"], "data.player", 0, len(state["scores"]) - 1)
     who = _who(names, seat)
-    if calculator and len(state["common"]) != 2:
+    if calculator and len(state["common"]) != rules.COMMON_OBJECTIVES:
         raise RulesError("type", "choose the two common objectives first: they say what each player counts")
     row: dict[str, Any] = {}
     if "placement_points" in data:
@@ -100,7 +100,7 @@ def check_row(data: Any, state: dict, calculator: bool, names: Sequence[str]) ->
     if "patterns" in data:
         obj(data["patterns"], "data.patterns", optional=PATTERN_KEYS)
         row["patterns"] = {k: whole(n, at("data.patterns", k), 0, functions.COUNT_MAX) for k, n in data["patterns"].items()}
-    mine = list(state["common"]) + [row.get("secret", state["secret"][seat])]
+    mine = rules.objectives(state["common"], row.get("secret", state["secret"][seat]))
     for key in row.get("patterns", {}):
         if int(key) not in mine:
             raise RulesError(at("data.patterns", key), f"card {key} is not one of {who}'s objectives")
@@ -116,7 +116,7 @@ def check_row(data: Any, state: dict, calculator: bool, names: Sequence[str]) ->
 def _refuse_missing(field: str, row: dict, common: Sequence[int]) -> NoReturn:
     """Say which objective needs the value that is missing."""
     kind, key = field.split(".")
-    for oid in list(common) + [row["secret"]]:
+    for oid in rules.objectives(common, row["secret"]):
         symbols, pattern = needs(oid)
         if key in symbols or (pattern and key == str(oid)):
             text = catalogue.objective_text(catalogue.card(oid))
@@ -132,13 +132,13 @@ def settle(state: dict) -> None:
     for seat, row in enumerate(rows):
         if row is None:
             continue
-        mine = list(state["common"]) + [row["secret"]]
+        mine = rules.objectives(state["common"], row["secret"])
         state["scores"][seat] = row["placement_points"]
         state["secret"][seat] = row["secret"]
         state["counts"][seat] = {s: row["visible"].get(s, 0) for s in SYMBOLS}
         state["patterns"][seat] = {k: {"count": n} for k, n in row["patterns"].items() if int(k) in mine}
     # [CN55] the totals come once every player's points and objectives are in
-    state["finished"] = len(state["common"]) == 2 and all(not missing(row, state["common"]) for row in rows)
+    state["finished"] = len(state["common"]) == rules.COMMON_OBJECTIVES and all(not missing(row, state["common"]) for row in rows)
 
 
 def ev_sheet(state: dict, data: Any, ctx) -> None:
@@ -157,11 +157,11 @@ def ev_sheet(state: dict, data: Any, ctx) -> None:
     if "secret" in row:
         state["secret"][seat] = row["secret"]
     state["counts"][seat].update(row.get("visible", {}))
-    mine = list(state["common"]) + [state["secret"][seat]]
+    mine = objectives_of(state, seat)
     patterns = {k: v for k, v in state["patterns"][seat].items() if int(k) in mine}
     for key, n in row.get("patterns", {}).items():
-        laid = patterns.get(key, {}).get("cells")
-        if laid is not None and len(rules.count_pattern({(c["x"], c["y"]): c["kingdom"] for c in laid}, int(key))) == n:
+        count, _, laid = pattern_count(state, seat, int(key))  # check_row took only this seat's objectives
+        if laid is not None and count == n:
             continue  # the same count as the laid-out colours: keep the layout
         patterns[key] = {"count": n}
     state["patterns"][seat] = patterns
@@ -179,8 +179,7 @@ def sheet_line(d: dict, who: str) -> str:
 
 def objectives_of(state: dict, seat: int) -> list[int]:
     """Return a seat's objectives: the two common ones, then its secret one [CN55]."""
-    secret = state["secret"][seat]
-    return list(state["common"]) + ([secret] if secret is not None else [])
+    return rules.objectives(state["common"], state["secret"][seat])
 
 
 def layout_of(state: dict, seat: int) -> rules.Layout:

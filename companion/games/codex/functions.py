@@ -7,7 +7,7 @@ All of Codex's document checks live here; table.py checks its events with them.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Iterator
 
 from ..base import RulesFunction
 from ..validation import RulesError, at, choice, distinct, listof, names, obj, text, unique_names, whole
@@ -114,24 +114,25 @@ def score(doc: Any) -> dict:
 def _cell(value: Any, field: str) -> tuple[int, int]:
     x = whole(value["x"], at(field, "x"), -COORD, COORD)
     y = whole(value["y"], at(field, "y"), -COORD, COORD)
-    if (x + y) % 2:
+    if not rules.on_grid(x, y):
         raise RulesError(field, f"({x}, {y}) is no place on the grid: cards sit where x + y is even")
     return x, y
+
+
+def _plays(items: list) -> Iterator[tuple[int, str, int, int]]:
+    """Check each card of a manuscript document as rules.replay reaches it: (id, side, x, y)."""
+    for i, item in enumerate(items):
+        path = at("cards", i)
+        obj(item, path, required=("id", "side", "x", "y"))
+        yield (playable_card(item["id"], at(path, "id")), choice(item["side"], at(path, "side"), SIDES),
+               whole(item["x"], at(path, "x"), -COORD, COORD), whole(item["y"], at(path, "y"), -COORD, COORD))
 
 
 def manuscript(doc: Any) -> dict:
     """Replay a play area card by card, check each placement [CN39-42] and score it."""
     obj(doc, "$", required=("cards", "objectives"))
-    items = listof(doc["cards"], "cards", 1, AREA_MAX)
-    layout = rules.Layout()
-    for i, item in enumerate(items):
-        path = at("cards", i)
-        obj(item, path, required=("id", "side", "x", "y"))
-        card_id = playable_card(item["id"], at(path, "id"))
-        side = choice(item["side"], at(path, "side"), SIDES)
-        x = whole(item["x"], at(path, "x"), -COORD, COORD)
-        y = whole(item["y"], at(path, "y"), -COORD, COORD)
-        layout.place(card_id, side, x, y, path)
+    # each card is checked, then laid, before the next is read: the first bad card is the one named
+    layout = rules.replay(_plays(listof(doc["cards"], "cards", 1, AREA_MAX)))
     objective_ids = distinct(doc["objectives"], "objectives", objective_card, 0, 16, "objective {} is listed twice")
     scored = rules.score_layout(layout, objective_ids)
     index = layout.at

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Iterable, Mapping, Sequence, TypeVar
 
-from ..validation import RulesError, places
+from ..validation import RulesError, at, places
 from . import cards as catalogue
 from .cards import CORNERS, KINGDOMS, OBJECTS, OPPOSITE, PER_OBJECT, SYMBOLS
 from .packing import max_disjoint
@@ -19,6 +19,9 @@ from ..turns import last_turns
 T = TypeVar("T")
 
 TARGETS = (20, 30)  # [CN53] 20 points; [CN65-69] the 30-point variant
+COMMON_OBJECTIVES = 2  # [CN35] "Two objective cards are turned face up beside the track"
+GOLD_PER_CORNER = 2  # [CN47] "2 points per corner covered by the card just played"
+GOLD_PER_OBJECT = 1  # [CN48] "1 point for each visible copy, in the play area, of the object they show"
 
 
 # --- end of the game ----------------------------------------------------------------------
@@ -87,7 +90,33 @@ def may_finish(end: Mapping | None) -> bool:
     return last_turns_left(end) == 0
 
 
+# --- placement points -----------------------------------------------------------------------
+
+def gold_corner_points(corners: int, per: int = GOLD_PER_CORNER) -> int:
+    """[CN47] a gold card that scores per corner: `per` points (2, as printed on every such card)
+    for each corner the card just played covers."""
+    return per * corners
+
+
+def gold_object_points(copies: int, per: int = GOLD_PER_OBJECT) -> int:
+    """[CN48] a gold card that scores per object: `per` point (1, as printed) for each visible copy
+    of its object in the play area, "including that card"."""
+    return per * copies
+
+
+def on_grid(x: int, y: int) -> bool:
+    """Return whether (x, y) is a place of a play area: a card covers the corners of the cards
+    diagonally next to it [CN40], so cards sit on the diagonal grid, where x + y is even."""
+    return x % 2 == y % 2
+
+
 # --- objectives ---------------------------------------------------------------------------
+
+def objectives(common: Sequence[int], secret: int | None) -> list[int]:
+    """Return a player's objectives: the common ones, then the secret one once chosen [CN55]
+    ("the points from the two common objectives and your secret objective")."""
+    return list(common) + ([secret] if secret is not None else [])
+
 
 def objective_from_card(card_id: int) -> dict:
     """Return an objective card as the contract's objective form (kind, symbol, points)."""
@@ -210,7 +239,7 @@ class Layout:
             return [], 0
         if c["kind"] == "starter":
             raise RulesError(where, f"{name} is a starter card; only the first card of a play area is one [CN34]")
-        if (x + y) % 2:
+        if not on_grid(x, y):
             raise RulesError(where, f"{name} at ({x}, {y}): no such place; cards sit on the diagonal grid, where x + y is even")
         if (x, y) in self.at:
             other = self.at[(x, y)]
@@ -250,14 +279,14 @@ class Layout:
         if rule == "flat":
             return c["points"]  # [CN46] 3 or 5
         if rule == "per_covered_corner":
-            return c["points"] * len(covers)  # [CN47] 2 per corner covered by the card just played
+            return gold_corner_points(len(covers), c["points"])  # [CN47] per corner covered by the card just played
         thing = PER_OBJECT[rule]
         # [CN48] each visible copy "including that card"; the corners it covers no longer count
         after = self.visible[thing]
         after -= sum(1 for i, corner in covers if self.placed[i].face["corners"][corner] == thing)
         after += sum(1 for v in c["front"]["corners"].values() if v == thing)
         after += c["front"]["center"].count(thing)
-        return c["points"] * after
+        return gold_object_points(after, c["points"])
 
     def place(self, card_id: int, side: str, x: int, y: int, where: str) -> int:
         """Check and lay one card; return its placement points. On error nothing changes."""
@@ -305,11 +334,12 @@ class Layout:
         return [p.points for p in self.placed]
 
 
-def replay(plays: Iterable[tuple[int, str, int, int]], field_of=lambda i: f"cards[{i}]") -> Layout:
-    """Lay the cards (id, side, x, y) in order; raise RulesError naming the first illegal one."""
+def replay(plays: Iterable[tuple[int, str, int, int]]) -> Layout:
+    """Lay the cards (id, side, x, y) in order; raise RulesError naming the first illegal one
+    (`cards[i]`). `plays` is read one card at a time, so a card is checked before the next is read."""
     layout = Layout()
     for i, (card_id, side, x, y) in enumerate(plays):
-        layout.place(card_id, side, x, y, field_of(i))
+        layout.place(card_id, side, x, y, at("cards", i))
     return layout
 
 
@@ -333,7 +363,8 @@ def symbols_text(counts: Mapping[str, int]) -> str:
 
 
 __all__ = [
-    "KINGDOMS", "OBJECTS", "SYMBOLS", "TARGETS", "Layout", "Placed", "count_pattern", "final_turns",
-    "find_occurrences", "objective_from_card", "objective_points", "places_by_total", "reaches_target",
-    "replay", "score_layout",
+    "COMMON_OBJECTIVES", "GOLD_PER_CORNER", "GOLD_PER_OBJECT", "KINGDOMS", "OBJECTS", "SYMBOLS", "TARGETS",
+    "Layout", "Placed", "count_pattern", "final_turns", "find_occurrences", "gold_corner_points",
+    "gold_object_points", "objective_from_card", "objective_points", "objectives", "on_grid",
+    "places_by_total", "reaches_target", "replay", "score_layout",
 ]

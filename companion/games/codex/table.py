@@ -32,7 +32,10 @@ from ..validation import RulesError, choice, listof, obj, whole
 from ..words import plural, signed
 from . import calculator, functions, rules, track
 from .calculator import layout_of, objectives_of, pattern_count
-from .cards import OBJECTS, SIDES, SYMBOLS
+from .cards import CORNERS, OBJECTS, SIDES, SYMBOLS
+
+#: the largest step one event takes: placement points, a gold card's visible objects, a pattern count's change
+STEP_MAX = 99
 
 EVENTS = {
     "first_player": '{"player": SEAT}: this player starts; play goes clockwise in seat order [CN36]',
@@ -57,6 +60,8 @@ OPTIONS = {
     "target": "20 (official, default) or 30 (the long-game variant): the score that triggers the end [CN53, CN65-69]",
     "first_player": "optional seat index (0 = first name) of the first player; left out, the table draws or chooses it at the start",
 }
+#: the setup form's targets (templates/codex/setup.html), the official one first: the default [CN53, CN65-69]
+TARGET_CHOICES = tuple(zip(rules.TARGETS, ("official", "long game")))
 
 
 # --- setup ------------------------------------------------------------------------------------
@@ -64,7 +69,7 @@ OPTIONS = {
 def validate_options(options: Any, player_count: int) -> dict:
     """Check the setup options: the target (20 or 30) and an optional first player."""
     obj(options, "$", optional=("target", "first_player"))
-    clean = {"target": 20}
+    clean = {"target": rules.TARGETS[0]}
     if "target" in options:
         target = whole(options["target"], "target")
         if target not in rules.TARGETS:
@@ -79,7 +84,7 @@ def initial_state(names: list[str], options: dict, profile: dict) -> dict:
     """Return a new table's state (Codex has no box profile: `profile` is always {})."""
     n = len(names)
     return {
-        "target": options.get("target", 20),
+        "target": options.get("target", rules.TARGETS[0]),
         "first": options.get("first_player"),
         "draws": 0,
         "scores": [0] * n,
@@ -115,14 +120,14 @@ def apply(state: dict, type_: str, data: Any, ctx: Context) -> dict:
     return state
 
 
-def _first_player(state, data, ctx):
+def _on_first_player(state, data, ctx):
     seat = _seat(data, state)
     _first_may_change(state, "data.player")
     state["first"] = seat
     track.name_last_turns(state)
 
 
-def _draw_first_player(state, data, ctx):
+def _on_draw_first_player(state, data, ctx):
     _first_may_change(state, "type")
     # [CN36] "The first player is chosen at random"; the draw counter keeps a redo identical
     state["first"] = ctx.rng("first_player", state["draws"]).randrange(len(state["scores"]))
@@ -135,47 +140,48 @@ def _first_may_change(state: dict, field: str) -> None:
         raise RulesError(field, "the last turns are already named from the first player; undo the end trigger to change it")
 
 
-def _points(state, data, ctx):
+def _on_points(state, data, ctx):
     seat = _seat(data, state)
-    delta = whole(data["delta"], "data.delta", -99, 99)
+    delta = whole(data["delta"], "data.delta", -STEP_MAX, STEP_MAX)
     if delta == 0:
-        raise RulesError("data.delta", "must not be 0 (a whole number from -99 to 99)")
+        raise RulesError("data.delta", f"must not be 0 (a whole number from -{STEP_MAX} to {STEP_MAX})")
     track.add_points(state, seat, delta, ctx.names)
 
 
-def _gold_corners(state, data, ctx):
+def _on_gold_corners(state, data, ctx):
     seat = _seat(data, state)
-    corners = whole(data["corners"], "data.corners", 1, 4)
-    track.add_points(state, seat, 2 * corners, ctx.names)  # [CN47] 2 points per corner covered
+    corners = whole(data["corners"], "data.corners", 1, len(CORNERS))  # a card has four corners
+    track.add_points(state, seat, rules.gold_corner_points(corners), ctx.names)  # [CN47]
 
 
-def _gold_objects(state, data, ctx):
+def _on_gold_objects(state, data, ctx):
     seat = _seat(data, state)
     choice(data["object"], "data.object", OBJECTS)
-    count = whole(data["count"], "data.count", 1, 99)
-    track.add_points(state, seat, count, ctx.names)  # [CN48] 1 point per visible copy, the card's own included
+    count = whole(data["count"], "data.count", 1, STEP_MAX)
+    track.add_points(state, seat, rules.gold_object_points(count), ctx.names)  # [CN48] the card's own copy included
 
 
-def _decks_empty(state, data, ctx):
+def _on_decks_empty(state, data, ctx):
     seat = _seat(data, state)
     if state["end"] is not None:
         raise RulesError("type", "the end is already triggered")
     track.trigger(state, seat, "decks")  # [CN53] no more cards to draw (CDX-C1: both decks)
 
 
-def _turn_played(state, data, ctx):
+def _on_turn_played(state, data, ctx):
     end = state["end"]
     if end is None:
         raise RulesError("type", "the end is not triggered yet: there are no last turns to tick off")
-    if end["turns"] is None:
+    left = rules.last_turns_left(end)
+    if left is None:
         raise RulesError("type", "choose the first player first: the last turns depend on who started [CN36, CN54]")
-    if end["played"] >= len(end["turns"]):
+    if not left:
         raise RulesError("type", "every last turn is already played")
     end["played"] += 1
 
 
-def _common(state, data, ctx):
-    ids = listof(data["cards"], "data.cards", 2, 2)
+def _on_common_objectives(state, data, ctx):
+    ids = listof(data["cards"], "data.cards", rules.COMMON_OBJECTIVES, rules.COMMON_OBJECTIVES)  # [CN35]
     for i, oid in enumerate(ids):
         functions.objective_card(oid, f"data.cards[{i}]")
     if ids[0] == ids[1]:
@@ -190,7 +196,7 @@ def _common(state, data, ctx):
         calculator.settle(state)
 
 
-def _secret(state, data, ctx):
+def _on_secret_objective(state, data, ctx):
     seat = _seat(data, state)
     oid = calculator.secret_objective(state, seat, data["card"], "data.card", ctx.names)
     state["secret"][seat] = oid
@@ -208,7 +214,7 @@ def _no_manuscript(state, seat):
         raise RulesError("data.player", "this player's counts come from the manuscript; undo its cards to type counts instead")
 
 
-def _count(state, data, ctx):
+def _on_count(state, data, ctx):
     seat = _seat(data, state)
     symbol = choice(data["symbol"], "data.symbol", SYMBOLS)
     delta = whole(data["delta"], "data.delta", -999, 999)
@@ -219,7 +225,7 @@ def _count(state, data, ctx):
     state["counts"][seat][symbol] = new
 
 
-def _set_count(state, data, ctx):
+def _on_set_count(state, data, ctx):
     seat = _seat(data, state)
     symbol = choice(data["symbol"], "data.symbol", SYMBOLS)
     value = whole(data["value"], "data.value", 0, functions.COUNT_MAX)
@@ -235,17 +241,17 @@ def _pattern_card(state, data, seat) -> int:
     return oid
 
 
-def _pattern_count(state, data, ctx):
+def _on_pattern_count(state, data, ctx):
     seat = _seat(data, state)
     oid = _pattern_card(state, data, seat)
-    delta = whole(data["delta"], "data.delta", -99, 99)
+    delta = whole(data["delta"], "data.delta", -STEP_MAX, STEP_MAX)
     now = pattern_count(state, seat, oid)[0]
     if now + delta < 0:
         raise RulesError("data.delta", f"a count never goes below 0 (it is {now})")
     state["patterns"][seat][str(oid)] = {"count": now + delta}
 
 
-def _pattern_grid(state, data, ctx):
+def _on_pattern_grid(state, data, ctx):
     seat = _seat(data, state)
     oid = _pattern_card(state, data, seat)
     # the same checks as the patterns function, with paths under data
@@ -257,7 +263,7 @@ def _pattern_grid(state, data, ctx):
     state["patterns"][seat][str(oid)] = {"cells": cells}
 
 
-def _play_card(state, data, ctx):
+def _on_play_card(state, data, ctx):
     seat = _seat(data, state)
     card_id = functions.playable_card(data["id"], "data.id")
     side = choice(data["side"], "data.side", SIDES)
@@ -282,7 +288,7 @@ def _where(data: dict) -> tuple[int, int]:
     return whole(data["x"], "data.x", -functions.COORD, functions.COORD), whole(data["y"], "data.y", -functions.COORD, functions.COORD)
 
 
-def _finish(state, data, ctx):
+def _on_finish(state, data, ctx):
     if state["finished"]:
         raise RulesError("type", "the game is already over")
     why = track.finish_blocker(state, ctx.names)
@@ -301,16 +307,25 @@ SHAPES = {
     calculator.SHEET: ("player",),
 }
 OPTIONAL = {"play_card": ("x", "y", "cell"), calculator.SHEET: calculator.FIELDS}
-#: what a calculator table takes (the game's end only); its rows may be corrected once finished
+#: event type -> its handler, written out (tests/codex/test_table.py: one per event, as SHAPES)
 HANDLERS = {
-    "first_player": _first_player, "draw_first_player": _draw_first_player, "points": _points,
-    "gold_corners": _gold_corners, "gold_objects": _gold_objects, "decks_empty": _decks_empty,
-    "turn_played": _turn_played, "common_objectives": _common, "secret_objective": _secret,
-    "count": _count, "set_count": _set_count, "pattern_count": _pattern_count,
-    "pattern_grid": _pattern_grid, "play_card": _play_card, "finish": _finish,
+    "first_player": _on_first_player,
+    "draw_first_player": _on_draw_first_player,
+    "points": _on_points,
+    "gold_corners": _on_gold_corners,
+    "gold_objects": _on_gold_objects,
+    "decks_empty": _on_decks_empty,
+    "turn_played": _on_turn_played,
+    "common_objectives": _on_common_objectives,
+    "secret_objective": _on_secret_objective,
+    "count": _on_count,
+    "set_count": _on_set_count,
+    "pattern_count": _on_pattern_count,
+    "pattern_grid": _on_pattern_grid,
+    "play_card": _on_play_card,
+    "finish": _on_finish,
     calculator.SHEET: calculator.ev_sheet,
 }
-assert set(SHAPES) == set(HANDLERS) == set(EVENTS)
 
 
 # --- history --------------------------------------------------------------------------------------
@@ -325,8 +340,8 @@ LINES: EventLines = {
     "first_player": "{who} plays first",
     "draw_first_player": "First player drawn at random",
     "points": lambda data, who: f"{who}: {signed(data.get('delta'), 'point')}",
-    "gold_corners": lambda data, who: f"{who}: gold card, {plural(data['corners'], 'corner')} covered: +{2 * data['corners']}",
-    "gold_objects": lambda data, who: f"{who}: gold card, {plural(data['count'], str(data['object']))} visible: +{data['count']}",
+    "gold_corners": lambda data, who: f"{who}: gold card, {plural(data['corners'], 'corner')} covered: +{rules.gold_corner_points(data['corners'])}",
+    "gold_objects": lambda data, who: f"{who}: gold card, {plural(data['count'], str(data['object']))} visible: +{rules.gold_object_points(data['count'])}",
     "decks_empty": "Both decks empty during {who}'s turn: the end is triggered",
     "turn_played": "A last turn is played",
     "common_objectives": "Common objectives: cards {cards[0]} and {cards[1]}",
@@ -343,4 +358,4 @@ LINES: EventLines = {
 
 def describe(type_: str, data: Any, names: list[str]) -> str:
     """Say what an event did in plain words, for the history panel."""
-    return describe_event(LINES, type_, data, names, nobody="")
+    return describe_event(LINES, type_, data, names)

@@ -27,7 +27,7 @@ def add_points(state: dict, seat: int, delta: int, names) -> None:
         raise RulesError("data.delta", f"a score never goes below 0 (it is {state['scores'][seat]})")
     state["scores"][seat] = new
     end = state["end"]
-    if delta > 0 and end is not None and end["turns"] is not None and end["played"] >= len(end["turns"]):
+    if delta > 0 and rules.may_finish(end):
         # [CN54] "everyone plays one last time", then [CN55] only objectives are added: points
         # scored now are a correction at most, so they count, with a word
         state["notice"] = {"player": seat, "text": f"Every last turn is played: +{delta} counted as a correction; "

@@ -12,14 +12,15 @@ from .. import sentence
 from ..base import is_calculator
 from ..sentence import Sentence
 from ..words import plural, standing
-from . import calculator, functions, rules
+from . import calculator, rules
 from . import cards as catalogue
-from .cards import KINGDOMS, OBJECTS, SYMBOLS
+from .cards import CORNERS, KINGDOMS, OBJECTS, SYMBOLS
 from .calculator import final_score, layout_of, objectives_of, pattern_count
+from .table import STEP_MAX
 from .track import finish_blocker, turn_order
 
 QUICK_POINTS = (1, 2, 3, 5)  # [CN46] "1, 3 or 5 points"; 2 for the gold cards' 2 per corner [CN47]
-KINGDOM_CYCLE = ("",) + KINGDOMS  # the grid editor's tap order
+KINGDOM_CYCLE = ("",) + KINGDOMS  # the grid editor's tap order, empty first (static/codex/codex.js reads it from the page)
 SYMBOL_SHORT = {"fungi": "Fu", "plant": "Pl", "animal": "An", "insect": "In",
                 "quill": "Qu", "inkwell": "Ink", "manuscript": "Ms", "empty": "", "hidden": "×"}
 
@@ -29,9 +30,7 @@ def running_score(state: dict, options: dict) -> list[int] | None:
 
     None on a calculator table: its points are typed once at the end, nothing ran during the game.
     """
-    if "rows" in state:  # only a calculator table's state keeps rows (table.initial_state)
-        return None
-    return list(state["scores"])
+    return None if is_calculator(options) else list(state["scores"])
 
 
 def start_player(state: dict, options: dict) -> int | None:
@@ -40,9 +39,7 @@ def start_player(state: dict, options: dict) -> int | None:
     [CN36] "The first player is chosen at random; play then goes clockwise." None on a
     calculator table, and on a tracked table that never named its first player.
     """
-    if is_calculator(options):
-        return None
-    return state["first"]
+    return None if is_calculator(options) else state["first"]
 
 
 def objective_cards() -> list[dict]:
@@ -59,7 +56,7 @@ def objective_cards() -> list[dict]:
     return out
 
 
-def brick(cells: list[tuple[int, int, str | None]], pad: int = 0) -> dict:
+def brick(cells: list[tuple[int, int, str | None]]) -> dict:
     """Lay cells (x, y, value) out on the game's diagonal grid as CSS grid places.
 
     A card is two columns wide; the card at (x+1, y+1) sits one column right and one row up,
@@ -69,7 +66,7 @@ def brick(cells: list[tuple[int, int, str | None]], pad: int = 0) -> dict:
         return {"cols": 2, "rows": 1, "cells": []}
     xs = [c[0] for c in cells]
     ys = [c[1] for c in cells]
-    x0, x1, y0, y1 = min(xs) - pad, max(xs) + pad, min(ys) - pad, max(ys) + pad
+    x0, x1, y0, y1 = min(xs), max(xs), min(ys), max(ys)
     placed = [{"x": x, "y": y, "value": v, "col": x - x0 + 1, "row": y1 - y + 1} for x, y, v in cells]
     return {"cols": x1 - x0 + 2, "rows": y1 - y0 + 1, "cells": placed}
 
@@ -107,10 +104,28 @@ def picker(state: dict, seat: int) -> list[dict]:
         if cid in used or c["kind"] not in wanted:
             continue
         face = card_face(cid, "front")
-        face["filters"] = {"kind": c["kind"], "kingdom": c["kingdom"] or "starter", "points": "1/object" if c.get("scoring") in catalogue.PER_OBJECT else points_text(c) or "0",
+        face["filters"] = {"kind": c["kind"], "kingdom": c["kingdom"] or "starter", "points": picker_points(c),
                            "corners": " ".join(sorted({v for v in c["front"]["corners"].values() if v in SYMBOLS}))}
         out.append(face)
     return out
+
+
+def picker_points(c: dict) -> str:
+    """The picker's word for a card's placement points: as printed, "0" for none, "1/object" for
+    each of the three per-object gold rules [CN46-48]."""
+    return "1/object" if c.get("scoring") in catalogue.PER_OBJECT else points_text(c) or "0"
+
+
+def point_filters() -> list[str]:
+    """The picker's points buttons: each word picker_points gives a resource or gold card, the
+    printed numbers first, then per corner, then per object."""
+    said = {picker_points(catalogue.card(cid)) for cid in catalogue.playable_ids() if catalogue.card(cid)["kind"] != "starter"}
+    return sorted(said, key=lambda w: ("/" in w, w.endswith("object"), int(w.split("/")[0])))
+
+
+def span(ids: list[int], between: str = "-") -> str:
+    """Say a run of card numbers by its ends ("81-86", "87 to 102")."""
+    return f"{min(ids)}{between}{max(ids)}"
 
 
 def manuscript_view(state: dict, seat: int) -> dict:
@@ -124,10 +139,14 @@ def manuscript_view(state: dict, seat: int) -> dict:
     free = [(x, y, None) for x, y in layout.free_cells()] if layout.placed else [(0, 0, None)]
     grid = brick(cards + free)
     visible = dict(layout.visible)
+    kinds = ("resource", "gold") if layout.placed else ("starter",)  # the first card is a starter card [CN34]
     return {"seat": seat, "grid": grid, "count": len(layout.placed), "visible": visible,
             "visible_text": rules.symbols_text(visible) or "nothing yet",
             "points": sum(layout.points), "picker": picker(state, seat),
-            "symbols": SYMBOLS, "kingdoms": KINGDOMS}
+            "first": min(catalogue.playable_ids()), "last": max(catalogue.playable_ids()),
+            "expected": span([cid for cid in catalogue.playable_ids() if catalogue.card(cid)["kind"] in kinds]),
+            # a starter card has no kingdom (cards.md): its colours narrow nothing before it is laid
+            "symbols": SYMBOLS, "kingdoms": KINGDOMS if layout.placed else (), "points_said": point_filters()}
 
 
 def grid_view(state: dict, seat: int, oid: int) -> dict:
@@ -141,7 +160,7 @@ def grid_view(state: dict, seat: int, oid: int) -> dict:
     xs = [x for x, _ in colour] + [-4, 4]
     ys = [y for _, y in colour] + [-5, 5]
     field = [(x, y, {"kingdom": colour.get((x, y), ""), "hit": hit.get((x, y))})
-             for x in range(min(xs), max(xs) + 1) for y in range(min(ys), max(ys) + 1) if (x + y) % 2 == 0]
+             for x in range(min(xs), max(xs) + 1) for y in range(min(ys), max(ys) + 1) if rules.on_grid(x, y)]
     card = next(o for o in objective_cards() if o["id"] == oid)
     blocked = None
     if state["manuscripts"][seat]:
@@ -149,23 +168,21 @@ def grid_view(state: dict, seat: int, oid: int) -> dict:
     elif oid not in objectives_of(state, seat):
         blocked = f"Card {oid} is not one of this player's objectives yet: choose the objectives first."
     return {"seat": seat, "card": card, "count": count, "grid": brick(field), "laid": cells is not None, "cells": cells or [],
-            "blocked": blocked,
-            "cycle": KINGDOM_CYCLE}
+            "blocked": blocked, "cycle": KINGDOM_CYCLE, "cycle_text": " → ".join(k or "empty" for k in KINGDOM_CYCLE),
+            "found": f"card-disjoint pattern{'' if count == 1 else 's'} found (each card counts once)"
+                     f"{': numbered on the cards' if count else ''}."}
 
 
 def counter_view(state: dict, seat: int) -> dict:
     """Return what the objective counter asks of one seat: the symbols and patterns that matter."""
-    objectives = objectives_of(state, seat)
-    symbols: list[str] = []
+    symbols: set[str] = set()
     patterns = []
-    for oid in objectives:
-        c = catalogue.card(oid)
-        spec = c["objective"]
-        if spec["type"] == "pattern":
+    for oid in objectives_of(state, seat):
+        scored_from, pattern = calculator.needs(oid)
+        symbols.update(scored_from)
+        if pattern:
             count, _, cells = pattern_count(state, seat, oid)
             patterns.append({"card": oid, "count": count, "laid": cells is not None})
-        else:
-            symbols += [s for s in spec["counts"] if s not in symbols]
     return {"seat": seat, "symbols": [s for s in SYMBOLS if s in symbols], "patterns": patterns,
             "manuscript": bool(state["manuscripts"][seat]), "counts": state["counts"][seat],
             "secret": state["secret"][seat]}
@@ -213,13 +230,9 @@ RUNNING_LABEL = "points on the score track"
 
 #: how a page names a refused field (companion/wording.py): every event's, option's and row's field
 LABELS = {
-    "points.delta": "{who}'s points",
-    "delta": "{who}'s change",
-    "count.delta": "{who}'s count change",
-    "pattern_count.delta": "{who}'s pattern count change",
-    "target": "the score that ends the game",
-    "first_player": "the first player",
-    "player": "the player",
+    "points.delta": "{who}'s points", "delta": "{who}'s change",
+    "count.delta": "{who}'s count change", "pattern_count.delta": "{who}'s pattern count change",
+    "target": "the score that ends the game", "first_player": "the first player", "player": "the player",
     "corners": "{who}'s covered corners",
     "object": "the gold card's object",
     "gold_objects.count": "{who}'s visible objects for the gold card",
@@ -227,8 +240,7 @@ LABELS = {
     "cards[]": "the {nth} common objective",
     "card": "{who}'s objective card",
     "secret_objective.card": "{who}'s secret objective",
-    "pattern_count.card": "{who}'s pattern card",
-    "pattern_grid.card": "{who}'s pattern card",
+    "pattern_count.card": "{who}'s pattern card", "pattern_grid.card": "{who}'s pattern card",
     "symbol": "the symbol counted",
     "value": "{who}'s count",
     "cells": "{who}'s layout of colours",
@@ -260,41 +272,41 @@ def scoreboard(state: dict, names: list[str], result: dict | None, calc: bool, b
             status = standing(result["places"][name], name in result["winners"])
         elif calc:
             score = None
-            status = "row in" if not calculator.missing(state["rows"][s], state["common"]) else "waiting"
+            status = row_status(state, s)
         rows.append({"seat": s, "name": name, "score": score, "status": status,
                      "turn": nxt == s and result is None and not calc})
     return rows
 
 
+def row_status(state: dict, seat: int) -> str:
+    """Whether a calculator row holds what its objectives need, in the scoreboard's and the card's word."""
+    return "waiting" if calculator.missing(state["rows"][seat], state["common"]) else "row in"
+
+
 def sheet_cards(state: dict, names: list[str], calc: bool) -> list[dict]:
-    """Each player's end card: what the row holds (calculator) or the table knows (tracked)."""
+    """Each player's end card: what the row holds (calculator) or the table knows (tracked), and the
+    counts it asks: what its objectives are scored from [CN49-50] (codex.js follows a secret typed in)."""
     out = []
     for s, name in enumerate(names):
         if calc:
             row = state["rows"][s] or {"visible": {}, "patterns": {}}
             values = {"placement_points": row.get("placement_points"), "secret": row.get("secret"),
                       "visible": row["visible"], "patterns": {int(k): n for k, n in row["patterns"].items()}}
-            lacking = calculator.missing(state["rows"][s], state["common"])
         else:
-            mine = objectives_of(state, s)
-            values = {"placement_points": state["scores"][s], "secret": state["secret"][s],
-                      "visible": state["counts"][s],
-                      "patterns": {oid: pattern_count(state, s, oid)[0] for oid in mine
-                                   if rules.objective_from_card(oid)["kind"] == "pattern"}}
-            lacking = []
-        out.append({"seat": s, "name": name, "values": values, "in": calc and not lacking,
-                    "saved": calc and state["rows"][s] is not None, "manuscript": bool(state["manuscripts"][s])})
+            values = {"placement_points": state["scores"][s], "secret": state["secret"][s], "visible": state["counts"][s],
+                      "patterns": {oid: pattern_count(state, s, oid)[0] for oid in objectives_of(state, s) if calculator.needs(oid)[1]}}
+        mine = rules.objectives(state["common"], values["secret"])
+        asked = {sym for oid in mine for sym in calculator.needs(oid)[0]} | {oid for oid in mine if calculator.needs(oid)[1]}
+        out.append({"seat": s, "name": name, "values": values, "needs": asked, "manuscript": bool(state["manuscripts"][s]),
+                    "status": row_status(state, s) if calc else None})
     return out
 
 
-def sheet_fields(common: list[int]) -> dict:
+def sheet_fields() -> dict:
     """The count fields a card may ask, each with the objective cards that need it (codex.js shows those)."""
-    symbols = []
-    for s in SYMBOLS:
-        wanted = [oid for oid in catalogue.objective_ids() if s in calculator.needs(oid)[0]]
-        symbols.append({"symbol": s, "word": SYMBOL_WORDS[s], "needs": wanted, "common": bool(set(wanted) & set(common))})
-    patterns = [{"card": oid, "common": oid in common} for oid in catalogue.pattern_ids()]
-    return {"symbols": symbols, "patterns": patterns}
+    symbols = [{"symbol": s, "word": SYMBOL_WORDS[s], "needs": [oid for oid in catalogue.objective_ids() if s in calculator.needs(oid)[0]]}
+               for s in SYMBOLS]
+    return {"symbols": symbols, "patterns": [{"card": oid} for oid in catalogue.pattern_ids()]}
 
 
 def verdict(result: dict) -> Sentence:
@@ -328,41 +340,67 @@ def view(state: dict, names: list[str], options: dict, profile: dict, screen: st
     if state["finished"] and kind == "track":
         kind = "end"
     order = turn_order(state)
-    end = state["end"]
-    banner = None
-    if end is not None:
-        turns = [{"seat": s, "name": names[s], "done": i < end["played"], "next": i == end["played"]}
-                 for i, s in enumerate(end["turns"] or [])]
-        banner = {"reason": end["reason"], "trigger": names[end["trigger"]], "turns": turns,
-                  "left": len(turns) - end["played"], "known": end["turns"] is not None}
     out = {
-        "kind": kind, "who": who, "target": state["target"], "quick": QUICK_POINTS,
+        "kind": kind, "target": state["target"], "quick": QUICK_POINTS, "gold": gold_helpers(),
         "first": None if state["first"] is None else names[state["first"]],
         "order": [names[s] for s in order] if state["first"] is not None else [],
-        "banner": banner, "objects": OBJECTS, "symbols": SYMBOLS, "symbol_short": SYMBOL_SHORT,
+        "banner": banner(state, names), "objects": OBJECTS, "symbol_short": SYMBOL_SHORT,
         "players": [{"seat": s, "name": names[s], "score": state["scores"][s],
                      "cards": len(state["manuscripts"][s]),
                      "objectives": objectives_of(state, s)} for s in range(n)],
-        "objective_cards": objective_cards(),
-        "common": state["common"], "secret": state["secret"],
+        **objective_parts(state["common"]), "placement_column": "Cards",
     }
-    out["objective_by_id"] = {o["id"]: o for o in out["objective_cards"]}
     if kind == "book":
         out["book"] = manuscript_view(state, who)
     if kind == "grid":
         out["grid"] = grid_view(state, who, oid)
     result = final_score(state, names) if kind == "end" or state["finished"] else None
     if kind == "end":
-        out.update(result_parts(result))
+        out.update(result_parts(result, out["objective_by_id"]))
         out["counter"] = [counter_view(state, s) for s in range(n)]
         out["sheets"] = sheet_cards(state, names, False)
-        out["fields"] = sheet_fields(state["common"])
+        out["fields"] = sheet_fields()
         # the finish is offered only once the last turns are played [CN53-55]; otherwise what comes first
         blocker = finish_blocker(state, names)
         out["finish_blocker"] = sentence.naming(blocker, names) if blocker else None
     out["notice"] = notice(state, names)
-    out["scoreboard"] = scoreboard(state, names, result if state["finished"] else None, False, banner)
+    out["scoreboard"] = scoreboard(state, names, result if state["finished"] else None, False, out["banner"])
     return out
+
+
+def banner(state: dict, names: list[str]) -> dict | None:
+    """The end triggered [CN53]: by whom, the last turns [CN54] ticked off and the next one, what is left."""
+    end = state["end"]
+    if end is None:
+        return None
+    turns = [{"seat": s, "name": names[s], "done": i < end["played"], "next": i == end["played"]}
+             for i, s in enumerate(end["turns"] or [])]
+    left = rules.last_turns_left(end)
+    trigger = sentence.name(names[end["trigger"]])
+    if end["reason"] == "target":
+        title = f"{trigger} reached {state['target']}: the end is triggered"
+    else:  # [CN53] "or when there are no more cards to draw" (CDX-C1: both decks)
+        title = f"Both decks are empty ({trigger}'s turn): the end is triggered"
+    return {"reason": end["reason"], "trigger": names[end["trigger"]], "turns": turns, "left": left,
+            "known": end["turns"] is not None, "title": Sentence(title),
+            "left_text": f"{plural(left, 'turn')} still to play: the rest of this round, then everyone once more." if left else None,
+            "next": next((t["name"] for t in turns if t["next"]), None)}
+
+
+def gold_helpers() -> dict:
+    """The score track's gold card helpers: a button per number of corners covered [CN47], the
+    visible objects' count [CN48], each adding what rules.py scores."""
+    return {"per_corner": f"{rules.GOLD_PER_CORNER} per covered corner",
+            "corners": [{"corners": k, "label": f"{k} → +{rules.gold_corner_points(k)}"} for k in range(1, len(CORNERS) + 1)],
+            "per_object": f"{rules.GOLD_PER_OBJECT} per visible", "count_max": STEP_MAX}
+
+
+def objective_parts(common: list[int]) -> dict:
+    """The objective cards as the end screen and the calculator show them, and the common ones' fields [CN35]."""
+    cards = objective_cards()
+    slots = list(common) + [None] * (rules.COMMON_OBJECTIVES - len(common))
+    return {"objective_cards": cards, "objective_by_id": {o["id"]: o for o in cards}, "common": common,
+            "objective_span": span([o["id"] for o in cards], " to "), "common_slots": slots}
 
 
 def notice(state: dict, names: list[str]) -> dict | None:
@@ -372,23 +410,25 @@ def notice(state: dict, names: list[str]) -> dict | None:
     return dict(said, text=sentence.naming(said["text"], names)) if said else None
 
 
-def result_parts(result: dict) -> dict:
-    """What the ranking table shows of a result: places in order, the tie notes, who wins and how."""
-    return {"result": result, "ties": tie_notes(result), "decided": verdict(result),
+def result_parts(result: dict, by_id: dict[int, dict]) -> dict:
+    """What the ranking table shows of a result: places in order, the tie notes, who wins and how;
+    and per seat each objective card (`by_id`, objective_parts) with its points and, for a pattern,
+    the occurrences found [CN49-50]."""
+    lines = [[{"card": by_id[oid], "points": pts, "found": r["counts"][oid] if calculator.needs(oid)[1] else None}
+              for oid, pts in zip(r["objectives"], r["objectives_detail"])] for r in result["players"]]
+    return {"result": result, "ties": tie_notes(result), "decided": verdict(result), "lines": lines,
             "ranking": sorted(result["players"], key=lambda r: result["places"][r["name"]])}
 
 
 def calculator_view(state: dict, names: list[str]) -> dict:
     """What a calculator table shows: the common objectives, one row per player, the result."""
-    out = {"kind": "calculator", "calculator": True, "common": state["common"], "objective_cards": objective_cards(),
-           "notice": notice(state, names), "sheets": sheet_cards(state, names, True),
-           "fields": sheet_fields(state["common"]), "symbol_words": SYMBOL_WORDS,
+    out = {"kind": "calculator", "calculator": True, **objective_parts(state["common"]), "placement_column": "Track",
+           "notice": notice(state, names), "sheets": sheet_cards(state, names, True), "fields": sheet_fields(),
            "waiting": [names[s] for s, r in enumerate(state["rows"]) if calculator.missing(r, state["common"])]}
-    out["objective_by_id"] = {o["id"]: o for o in out["objective_cards"]}
     result = None
     if state["finished"]:
         result = final_score(state, names)
-        out.update(result_parts(result))
+        out.update(result_parts(result, out["objective_by_id"]))
     out["scoreboard"] = scoreboard(state, names, result, True, None)
     return out
 
