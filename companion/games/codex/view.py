@@ -16,7 +16,7 @@ from . import calculator, rules
 from . import cards as catalogue
 from .cards import CORNERS, KINGDOMS, OBJECTS, SYMBOLS
 from .calculator import final_score, layout_of, objectives_of, pattern_count
-from .table import STEP_MAX
+from .table import STEP_MAX, TARGET_CHOICES
 from .track import finish_blocker, turn_order
 
 QUICK_POINTS = (1, 2, 3, 5)  # [CN46] "1, 3 or 5 points"; 2 for the gold cards' 2 per corner [CN47]
@@ -443,3 +443,7 @@ def counter(state: dict, type_: str, data: dict) -> int | None:
     if type_ == "pattern_count" and isinstance(data.get("card"), int):
         return pattern_count(state, seat, data["card"])[0]
     return None
+
+
+#: what the forms without a table show (Game.forms): templates/codex/setup.html's target scores
+FORMS = {"setup": {"targets": TARGET_CHOICES}}

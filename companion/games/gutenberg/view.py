@@ -438,3 +438,7 @@ def setup_form() -> dict:
         # [GB56] 2 to 4 players, [GB77] a marker count for each seat: the first player is one of them
         "first_players": [{"index": i, "label": f"Player {i + 1}"} for i in range(1, len(MARKERS_BY_SEAT))],
     }
+
+
+#: what the forms without a table show (Game.forms): templates/gutenberg/setup.html and profile.html
+FORMS = {"setup": setup_form(), "profile": profile_form()}

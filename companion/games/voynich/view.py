@@ -394,3 +394,7 @@ def start_player(state: dict, options: dict) -> int | None:
     if state.get("calculator") or options.get("calculator"):
         return None
     return 0
+
+
+#: what the forms without a table show (Game.forms): Voynich's setup and profile forms need no rule values
+FORMS: dict[str, dict] = {}
