@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..base import SHEET, Context
+from ..base import SHEET, Context, is_calculator
 from ..validation import RulesError, at, choice, listof, obj, whole
 from . import functions, rules
 from .profile import effective_track
@@ -109,7 +109,7 @@ def update_finished(s: dict, names: tuple[str, ...] | list[str], options: dict, 
     finishes it then. Table.apply calls this after every event, so an undo (the events folded
     again) and any later correction keep it right.
     """
-    if s.get("calculator"):
+    if is_calculator(options):
         s["finished"] = all(r is not None for r in s["sheets"]) and spaces_known(s, profile)
     else:
         s["finished"] = bool(s["over"]) and not tracked_doc(s, names, options, profile)[1]
@@ -123,7 +123,7 @@ def on_sheet(s: dict, data: dict, ctx: Context) -> None:
     """Record (calculator) or apply (tracked table) one player's row of end values."""
     automa = _automa(s)
     i, row = check_sheet(data, len(s["players"]), automa)
-    if s.get("calculator"):
+    if is_calculator(ctx.options):
         if i == automa:
             if "difficulty" not in row:
                 raise RulesError("data.difficulty", f"choose the difficulty {AUTOMA} played at")
@@ -290,7 +290,7 @@ def final_result(state: dict, names: list[str], options: dict, profile: dict) ->
     """
     if not state.get("finished"):
         return None
-    if state.get("calculator"):
+    if is_calculator(options):
         doc = score_doc(state, names, options, effective_track(state, profile))
     else:
         doc, missing = tracked_doc(state, names, options, profile)

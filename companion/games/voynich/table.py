@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..base import Context, EventLines, clone, describe_event
+from ..base import Context, EventLines, clone, describe_event, is_calculator
 from ..validation import RulesError, at, choice, listof, obj, whole
 from . import calculator, functions, rules, solo
 from .profile import check_track, effective_track
@@ -79,8 +79,7 @@ def initial_state(names: list[str], options: dict, profile: dict) -> dict:
         "over": False,
         "track": {},
         "voynich": None,
-        # calculator mode: one row of end values per player (calculator.py); finished once all are in
-        "calculator": bool(options.get("calculator")),
+        # a calculator table's rows of end values, one per player (calculator.py); finished once all are in
         "sheets": [None] * len(seat_names(names)),
         "finished": False,
     }
@@ -187,7 +186,7 @@ def _end_if_reached(s: dict, i: int, track: dict) -> None:
 def ev_sheet(s: dict, data: dict, ctx: Context) -> None:
     """A player's row of end values (calculator.py); on a tracked table a GK at the end triggers it [V354]."""
     calculator.on_sheet(s, data, ctx)
-    if not s.get("calculator"):
+    if not is_calculator(ctx.options):
         _end_if_reached(s, data["player"], effective_track(s, ctx.profile))
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from .. import sentence
+from ..base import is_calculator
 from ..sentence import Sentence
 from ..words import ordinal, plural, standing
 from . import calculator, rules
@@ -168,8 +169,8 @@ def build_view(state: dict, everyone: list[str], options: dict, profile: dict, s
         "difficulty_labels": DIFFICULTY_LABELS, "marker_labels": MARKER_LABELS,
         "solo": solo, "automa": automa,
         "screen": screen_of(screen, len(everyone)),
-        "calculator": bool(state.get("calculator")),
-        "rows": [sheet_row(state, p, i) for i, p in enumerate(players)],
+        "calculator": is_calculator(options),
+        "rows": [sheet_row(state, p, i, options) for i, p in enumerate(players)],
         "page_names": PAGE_NAMES,
     }
     if out["calculator"]:
@@ -192,9 +193,9 @@ def build_view(state: dict, everyone: list[str], options: dict, profile: dict, s
     return out
 
 
-def sheet_row(state: dict, p: dict, i: int) -> dict:
+def sheet_row(state: dict, p: dict, i: int, options: dict) -> dict:
     """What one player's end-scoring form shows: the saved row (calculator), or the tracked values."""
-    if state.get("calculator"):
+    if is_calculator(options):
         row = state["sheets"][i]
         if row is None:
             return {"in": False, "gk": None, "markers": {k: None for k in KNOWLEDGE}, "research": [],
@@ -379,7 +380,7 @@ def verdict(result: dict) -> Sentence:
 
 def running_score(state: dict, options: dict) -> list[int] | None:
     """Return each seat's GK marker (Voynich's too, at a solo table); None on a calculator table."""
-    if state.get("calculator"):
+    if is_calculator(options):
         return None
     return [p["markers"]["gk"] for p in state["players"]]
 
@@ -391,6 +392,6 @@ def start_player(state: dict, options: dict) -> int | None:
     (docs/voynich.md: "players are numbered from 0 in turn order"); in solo "You are the first
     player" [V377].
     """
-    if state.get("calculator") or options.get("calculator"):
+    if is_calculator(options):
         return None
     return 0
