@@ -8,6 +8,9 @@ import sqlite3
 
 from companion.games import get
 from companion.games.base import Context
+from companion.games.validation import RulesError
+from companion.games.voynich import calculator, functions, rules
+from companion.games.voynich.profile import validate_profile
 
 from .test_calculator import ROWS, SPACES, expected, row
 from .test_web import join
@@ -91,3 +94,131 @@ def test_an_old_stored_tracked_state_with_its_flag_still_loads_and_plays(app, cl
     state = api.get(t)["state"]
     assert [p["markers"]["gk"] for p in state["players"]] == [9, 4]
     assert GAME.running_score(state, api.stored(t).options) == [9, 4]
+
+
+# --- the table runs the tested rule functions: one way for each thing --------------------------
+
+CARDS = {"botany": [3, 8], "astrology": [12, 15], "baths": [21, 24], "writings": [30, 33], "recipes": [36, 39]}
+
+
+def solo_table(difficulty: str, seed: int = 7) -> tuple[dict, Context]:
+    ctx = Context(names=("Ana",), options={}, profile={}, seed=seed)
+    state = GAME.apply(GAME.initial_state(["Ana"], {}, {}), "solo_setup", {"cards": CARDS, "difficulty": difficulty}, ctx)
+    return state, ctx
+
+
+def test_the_book_on_the_table_is_the_rule_functions_book_order():
+    """A player's `book` and Voynich's setup keep the cards in rules.book's order [V58]."""
+    state, ctx = solo_table("medium")
+    assert state["players"][1]["cards"] == rules.book(CARDS) == [3, 8, 12, 15, 21, 24, 30, 33, 36, 39]
+    other = {s: [n + 1 for n in pair] for s, pair in CARDS.items()}
+    state = GAME.apply(state, "book", {"player": 0, "cards": other}, ctx)
+    assert state["players"][0]["cards"] == rules.book(other)
+
+
+def test_voynichs_turns_on_the_table_are_the_rule_functions_turns():
+    """Every flip the table makes is rules.voynich_turn on its own deck with its own generator, and the
+    page it opens is studied as rules.next_phase says: over 40 turns, skips, reshuffles, re-flips and
+    final phases included (the `solo_turns` function runs the same rules.voynich_turn)."""
+    for difficulty, seed in (("very_hard", 7), ("easy", 11)):
+        state, ctx = solo_table(difficulty, seed)
+        seen = {"reshuffled": 0, "skipped": 0, "final": 0}
+        for n in range(40):
+            state = GAME.apply(state, "end_turn", {}, ctx)  # Ana's turn ends: Voynich plays
+            for event in ("voynich_flip",) + (("voynich_reflip",) if n % 3 == 2 else ()):
+                v = state["voynich"]
+                want = rules.voynich_turn(v["cards"], v["deck"], v["discard"], v["open"],
+                                          ctx.rng("voynich", "flip", v["flips"]))
+                page = rules.book(v["cards"]).index(want["page_card"])
+                before = state["players"][1]["pages"][page]["phase"]
+                state = GAME.apply(state, event, {}, ctx)
+                turn = state["voynich"]["turn"]
+                assert {k: turn[k] for k in ("card", "skipped", "reshuffled")} == {k: want[k] for k in ("card", "skipped", "reshuffled")}
+                assert (turn["spread"], turn["page"], turn["page_index"]) == (want["spread"], want["page"], page)
+                assert (state["voynich"]["deck"], state["voynich"]["discard"]) == (want["deck"], want["discard"])
+                studied = event == "voynich_flip" and rules.next_phase(before) is not None
+                assert turn["studied"] is studied
+                assert turn["phase"] == state["players"][1]["pages"][page]["phase"] == (rules.next_phase(before) if studied else before)
+                seen["reshuffled"] += turn["reshuffled"]
+                seen["skipped"] += bool(turn["skipped"])
+                seen["final"] += event == "voynich_flip" and not studied
+            state = GAME.apply(state, "end_turn", {}, ctx)
+        assert all(seen.values()), seen  # every path was taken
+
+
+def test_a_players_study_is_rule_next_phase_and_the_panel_offers_it_only_then():
+    ctx = Context(names=("Ana", "Ben"))
+    state = GAME.initial_state(["Ana", "Ben"], {}, {})
+    for phase in range(1, rules.LAST_PHASE + 1):
+        state = GAME.apply(state, "page", {"player": 0, "page": 3, "phase": phase}, ctx)
+        shown = GAME.view(state, ["Ana", "Ben"], {}, {}, None)["players"][0]["pages"][3]
+        assert shown["can_study"] is (rules.next_phase(phase) is not None)
+        if rules.next_phase(phase) is None:
+            try:
+                GAME.apply(state, "study", {"player": 0, "page": 3}, ctx)
+            except RulesError as err:
+                assert err.field == "data.page"
+            else:
+                raise AssertionError("a page in its final phase was studied")
+        else:
+            studied = GAME.apply(state, "study", {"player": 0, "page": 3}, ctx)
+            assert studied["players"][0]["pages"][3]["phase"] == rules.next_phase(phase)
+
+
+def refused(run, *args) -> str | None:
+    """The field a check refuses, None where it accepts."""
+    try:
+        run(*args)
+    except RulesError as err:
+        return err.field
+    return None
+
+
+def test_every_multiplier_check_is_the_one_rule_check():
+    """A page's multiplier is 0, 1, 2 or 4 [V361] [V91]: the `page` event, a row, the box profile's
+    catalogue and the `score` document all accept exactly what functions.multiplier accepts."""
+    ctx = Context(names=("Ana", "Ben"))
+    state = GAME.apply(GAME.initial_state(["Ana", "Ben"], {}, {}), "page", {"player": 0, "page": 2, "phase": 3}, ctx)
+    for m in (-1, 0, 1, 2, 3, 4, 5, 8, True, 2.0, "2", None):
+        ok = refused(functions.multiplier, m, "x") is None
+        assert (refused(GAME.apply, state, "page", {"player": 0, "page": 2, "multiplier": m}, ctx) is None) is ok, m
+        pages = {s: [0, 0] for s in rules.SECTIONS}
+        assert (refused(calculator.check_sheet, row(0, 1, (1, 1, 1, 1), pages=dict(pages, astrology=[m, 0])), 2, None) is None) is ok, m
+        catalogue = {"12": {"section": "astrology", "multipliers": [1, m, 4]}}
+        assert (refused(validate_profile, {"cards": catalogue}) is None) is ok, m
+        doc = {"track": {"scoring_spaces": SPACES}, "players": [
+            {"name": "Ana", "gk": 1, "markers": row(0, 1, (1, 1, 1, 1))["markers"], "research": [],
+             "pages": [{"section": "baths", "multiplier": m}]}]}
+        assert (refused(functions.score, doc) is None) is ok, m
+
+
+def test_voynichs_tokens_count_where_the_rule_says_they_do():
+    """Hard and above count his tokens on the board [V494-495]: the setup panel, the tracked score's
+    missing values, a calculator row and the `score` document all ask for them exactly then."""
+    for difficulty in rules.DIFFICULTIES:
+        counts = rules.counts_tokens(difficulty)
+        assert counts is (rules.TOKEN_GK[difficulty] > 0)
+        state, ctx = solo_table(difficulty)
+        assert GAME.view(state, ["Ana"], {}, {}, None)["voynich"]["needs_tokens"] is counts
+        _, missing = calculator.tracked_doc(state, ["Ana"], {}, {})
+        assert any("tokens on the board" in m for m in missing) is counts
+        ctx = Context(names=("Ana",), options=CALC)
+        calc = GAME.initial_state(["Ana"], CALC, {})
+        voynich_row = row(1, 10, (1, 2, 3, 4), difficulty=difficulty)
+        assert (refused(GAME.apply, calc, "sheet", voynich_row, ctx) == "data.tokens_on_board") is counts
+        doc = {"track": {"scoring_spaces": SPACES}, "players": [
+            {"name": n, "gk": 1, "markers": voynich_row["markers"], "research": [], "pages": []} for n in ("Ana", "Voynich")],
+            "solo": {"difficulty": difficulty, "automa": "Voynich"}}
+        assert (refused(functions.score, doc) == "solo.tokens_on_board") is counts
+
+
+def test_every_puzzle_space_gk_has_the_one_bound():
+    """The GK printed on a puzzle space (B3) is checked against one bound wherever it is typed."""
+    ctx = Context(names=("Ana",))
+    state, ctx = solo_table("medium")
+    state["players"][1]["exchange"]["baths"] = 1
+    for gk, ok in ((rules.CELL_GK_HI, True), (rules.CELL_GK_HI + 1, False)):
+        assert (refused(GAME.apply, state, "research", {"player": 0, "gk": gk}, ctx) is None) is ok
+        assert (refused(GAME.apply, state, "exchange", {"player": 1, "type": "baths", "gk": gk}, ctx) is None) is ok
+        assert (refused(calculator.check_sheet, row(0, 1, (1, 1, 1, 1), (gk,)), 2, None) is None) is ok
+        assert (refused(validate_profile, {"grid": [[gk]]}) is None) is ok

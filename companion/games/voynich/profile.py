@@ -95,7 +95,7 @@ def check_grid(value: Any, field: str) -> list[list[int | None]]:
     clean = []
     for r, row in enumerate(rows):
         cells = listof(row, at(field, r), 1, GRID_MAX)
-        clean.append([None if c is None else whole(c, at(at(field, r), i), 0, 99) for i, c in enumerate(cells)])
+        clean.append([None if c is None else whole(c, at(at(field, r), i), 0, rules.CELL_GK_HI) for i, c in enumerate(cells)])
     if not any(c is not None for row in clean for c in row):
         raise RulesError(field, "must hold at least one cell with its GK")
     return clean
@@ -111,8 +111,7 @@ def check_catalogue(value: Any, field: str) -> dict:
         section = choice(card["section"], at(path, "section"), SECTIONS)
         mults = listof(card["multipliers"], at(path, "multipliers"), 3, 3)
         for i, m in enumerate(mults):
-            if isinstance(m, bool) or m not in rules.MULTIPLIERS:
-                raise RulesError(at(at(path, "multipliers"), i), "must be 0, 1, 2 or 4 (phases 2, 3 and 4)")
+            functions.multiplier(m, at(at(path, "multipliers"), i), "must be 0, 1, 2 or 4 (phases 2, 3 and 4)")
         entry = {"section": section, "multipliers": list(mults)}
         if section == "recipes" and "choices" in card:
             entry["choices"] = functions.recipe_choices(card["choices"], at(path, "choices"))

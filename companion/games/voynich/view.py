@@ -9,12 +9,12 @@ from ..base import is_calculator
 from ..sentence import Sentence
 from ..words import ordinal, plural, standing
 from . import calculator, rules
-from .calculator import resolve_page
+from .calculator import PAGE_NAMES, resolve_page
 from .functions import FUNCTIONS
 from .profile import SOLO_PARTS, SPACE_ROWS, effective_track
 from .rules import KNOWLEDGE, MARKERS, SECTIONS
-from .solo import seat_names
-from .table import PAGE_NAMES, end_gk
+from .solo import seat_names, voynich_seat
+from .table import end_gk
 
 MARKER_LABELS = {"botany": "Botany", "astrology": "Astrology", "baths": "Baths", "writings": "Writings", "gk": "GK"}
 #: the numbered parts of the solo board that each spread's actions mainly use (VOY-B7)
@@ -145,11 +145,13 @@ def build_view(state: dict, everyone: list[str], options: dict, profile: dict, s
     spaces = {int(k): v for k, v in track.get("scoring_spaces", {}).items()}
     catalogue = profile.get("cards", {})
     solo = state["solo"]
-    automa = len(everyone) - 1 if solo else None
+    automa = voynich_seat(state)
     v = state.get("voynich")
     players = []
     for i, p in enumerate(state["players"]):
-        pages = [dict(resolve_page(p, k, catalogue), index=k, name=PAGE_NAMES[k]) for k in range(len(p["pages"]))]
+        pages = [dict(resolve_page(p, k, catalogue), index=k, name=name,
+                      can_study=rules.next_phase(p["pages"][k]["phase"]) is not None)  # [V134] up to the final phase
+                 for k, name in enumerate(PAGE_NAMES)]
         players.append({
             "index": i, "name": everyone[i], "automa": i == automa,
             "markers": [{"key": m, "label": MARKER_LABELS[m], "value": p["markers"][m]} for m in MARKERS],
@@ -187,7 +189,7 @@ def build_view(state: dict, everyone: list[str], options: dict, profile: dict, s
     else:
         out["end"] = None
     if solo and v is not None:
-        out["voynich"] = voynich_view(state, v, profile, players[automa])
+        out["voynich"] = voynich_view(v, profile, players[automa])
     else:
         out["voynich"] = None
     return out
@@ -234,7 +236,7 @@ def scoreboard(state: dict, out: dict, everyone: list[str]) -> list[dict]:
     return rows
 
 
-def voynich_view(state: dict, v: dict, profile: dict, player: dict) -> dict:
+def voynich_view(v: dict, profile: dict, player: dict) -> dict:
     """Return Voynich's deck, his current turn and the scan orders for its priority number."""
     turn = v["turn"]
     out = {
@@ -242,7 +244,7 @@ def voynich_view(state: dict, v: dict, profile: dict, player: dict) -> dict:
         "deck_left": len(v["deck"]), "discard_top": v["discard"][-1] if v["discard"] else None,
         "open": v["open"], "turn": turn, "tokens_on_board": v["tokens_on_board"],
         "advanced": [PAGE_NAMES[player["cards"].index(c)] + f" (card {c})" for c in v["advanced"]],
-        "needs_tokens": rules.TOKEN_GK[v["difficulty"]] > 0,
+        "needs_tokens": rules.counts_tokens(v["difficulty"]),  # [V494-495]
         "book": [{"name": PAGE_NAMES[k], "card": c, "phase": player["pages"][k]["phase"]} for k, c in enumerate(player["cards"])],
     }
     if turn is not None:
@@ -301,19 +303,10 @@ def _solo_sides(result: dict) -> tuple[dict, dict] | None:
     return player, next(r for r in result["players"] if r is not player)
 
 
-def _tie(result: dict) -> tuple[int, list[str], list[str]]:
-    """Return the top total, the names on it, and those of them the tie-break favours [V367]."""
-    top = max(r["total"] for r in result["players"])
-    tied = [r["name"] for r in result["players"] if r["total"] == top]
-    # in solo the winners follow [V497]; `tie_break_winners` keeps the markers' say (D1 end scoring 6)
-    favoured = [w for w in result.get("tie_break_winners", result["winners"]) if w in tied]
-    return top, tied, favoured
-
-
 def tie_break(result: dict) -> str:
     """Name the tie-break with the marker that decided it [V367]: the furthest, or the second, third or
     fourth furthest where the ones before were equal; the last comparison the favoured player needed."""
-    _, tied, favoured = _tie(result)
+    _, tied, favoured = calculator.tie(result)
     markers = {r["name"]: r["tie_break"] for r in result["players"]}
     mine = markers[favoured[0]]
     decided = max((next((k for k, (a, b) in enumerate(zip(mine, markers[n])) if a != b), 0)
@@ -325,7 +318,7 @@ def _phrases(result: dict, you: bool) -> dict:
     """Say who won, the solo condition when Voynich won, and what the tie-break says, from a `score` result.
     Each name is marked (sentence.name): the callers say the phrases as Sentences."""
     winners = result["winners"]
-    _, tied, favoured = _tie(result)
+    _, tied, favoured = calculator.tie(result)
     sides = _solo_sides(result)
     tie = None
     if len(tied) > 1:
@@ -358,7 +351,7 @@ def verdict(result: dict) -> Sentence:
     """Say who won in one line from the `score` result alone, naming the tie-break where it decided.
     A Sentence: plain as a str, each name in <bdi> on a page (games/sentence.py)."""
     said = _phrases(result, you=False)
-    top, tied, favoured = _tie(result)
+    top, tied, favoured = calculator.tie(result)
     if len(tied) < 2:
         return Sentence(said["winner"])
     on = f"the tie on {top} GK"
