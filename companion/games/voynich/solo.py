@@ -35,6 +35,11 @@ def voynich_seat(s: dict) -> int | None:
     return len(s["players"]) - 1 if s["solo"] else None
 
 
+def flip_due(s: dict) -> bool:
+    """Whether it is Voynich's turn and his card is not flipped yet: his turn cannot end before [V387]."""
+    return s["turn"] == voynich_seat(s) and (s["voynich"] is None or s["voynich"]["turn"] is None)
+
+
 def study_page(page: dict) -> bool:
     """Study a page one phase on if possible [V134] [V395]; say whether it moved.
 

@@ -15,7 +15,7 @@ from . import calculator, functions, rules, solo
 from .profile import check_track, effective_track
 from .rules import KNOWLEDGE, MARKERS, SECTIONS
 from .calculator import PAGE_NAMES
-from .solo import AUTOMA, seat_names, study_page, voynich_seat, voynich_turn_check
+from .solo import AUTOMA, flip_due, seat_names, study_page, voynich_seat, voynich_turn_check
 
 MAX_DELTA = 60
 
@@ -238,13 +238,10 @@ def _on_end_turn(s: dict, data: dict, ctx: Context) -> None:
     if any(current["exchange"].values()):
         # [V121] [V325] exchange tokens must be used in the turn
         raise RulesError("data", "place the puzzle pieces for the knowledge exchange tokens first")
-    v = s["voynich"]
+    if flip_due(s):
+        raise RulesError("data", f"flip {AUTOMA}'s card first")
     if s["turn"] == voynich_seat(s):
-        if v is None:
-            raise RulesError("data", f"set up {AUTOMA}'s book and deck first")
-        if v["turn"] is None:
-            raise RulesError("data", f"flip {AUTOMA}'s card first")
-        v["turn"] = None
+        s["voynich"]["turn"] = None  # his turn is done
     n = len(s["players"])
     if s["end"] is not None:
         if not s["end"]["remaining"]:
