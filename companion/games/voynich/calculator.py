@@ -25,7 +25,7 @@ from ..base import SHEET, Context, is_calculator
 from ..validation import RulesError, at, choice, listof, obj, whole
 from . import functions, rules
 from .profile import effective_track
-from .rules import KNOWLEDGE, MULTIPLIERS, SECTIONS, SIDES
+from .rules import KNOWLEDGE, SECTIONS, SIDES
 from .solo import AUTOMA, seat_names, voynich_seat
 
 #: what a calculator table takes; Game.apply refuses any other event with this hint

@@ -12,9 +12,9 @@ from typing import Any
 from ..base import Context, EventLines, clone, describe_event, is_calculator
 from ..validation import RulesError, at, choice, listof, obj, whole
 from . import calculator, functions, rules, solo
+from .calculator import PAGE_NAMES
 from .profile import check_track, effective_track
 from .rules import KNOWLEDGE, MARKERS, SECTIONS
-from .calculator import PAGE_NAMES
 from .solo import AUTOMA, flip_due, seat_names, study_page, voynich_seat, voynich_turn_check
 
 MAX_DELTA = 60
