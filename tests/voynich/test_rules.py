@@ -244,6 +244,14 @@ def test_medium_scores_pages_only():
     assert voy["breakdown"] == {"gk": 40, "research": 0, "pages": 25, "tokens": 0}
 
 
+@pytest.mark.parametrize("difficulty", ["easy", "medium"])
+def test_easy_and_medium_give_nothing_for_his_tokens_on_the_board(difficulty):
+    # [V492-493] easy and medium: "Voynich totals the points from his pages just like any player",
+    # nothing per token; a count typed anyway changes nothing and is not asked for
+    assert by_name(solo_game(difficulty, tokens=7))["Voynich"]["breakdown"]["tokens"] == 0
+    assert not rules.counts_tokens(difficulty)
+
+
 @pytest.mark.parametrize("difficulty,per_token", [("hard", 2), ("very_hard", 2), ("extremely_hard", 5)])
 def test_hard_levels_add_gk_per_token_on_the_board(difficulty, per_token):
     voy = by_name(solo_game(difficulty, tokens=7))["Voynich"]
