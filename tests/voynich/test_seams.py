@@ -16,7 +16,7 @@ from companion.games import get
 from companion.games.base import Context
 from companion.games.validation import RulesError
 from companion.games.voynich import calculator, functions, rules
-from companion.games.voynich.profile import validate_profile
+from companion.games.voynich.profile import CELL_GK_HI, validate_profile
 
 from .test_calculator import ROWS, SPACES, expected, row
 from .test_web import join
@@ -222,7 +222,7 @@ def test_every_puzzle_space_gk_has_the_one_bound():
     ctx = Context(names=("Ana",))
     state, ctx = solo_table("medium")
     state["players"][1]["exchange"]["baths"] = 1
-    for gk, ok in ((rules.CELL_GK_HI, True), (rules.CELL_GK_HI + 1, False)):
+    for gk, ok in ((CELL_GK_HI, True), (CELL_GK_HI + 1, False)):
         assert (refused(GAME.apply, state, "research", {"player": 0, "gk": gk}, ctx) is None) is ok
         assert (refused(GAME.apply, state, "exchange", {"player": 1, "type": "baths", "gk": gk}, ctx) is None) is ok
         assert (refused(calculator.check_sheet, row(0, 1, (1, 1, 1, 1), (gk,)), 2, None) is None) is ok

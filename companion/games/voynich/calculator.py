@@ -24,7 +24,7 @@ from typing import Any
 from ..base import SHEET, Context, is_calculator
 from ..validation import RulesError, at, choice, listof, obj, whole
 from . import functions, rules
-from .profile import effective_track
+from .profile import CELL_GK_HI, effective_track
 from .rules import KNOWLEDGE, SECTIONS, SIDES
 from .solo import AUTOMA, seat_names, voynich_seat
 
@@ -49,7 +49,7 @@ def check_sheet(data: Any, players: int, automa: int | None) -> tuple[int, dict]
     row["markers"] = functions._marker_positions(data["markers"], "data.markers")
     # [V360] the GK printed at each research token's row and column, at most 6 tokens [V34]
     research = listof(data.get("research", []), "data.research", 0, rules.MAX_RESEARCH)
-    row["research"] = [whole(v, at("data.research", k), 0, rules.CELL_GK_HI) for k, v in enumerate(research)]
+    row["research"] = [whole(v, at("data.research", k), 0, CELL_GK_HI) for k, v in enumerate(research)]
     obj(data["pages"], "data.pages", required=SECTIONS)
     pages = {}
     for section in SECTIONS:

@@ -33,6 +33,8 @@ SOLO_PARTS = {
     "recipes": "Recipes: spaces",
 }
 GRID_MAX = 20
+#: a generous bound on the GK printed on a puzzle space (B3), to catch typing slips: no rule, like GRID_MAX
+CELL_GK_HI = 99
 
 
 def check_track(value: Any, field: str) -> dict:
@@ -96,7 +98,7 @@ def check_grid(value: Any, field: str) -> list[list[int | None]]:
     clean = []
     for r, row in enumerate(rows):
         cells = listof(row, at(field, r), 1, GRID_MAX)
-        clean.append([None if c is None else whole(c, at(at(field, r), i), 0, rules.CELL_GK_HI) for i, c in enumerate(cells)])
+        clean.append([None if c is None else whole(c, at(at(field, r), i), 0, CELL_GK_HI) for i, c in enumerate(cells)])
     if not any(c is not None for row in clean for c in row):
         raise RulesError(field, "must hold at least one cell with its GK")
     return clean

@@ -44,8 +44,6 @@ CARD_LO, CARD_HI = 1, 40
 STARTING_PHASE, LAST_PHASE = 1, 4
 #: a generous bound on track positions and printed values, to catch typing slips
 POS_HI = 999
-#: a generous bound on the GK printed on a puzzle space (B3), to catch typing slips
-CELL_GK_HI = 99
 #: [V382] "he exchanges them for 1 General Knowledge (GK)": per research action icon, whatever its number (VOY-C7)
 RESEARCH_GK = 1
 SIDES = ("left", "right")
@@ -226,7 +224,7 @@ def next_phase(phase: int) -> int | None:
 
 def counts_tokens(difficulty: str) -> bool:
     """Whether Voynich's tokens on the board score at this difficulty: hard and above [V494-495]."""
-    return TOKEN_GK[difficulty] > 0
+    return TOKEN_GK[difficulty] != 0
 
 
 # --- the Voynich deck ----------------------------------------------------------------------

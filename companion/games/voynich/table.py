@@ -13,7 +13,7 @@ from ..base import Context, EventLines, clone, describe_event, is_calculator
 from ..validation import RulesError, at, choice, listof, obj, whole
 from . import calculator, functions, rules, solo
 from .calculator import PAGE_NAMES
-from .profile import check_track, effective_track
+from .profile import CELL_GK_HI, check_track, effective_track
 from .rules import KNOWLEDGE, MARKERS, SECTIONS
 from .solo import AUTOMA, flip_due, seat_names, study_page, voynich_seat, voynich_turn_check
 
@@ -109,7 +109,7 @@ def placed_gk(data: dict, profile: dict, missing: RulesError) -> int:
     if "cell" in data:
         return grid_gk(profile, data["cell"], "data.cell")
     if "gk" in data:
-        return whole(data["gk"], "data.gk", 0, rules.CELL_GK_HI)
+        return whole(data["gk"], "data.gk", 0, CELL_GK_HI)
     raise missing
 
 

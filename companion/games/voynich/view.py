@@ -11,7 +11,7 @@ from ..words import ordinal, plural, standing
 from . import calculator, rules
 from .calculator import NO_DIFFICULTY, PAGE_NAMES, resolve_page
 from .functions import FUNCTIONS
-from .profile import INSIGHT_FIELDS, SOLO_PARTS, SPACE_FIELDS, SPACE_ROWS, effective_track, padded
+from .profile import CELL_GK_HI, INSIGHT_FIELDS, SOLO_PARTS, SPACE_FIELDS, SPACE_ROWS, effective_track, padded
 from .rules import KNOWLEDGE, MARKERS, SECTIONS, SIDES
 from .solo import flip_due, seat_names, voynich_seat
 from .table import end_gk
@@ -198,7 +198,7 @@ def build_view(state: dict, everyone: list[str], options: dict, profile: dict, s
         "screen": screen_of(screen, len(everyone)),
         "calculator": is_calculator(options),
         "rows": [sheet_row(state, p, i, options) for i, p in enumerate(players)],
-        "quick_step": QUICK_STEP, "cell_gk_hi": rules.CELL_GK_HI, "multipliers_said": MULTIPLIERS_SAID,
+        "quick_step": QUICK_STEP, "cell_gk_hi": CELL_GK_HI, "multipliers_said": MULTIPLIERS_SAID,
         "tokens_hint": TOKENS_HINT,
     }
     out["calc"] = calculator.result(state, everyone, options, track) if out["calculator"] else None
