@@ -98,7 +98,7 @@ def test_box_profile_form_on_a_phone(server, phone, shot):
         phone.fill(f"#p-insight-{k}", str(pos))
     for name, value in (("grid_cells.0.0:int", "1"), ("grid_cells.0.1:int", "2"), ("grid_cells.1.0:int", "3"), ("grid_cells.1.1:int", "4")):
         phone.fill(f"input[name='{name}']", value)
-    phone.get_by_text("Recipes spaces").click()
+    phone.get_by_text("Recipes: spaces").click()  # the part as the panel names it (profile.SOLO_PARTS)
     phone.fill("#p-recipes-0", "2")
     phone.fill("#p-recipes-1", "2")
     phone.get_by_role("button", name="Save").click()

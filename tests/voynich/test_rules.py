@@ -5,6 +5,7 @@ import random
 
 import pytest
 
+from companion.games.base import Context
 from companion.games.validation import RulesError
 from companion.games.voynich import GAME, functions, rules
 
@@ -50,20 +51,41 @@ def test_priority_18_with_7_and_22_present_starts_at_7():
     assert run("priority_scan", {"priority": 18, "present": [22, 7, 30]}) == {"order": [7, 22, 30]}
 
 
+def voynich_to_play():
+    """A solo table on Voynich's turn, his card flipped: (state, context)."""
+    ctx = Context(names=("Ana",), seed=3)
+    state = GAME.initial_state(["Ana"], {}, {})
+    for type_, data in (("solo_setup", {"cards": CARDS, "difficulty": "medium"}), ("end_turn", {}), ("voynich_flip", {})):
+        state = GAME.apply(state, type_, data, ctx)
+    return state, ctx
+
+
+def voynich_gk(state):
+    return state["players"][1]["markers"]["gk"]
+
+
 def test_instead_of_placing_2_research_tokens_he_gains_1_gk():
-    # [V382] a research action "x2" is worth 1 GK to Voynich, once per icon (VOY-C7)
-    assert rules.voynich_research_gk(times=2) == 1
-    assert rules.voynich_research_gk(times=1) == 1
+    # [V382] a research action "x2" is worth 1 GK to Voynich, once per icon (VOY-C7): one
+    # `voynich_research` event per icon, whatever its number
+    assert rules.RESEARCH_GK == 1
+    state, ctx = voynich_to_play()
+    assert voynich_gk(GAME.apply(state, "voynich_research", {}, ctx)) == voynich_gk(state) + 1
 
 
 def test_no_research_icon_gives_voynich_no_gk():
-    # [V382] VOY-C7: 1 GK per research icon, so a page without one gives him nothing
-    assert rules.voynich_research_gk(times=0) == 0
+    # [V382] VOY-C7: 1 GK per research icon, so a page without one gives him nothing: his flip
+    # and study give no GK (VOY-C8)
+    state, ctx = voynich_to_play()
+    assert voynich_gk(state) == 0
+    assert voynich_gk(GAME.apply(state, "end_turn", {}, ctx)) == 0
 
 
-def test_a_research_action_is_one_icon_unless_told_otherwise():
-    # [V382] the table asks for one research action at a time: 1 GK each (VOY-C7)
-    assert rules.voynich_research_gk() == 1
+def test_two_research_icons_give_two_gk():
+    # [V382] the table takes one research action at a time: 1 GK each (VOY-C7)
+    state, ctx = voynich_to_play()
+    for _ in range(2):
+        state = GAME.apply(state, "voynich_research", {}, ctx)
+    assert voynich_gk(state) == 2
 
 
 # --- end scoring ---------------------------------------------------------------------------
@@ -220,6 +242,14 @@ def test_medium_scores_pages_only():
     voy = by_name(solo_game("medium"))["Voynich"]
     # 14 -> 3, 22 -> 6 x2, recipes: writings 31 -> 10
     assert voy["breakdown"] == {"gk": 40, "research": 0, "pages": 25, "tokens": 0}
+
+
+@pytest.mark.parametrize("difficulty", ["easy", "medium"])
+def test_easy_and_medium_give_nothing_for_his_tokens_on_the_board(difficulty):
+    # [V492-493] easy and medium: "Voynich totals the points from his pages just like any player",
+    # nothing per token; a count typed anyway changes nothing and is not asked for
+    assert by_name(solo_game(difficulty, tokens=7))["Voynich"]["breakdown"]["tokens"] == 0
+    assert not rules.counts_tokens(difficulty)
 
 
 @pytest.mark.parametrize("difficulty,per_token", [("hard", 2), ("very_hard", 2), ("extremely_hard", 5)])

@@ -21,25 +21,20 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..base import SHEET, Context
+from ..base import SHEET, Context, is_calculator
 from ..validation import RulesError, at, choice, listof, obj, whole
 from . import functions, rules
-from .profile import effective_track
-from .rules import KNOWLEDGE, MULTIPLIERS, SECTIONS, SIDES
-from .solo import AUTOMA, seat_names
+from .profile import CELL_GK_HI, effective_track
+from .rules import KNOWLEDGE, SECTIONS, SIDES
+from .solo import AUTOMA, seat_names, voynich_seat
 
 #: what a calculator table takes; Game.apply refuses any other event with this hint
 CALCULATOR_EVENTS = (SHEET, "track")
 CALCULATOR_HINT = "enter each player's row, and the score track's values if they are missing"
 #: what a result's player keeps beyond name, total and breakdown: the solo game's outcome, won or lost [V497]
 RESULT_EXTRAS = ("outcome",)
-PAGE_LABELS = [f"{s.capitalize()} {side}" for s in SECTIONS for side in SIDES]
-
-
-def _multiplier(value: Any, field: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value not in MULTIPLIERS:
-        raise RulesError(field, "must be 0 (starting phase), 1, 2 or 4")
-    return value
+#: the ten pages in book order [V58], as the pages and messages name them
+PAGE_NAMES = [f"{s.capitalize()} {side}" for s in SECTIONS for side in SIDES]
 
 
 def check_sheet(data: Any, players: int, automa: int | None) -> tuple[int, dict]:
@@ -54,7 +49,7 @@ def check_sheet(data: Any, players: int, automa: int | None) -> tuple[int, dict]
     row["markers"] = functions._marker_positions(data["markers"], "data.markers")
     # [V360] the GK printed at each research token's row and column, at most 6 tokens [V34]
     research = listof(data.get("research", []), "data.research", 0, rules.MAX_RESEARCH)
-    row["research"] = [whole(v, at("data.research", k), 0, 99) for k, v in enumerate(research)]
+    row["research"] = [whole(v, at("data.research", k), 0, CELL_GK_HI) for k, v in enumerate(research)]
     obj(data["pages"], "data.pages", required=SECTIONS)
     pages = {}
     for section in SECTIONS:
@@ -62,7 +57,7 @@ def check_sheet(data: Any, players: int, automa: int | None) -> tuple[int, dict]
         pair = data["pages"][section]
         if not isinstance(pair, list) or len(pair) != 2:
             raise RulesError(path, "give both pages' multipliers, left then right (0 for a page in its starting phase)")
-        pages[section] = [_multiplier(m, at(path, k)) for k, m in enumerate(pair)]
+        pages[section] = [functions.multiplier(m, at(path, k)) for k, m in enumerate(pair)]
     row["pages"] = pages
     # [V363] a Recipes page shows two knowledge types; the better one scores (VOY-A15)
     choices = obj(data.get("choices", {}), "data.choices", optional=SIDES)
@@ -109,25 +104,21 @@ def update_finished(s: dict, names: tuple[str, ...] | list[str], options: dict, 
     finishes it then. Table.apply calls this after every event, so an undo (the events folded
     again) and any later correction keep it right.
     """
-    if s.get("calculator"):
+    if is_calculator(options):
         s["finished"] = all(r is not None for r in s["sheets"]) and spaces_known(s, profile)
     else:
         s["finished"] = bool(s["over"]) and not tracked_doc(s, names, options, profile)[1]
 
 
-def _automa(s: dict) -> int | None:
-    return len(s["players"]) - 1 if s["solo"] else None
-
-
 def on_sheet(s: dict, data: dict, ctx: Context) -> None:
     """Record (calculator) or apply (tracked table) one player's row of end values."""
-    automa = _automa(s)
+    automa = voynich_seat(s)
     i, row = check_sheet(data, len(s["players"]), automa)
-    if s.get("calculator"):
+    if is_calculator(ctx.options):
         if i == automa:
             if "difficulty" not in row:
                 raise RulesError("data.difficulty", f"choose the difficulty {AUTOMA} played at")
-            if rules.TOKEN_GK[row["difficulty"]] and "tokens_on_board" not in row:
+            if rules.counts_tokens(row["difficulty"]) and "tokens_on_board" not in row:
                 # [V494-495] hard and above: Voynich's tokens on the board count at the end
                 raise RulesError("data.tokens_on_board", f"count {AUTOMA}'s tokens on the board (hard and above)")
         s["sheets"][i] = row
@@ -135,9 +126,9 @@ def on_sheet(s: dict, data: dict, ctx: Context) -> None:
     player = s["players"][i]
     for k, section in enumerate(p for p in SECTIONS for _ in SIDES):
         m = row["pages"][section][k % 2]
-        if m and player["pages"][k]["phase"] == 1:
+        if m and player["pages"][k]["phase"] == rules.STARTING_PHASE:
             raise RulesError(at(at("data.pages", section), k % 2),
-                             f"{PAGE_LABELS[k]} is in its starting phase: it scores ×0 (study it first)")  # [V91]
+                             f"{PAGE_NAMES[k]} is in its starting phase: it scores ×0 (study it first)")  # [V91]
     if i == automa:
         if "difficulty" in row:
             raise RulesError("data.difficulty", f"{AUTOMA}'s difficulty is set with his solo setup")
@@ -148,7 +139,7 @@ def on_sheet(s: dict, data: dict, ctx: Context) -> None:
     player["research"] = row["research"]
     for k, section in enumerate(p for p in SECTIONS for _ in SIDES):
         page = player["pages"][k]
-        if page["phase"] > 1:
+        if page["phase"] != rules.STARTING_PHASE:
             page["multiplier"] = row["pages"][section][k % 2]
         if section == "recipes" and SIDES[k % 2] in row["choices"]:
             page["choices"] = row["choices"][SIDES[k % 2]]
@@ -169,14 +160,24 @@ NO_DIFFICULTY = "medium"
 NO_SPACES = {"0": 0}
 
 
+def catalogue_card(player: dict, index: int, catalogue: dict) -> tuple[int | None, dict | None]:
+    """Return the card number on a page of a player's book, and the box profile's entry for it (B4, B5)."""
+    card = player["cards"][index] if player.get("cards") else None
+    return card, (catalogue.get(str(card)) if card is not None else None)
+
+
+def page_choices(page: dict, player: dict, index: int, catalogue: dict) -> list[str] | None:
+    """Return a Recipes page's two knowledge types [V363]: as entered, else its card's in the catalogue."""
+    return page.get("choices") or (catalogue_card(player, index, catalogue)[1] or {}).get("choices")
+
+
 def resolve_page(player: dict, index: int, catalogue: dict) -> dict:
     """Return a page's scoring data: section, phase, multiplier (None if unknown), choices, chosen."""
     page = player["pages"][index]
     section = SECTIONS[index // 2]
-    card = player["cards"][index] if player.get("cards") else None
-    info = catalogue.get(str(card)) if card is not None else None
+    card, info = catalogue_card(player, index, catalogue)
     out = {"section": section, "phase": page["phase"], "card": card, "chosen": page.get("chosen")}
-    if page["phase"] == 1:
+    if page["phase"] == rules.STARTING_PHASE:
         out["multiplier"] = 0  # [V91] the starting phase gives no points
     elif page.get("multiplier") is not None:
         out["multiplier"] = page["multiplier"]
@@ -184,7 +185,7 @@ def resolve_page(player: dict, index: int, catalogue: dict) -> dict:
         out["multiplier"] = info["multipliers"][page["phase"] - 2]
     else:
         out["multiplier"] = None
-    out["choices"] = page.get("choices") or (info or {}).get("choices")
+    out["choices"] = page_choices(page, player, index, catalogue)
     out["from_catalogue"] = info is not None and page.get("multiplier") is None
     return out
 
@@ -209,13 +210,13 @@ def tracked_doc(state: dict, names: list[str] | tuple[str, ...], options: dict, 
             page = resolve_page(p, k, catalogue)
             m = page["multiplier"]
             if m is None:
-                missing.append(f"{everyone[i]}: the multiplier of {PAGE_LABELS[k]} (phase {page['phase']})")
+                missing.append(f"{everyone[i]}: the multiplier of {PAGE_NAMES[k]} (phase {page['phase']})")
                 m = 0
             entry: dict[str, Any] = {"section": page["section"], "multiplier": m}
             if page["section"] == "recipes":
                 if not page["choices"]:
                     if m:
-                        missing.append(f"{everyone[i]}: the two knowledge types of {PAGE_LABELS[k]}")
+                        missing.append(f"{everyone[i]}: the two knowledge types of {PAGE_NAMES[k]}")
                     continue  # [V363] no types known: it scores nothing until they are entered
                 entry["choices"] = page["choices"]
                 if page["chosen"]:
@@ -226,17 +227,22 @@ def tracked_doc(state: dict, names: list[str] | tuple[str, ...], options: dict, 
                         "research": list(p["research"]), "pages": pages})
     doc: dict[str, Any] = {"track": {"scoring_spaces": dict(track.get("scoring_spaces") or NO_SPACES)},
                            "players": players}
-    automa = _automa(state)
+    automa = voynich_seat(state)
     if automa is not None:
         v = state["voynich"]
         if v is None:
             missing.append(f"{AUTOMA}'s setup (his cards and the difficulty)")
-        elif rules.TOKEN_GK[v["difficulty"]] and v["tokens_on_board"] is None:
+        elif rules.counts_tokens(v["difficulty"]) and v["tokens_on_board"] is None:
             missing.append(f"the number of {AUTOMA}'s tokens on the board")  # [V494-495]
-        doc["solo"] = {"difficulty": v["difficulty"] if v else NO_DIFFICULTY, "automa": everyone[automa],
-                       "tokens_on_board": (v or {}).get("tokens_on_board") or 0,
-                       "tie_rule": options.get("solo_tie", "strict")}
+        doc["solo"] = solo_doc(v["difficulty"] if v else NO_DIFFICULTY, everyone[automa],
+                               (v or {}).get("tokens_on_board") or 0, options)
     return doc, missing
+
+
+def solo_doc(difficulty: str, automa: str, tokens_on_board: int, options: dict) -> dict:
+    """The `score` document's `solo`: Voynich's difficulty and tokens, and the table's tie rule (VOY-C11)."""
+    return {"difficulty": difficulty, "automa": automa, "tokens_on_board": tokens_on_board,
+            "tie_rule": options.get("solo_tie", rules.TIE_RULES[0])}
 
 
 def score_doc(state: dict, names: list[str], options: dict, track: dict) -> dict | None:
@@ -247,11 +253,10 @@ def score_doc(state: dict, names: list[str], options: dict, track: dict) -> dict
     players = [{"name": everyone[i], "gk": r["gk"], "markers": r["markers"], "research": r["research"],
                 "pages": score_pages(r)} for i, r in enumerate(state["sheets"])]
     doc: dict[str, Any] = {"track": {"scoring_spaces": track["scoring_spaces"]}, "players": players}
-    automa = _automa(state)
+    automa = voynich_seat(state)
     if automa is not None:
         v = state["sheets"][automa]
-        doc["solo"] = {"difficulty": v["difficulty"], "automa": everyone[automa],
-                       "tokens_on_board": v.get("tokens_on_board", 0), "tie_rule": options.get("solo_tie", "strict")}
+        doc["solo"] = solo_doc(v["difficulty"], everyone[automa], v.get("tokens_on_board", 0), options)
     return doc
 
 
@@ -263,19 +268,26 @@ def result(state: dict, names: list[str], options: dict, track: dict) -> dict | 
     return decorate(functions.FUNCTIONS["score"].run(doc))
 
 
+def tie(result: dict) -> tuple[int, list[str], list[str]]:
+    """Return a `score` result's top total, the names on it, and those of them the tie-break favours [V367].
+
+    In solo the winners follow [V497]; `tie_break_winners` keeps the markers' say (D1 end scoring 6).
+    """
+    top = max(r["total"] for r in result["players"])
+    tied = [r["name"] for r in result["players"] if r["total"] == top]
+    favoured = [w for w in result.get("tie_break_winners", result["winners"]) if w in tied]
+    return top, tied, favoured
+
+
 def decorate(out: dict) -> dict:
     """Add to a `score` result what the end screen shows besides: the tie on the top total, the solo outcome."""
-    scored = out["players"]
-    top = max(r["total"] for r in scored)
-    tied = [r for r in scored if r["total"] == top]
-    out["tied"] = len(tied) > 1
+    top, tied, favoured = tie(out)
     out["tie_break"] = None
     if len(tied) > 1:
         # [V367] the furthest knowledge marker, then the second furthest, ...; else shared
-        winners = out.get("tie_break_winners", out["winners"])
-        out["tie_break"] = {"total": top, "players": [{"name": r["name"], "markers": r["tie_break"]} for r in tied],
-                            "winners": [w for w in winners if any(w == r["name"] for r in tied)]}
-    outcome = [r["outcome"] for r in scored if "outcome" in r]  # [V497] the human's, in solo
+        out["tie_break"] = {"total": top, "winners": favoured,
+                            "players": [{"name": r["name"], "markers": r["tie_break"]} for r in out["players"] if r["name"] in tied]}
+    outcome = [r["outcome"] for r in out["players"] if "outcome" in r]  # [V497] the human's, in solo
     if outcome:
         out["outcome"] = outcome[0]
     return out
@@ -290,7 +302,7 @@ def final_result(state: dict, names: list[str], options: dict, profile: dict) ->
     """
     if not state.get("finished"):
         return None
-    if state.get("calculator"):
+    if is_calculator(options):
         doc = score_doc(state, names, options, effective_track(state, profile))
     else:
         doc, missing = tracked_doc(state, names, options, profile)

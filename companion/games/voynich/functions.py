@@ -25,7 +25,6 @@ from .rules import (
     SECTIONS,
     SIDES,
     TIE_RULES,
-    TOKEN_GK,
 )
 
 
@@ -73,6 +72,13 @@ def card_number(value: Any, field: str) -> int:
     return whole(value, field, CARD_LO, CARD_HI)
 
 
+def multiplier(value: Any, field: str, message: str = "must be 0 (starting phase), 1, 2 or 4") -> int:
+    """Check a page's scoring multiplier: x1, x2 or x4 as the page shows, 0 in its starting phase [V361] [V91]."""
+    if isinstance(value, bool) or not isinstance(value, int) or value not in MULTIPLIERS:
+        raise RulesError(field, message)
+    return value
+
+
 def recipe_choices(value: Any, field: str) -> list[str]:
     """Check a Recipes page's two distinct knowledge types [V363]."""
     if isinstance(value, list) and len(value) != 2:  # a page ticks them: say it in what the player sees
@@ -112,10 +118,7 @@ def check_cards(value: Any, field: str = "cards") -> dict[str, list[int]]:
 def _check_page(page: Any, field: str) -> dict:
     obj(page, field, required=("section", "multiplier"), optional=("choices", "chosen"))
     section = choice(page["section"], at(field, "section"), SECTIONS)
-    mult = page["multiplier"]
-    if isinstance(mult, bool) or not isinstance(mult, int) or mult not in MULTIPLIERS:
-        raise RulesError(at(field, "multiplier"), "must be 0 (starting phase), 1, 2 or 4")
-    clean = {"section": section, "multiplier": mult}
+    clean = {"section": section, "multiplier": multiplier(page["multiplier"], at(field, "multiplier"))}
     if section == "recipes":
         if "choices" not in page:
             raise RulesError(at(field, "choices"), "a Recipes page lists the two knowledge types it shows")
@@ -164,7 +167,7 @@ def check_score_doc(doc: Any) -> dict:
         idx = names_.index(automa.strip())
         if clean_players[idx]["research"]:
             raise RulesError(at(at("players", idx), "research"), "must be empty: Voynich never has research tokens [V492]")
-        if TOKEN_GK[difficulty]:
+        if rules.counts_tokens(difficulty):
             if "tokens_on_board" not in s:
                 raise RulesError("solo.tokens_on_board", f"is required at {difficulty.replace('_', ' ')}: count Voynich's tokens on the board")
         tokens = whole(s.get("tokens_on_board", 0), "solo.tokens_on_board", 0, MAX_TOKENS)

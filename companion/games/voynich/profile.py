@@ -17,8 +17,9 @@ from __future__ import annotations
 from typing import Any
 
 from ..validation import RulesError, at, choice, listof, obj, whole
+from ..words import ordinal
 from . import functions, rules
-from .rules import SECTIONS
+from .rules import KNOWLEDGE, SECTIONS
 
 #: the numbered parts of the solo board, in board order (VOY-B7, D1 step 4.5)
 SOLO_PARTS = {
@@ -32,6 +33,8 @@ SOLO_PARTS = {
     "recipes": "Recipes: spaces",
 }
 GRID_MAX = 20
+#: a generous bound on the GK printed on a puzzle space (B3), to catch typing slips: no rule, like GRID_MAX
+CELL_GK_HI = 99
 
 
 def check_track(value: Any, field: str) -> dict:
@@ -95,7 +98,7 @@ def check_grid(value: Any, field: str) -> list[list[int | None]]:
     clean = []
     for r, row in enumerate(rows):
         cells = listof(row, at(field, r), 1, GRID_MAX)
-        clean.append([None if c is None else whole(c, at(at(field, r), i), 0, 99) for i, c in enumerate(cells)])
+        clean.append([None if c is None else whole(c, at(at(field, r), i), 0, CELL_GK_HI) for i, c in enumerate(cells)])
     if not any(c is not None for row in clean for c in row):
         raise RulesError(field, "must hold at least one cell with its GK")
     return clean
@@ -111,8 +114,7 @@ def check_catalogue(value: Any, field: str) -> dict:
         section = choice(card["section"], at(path, "section"), SECTIONS)
         mults = listof(card["multipliers"], at(path, "multipliers"), 3, 3)
         for i, m in enumerate(mults):
-            if isinstance(m, bool) or m not in rules.MULTIPLIERS:
-                raise RulesError(at(at(path, "multipliers"), i), "must be 0, 1, 2 or 4 (phases 2, 3 and 4)")
+            functions.multiplier(m, at(at(path, "multipliers"), i), "must be 0, 1, 2 or 4 (phases 2, 3 and 4)")
         entry = {"section": section, "multipliers": list(mults)}
         if section == "recipes" and "choices" in card:
             entry["choices"] = functions.recipe_choices(card["choices"], at(path, "choices"))
@@ -190,3 +192,66 @@ def effective_track(state: dict, profile: dict) -> dict:
     track = dict(profile.get("track", {}))
     track.update(state.get("track") or {})
     return track
+
+
+# --- the form's fields (templates/voynich/profile.html, and the table's track form) -------------------
+
+#: how many fields a list of numbers offers: (empty ones after those filled, at least in all)
+SPACE_FIELDS, INSIGHT_FIELDS, PART_FIELDS = (3, 8), (2, 6), (3, 8)
+#: the puzzle grid's form: at least this many rows and columns, one empty more than those filled
+GRID_LEAST = 6
+
+
+def padded(values: list, spare: int, least: int, empty: Any = None) -> list:
+    """The values a form's fields show, then `spare` empty fields to add more: at least `least` in all."""
+    return list(values) + [empty] * (max(len(values) + spare, least) - len(values))
+
+
+def _part(value: Any, kind: type) -> Any:
+    """A part of a profile, or of a refused form as it came (any shape): itself if of `kind`, else empty."""
+    return value if isinstance(value, kind) else kind()
+
+
+def form(data: Any) -> dict:
+    """What templates/voynich/profile.html shows: a saved profile's values or, after a refusal, the form's
+    fields as they came (rows and cells, not the profile's shapes; any shape is shown, never trusted)."""
+    pr = _part(data, dict)
+    track = _part(pr.get("track"), dict)
+    saved = list(_part(track.get("scoring_spaces"), dict).items())
+    typed = _part(track.get("spaces"), dict)
+    spare, least = SPACE_FIELDS
+    spaces = padded(saved, spare, max(len(typed) + spare, least), (None, None))
+    for k in range(len(spaces)):
+        row = typed.get(str(k))
+        if row and isinstance(row, dict):
+            spaces[k] = (row.get("position"), row.get("gk"))
+    grid = [_part(row, list) for row in _part(pr.get("grid"), list)]
+    cells = pr.get("grid_cells")
+    size = [min(max(n + 1, GRID_LEAST), GRID_MAX) for n in (len(grid), max(map(len, grid), default=0))]
+    if isinstance(cells, dict):
+        typed_cells = [[_part(cells.get(str(r)), dict).get(str(c)) for c in range(size[1])] for r in range(size[0])]
+    else:
+        typed_cells = [[grid[r][c] if r < len(grid) and c < len(grid[r]) else None for c in range(size[1])] for r in range(size[0])]
+    solo = _part(pr.get("solo_spaces"), dict)
+    catalogue = _part(pr.get("cards"), dict)
+    phases = range(rules.STARTING_PHASE + 1, rules.LAST_PHASE + 1)  # B4: phases 2-4 score; the first gives none [V91]
+    cards = []
+    for n in range(rules.CARD_LO, rules.CARD_HI + 1):
+        card = _part(catalogue.get(str(n)), dict)
+        mults, choices = _part(card.get("multipliers"), list), _part(card.get("choices"), list)
+        cards.append({"n": n, "section": card.get("section"),
+                      "multipliers": [{"phase": ph, "value": mults[k] if k < len(mults) else None} for k, ph in enumerate(phases)],
+                      "choices": padded(choices[:2], 0, 2)})
+    return {
+        "spaces": spaces, "insights": padded(_part(track.get("insights"), list), *INSIGHT_FIELDS), "end": track.get("end"),
+        "end_hint": f"the rulebook says the {ordinal(rules.END_GK)} space",  # [V80]
+        "grid": typed_cells,
+        "parts": [{"key": key, "label": label, "numbers": padded(nums, *PART_FIELDS),
+                   "said": ", ".join(str(n) for n in nums if n is not None)}
+                  for key, label in SOLO_PARTS.items() for nums in [_part(solo.get(key), list)]],
+        "cards": cards, "entered": len(catalogue),
+        "phases_said": ", ".join(map(str, phases[:-1])) + f" and {phases[-1]}",
+        "sections": [(s, s.capitalize()) for s in SECTIONS], "kinds": [(k, k.capitalize()) for k in KNOWLEDGE],
+        "multipliers": rules.MULTIPLIERS,
+    }
+

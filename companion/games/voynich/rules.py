@@ -40,9 +40,12 @@ MAX_RESEARCH = 6
 MAX_TOKENS = 16
 #: Voynich cards and the priority numbers run from 1 to 40 [V23] [V430]
 CARD_LO, CARD_HI = 1, 40
-LAST_PHASE = 4
+#: [V84-95] a page's four phases: the starting phase, which "gives no points" [V91], then 2, 3 and 4 (final)
+STARTING_PHASE, LAST_PHASE = 1, 4
 #: a generous bound on track positions and printed values, to catch typing slips
 POS_HI = 999
+#: [V382] "he exchanges them for 1 General Knowledge (GK)": per research action icon, whatever its number (VOY-C7)
+RESEARCH_GK = 1
 SIDES = ("left", "right")
 #: VOY-C11: a solo tie is a loss ("strict", the literal reading) or goes to the marker tie-break
 TIE_RULES = ("strict", "tie_break")
@@ -206,6 +209,24 @@ def scan_order(priority: int, present: Iterable[int]) -> list[int]:
     return numbers[i:] + numbers[:i]
 
 
+# --- books and pages -------------------------------------------------------------------------
+
+def book(cards: dict[str, list[int]]) -> list[int]:
+    """Return the ten card numbers in book order: Botany left, Botany right, ..., Recipes right [V58]."""
+    return [cards[section][side] for section in SECTIONS for side in range(len(SIDES))]
+
+
+def next_phase(phase: int) -> int | None:
+    """Return the phase a study moves a page to, the next one [V134]; None in its final phase:
+    there is nothing more to study ("if possible" [V395])."""
+    return phase + 1 if phase < LAST_PHASE else None
+
+
+def counts_tokens(difficulty: str) -> bool:
+    """Whether Voynich's tokens on the board score at this difficulty: hard and above [V494-495]."""
+    return TOKEN_GK[difficulty] != 0
+
+
 # --- the Voynich deck ----------------------------------------------------------------------
 
 def card_sections(cards: dict[str, list[int]]) -> dict[int, str]:
@@ -266,34 +287,37 @@ def page_side(card: int) -> str:
 def study(phases: dict[int, int], page_card: int) -> dict[int, int]:
     """[V395] advance a page one phase "if possible" (not past the final phase)."""
     phases = dict(phases)
-    if phases[page_card] < LAST_PHASE:
-        phases[page_card] += 1
+    phases[page_card] = next_phase(phases[page_card]) or phases[page_card]
     return phases
+
+
+def voynich_turn(cards: dict[str, list[int]], deck: list[int], discard: list[int], open_spread: str | None,
+                 rng: random.Random) -> dict:
+    """Flip Voynich's card and pick his page [V387-395] (D1 Voynich's turn, steps 1 and 2).
+
+    Returns flip's deck, discard, card, skipped and reshuffled, with the spread the card opens,
+    the page side its number picks and the card number of that page in his book.
+    """
+    sections = card_sections(cards)
+    f = flip(deck, discard, open_spread, sections, rng)
+    spread = sections[f["card"]]
+    side = page_side(f["card"])
+    return dict(f, spread=spread, page=side, page_card=cards[spread][SIDES.index(side)])
 
 
 def run_deck(cards: dict[str, list[int]], difficulty: str, turns: int, rng: random.Random) -> dict:
     """Run Voynich's deck for a number of turns [V371-395]: his setup, then each turn's flip and study."""
-    sections = card_sections(cards)
     phases = initial_phases(cards, difficulty)
     deck = new_deck(cards, rng)
     result = {"deck": list(deck), "phases": {str(n): p for n, p in sorted(phases.items())}, "turns": []}
     discard: list[int] = []
     open_spread = None
     for _ in range(turns):
-        f = flip(deck, discard, open_spread, sections, rng)
-        deck, discard, card = f["deck"], f["discard"], f["card"]
-        open_spread = sections[card]
-        side = page_side(card)
-        page_card = cards[open_spread][SIDES.index(side)]
-        phases = study(phases, page_card)
+        turn = voynich_turn(cards, deck, discard, open_spread, rng)
+        deck, discard, open_spread = turn["deck"], turn["discard"], turn["spread"]
+        phases = study(phases, turn["page_card"])
         result["turns"].append({
-            "card": card, "spread": open_spread, "page": side,
-            "skipped": f["skipped"], "reshuffled": f["reshuffled"], "phase": phases[page_card],
+            "card": turn["card"], "spread": open_spread, "page": turn["page"],
+            "skipped": turn["skipped"], "reshuffled": turn["reshuffled"], "phase": phases[turn["page_card"]],
         })
     return result
-
-
-def voynich_research_gk(times: int = 1) -> int:
-    """GK Voynich takes for one research action icon, whatever its number [V382] (VOY-C7)."""
-    # "instead of placing 2 research tokens, he gains 1 GK": 1 per icon, not per token
-    return 1 if times >= 1 else 0

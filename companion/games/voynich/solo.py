@@ -12,7 +12,6 @@ from ..base import Context
 from ..sentence import unmarked
 from ..validation import RulesError, choice, name_key, obj, whole
 from . import functions, rules
-from .rules import SECTIONS, SIDES
 
 AUTOMA = "Voynich"
 
@@ -31,17 +30,30 @@ def seat_names(names: list[str] | tuple[str, ...]) -> list[str]:
     return names
 
 
-def page_index(section: str, side: int) -> int:
-    """Return the book position (0-9) of a section's left (0) or right (1) page [V58]."""
-    return 2 * SECTIONS.index(section) + side
-
-
-def _voynich(s: dict) -> int | None:
-    """Return Voynich's seat at a solo table, None at any other."""
+def voynich_seat(s: dict) -> int | None:
+    """Return Voynich's seat at a solo table (after the human's), None at any other."""
     return len(s["players"]) - 1 if s["solo"] else None
 
 
-def _on_solo_setup(s: dict, data: dict, ctx: Context) -> None:
+def flip_due(s: dict) -> bool:
+    """Whether it is Voynich's turn and his card is not flipped yet: his turn cannot end before [V387]."""
+    return s["turn"] == voynich_seat(s) and (s["voynich"] is None or s["voynich"]["turn"] is None)
+
+
+def study_page(page: dict) -> bool:
+    """Study a page one phase on if possible [V134] [V395]; say whether it moved.
+
+    Its new phase shows a new multiplier: the one entered for the old phase is dropped.
+    """
+    phase = rules.next_phase(page["phase"])
+    if phase is None:
+        return False
+    page["phase"] = phase
+    page.pop("multiplier", None)
+    return True
+
+
+def on_solo_setup(s: dict, data: dict, ctx: Context) -> None:
     obj(data, "data", required=("cards", "difficulty"))
     if not s["solo"]:
         raise RulesError("data", f"only a one-player table plays against {AUTOMA}")
@@ -49,8 +61,8 @@ def _on_solo_setup(s: dict, data: dict, ctx: Context) -> None:
         raise RulesError("data", f"{AUTOMA} is already set up: undo to change it")
     cards = functions.check_cards(data["cards"], "data.cards")
     difficulty = choice(data["difficulty"], "data.difficulty", rules.DIFFICULTIES)
-    voy = s["players"][_voynich(s)]
-    voy["cards"] = [cards[sec][side] for sec in SECTIONS for side in range(2)]
+    voy = s["players"][voynich_seat(s)]
+    voy["cards"] = rules.book(cards)
     phases = rules.initial_phases(cards, difficulty)  # [V375] the pre-advance
     for p, card in enumerate(voy["cards"]):
         voy["pages"][p]["phase"] = phases[card]
@@ -69,24 +81,21 @@ def _on_solo_setup(s: dict, data: dict, ctx: Context) -> None:
 
 def _flip(s: dict, ctx: Context) -> dict:
     v = s["voynich"]
-    sections = rules.card_sections(v["cards"])
     # the flip counter keys the shuffle: an undone flip, redone, flips the same card
-    f = rules.flip(v["deck"], v["discard"], v["open"], sections, ctx.rng("voynich", "flip", v["flips"]))
+    turn = rules.voynich_turn(v["cards"], v["deck"], v["discard"], v["open"], ctx.rng("voynich", "flip", v["flips"]))
     v["flips"] += 1
-    v["deck"], v["discard"] = f["deck"], f["discard"]
-    card = f["card"]
-    v["open"] = sections[card]
-    side = rules.page_side(card)  # [V395] odd: left page, even: right page
+    v["deck"], v["discard"], v["open"] = turn["deck"], turn["discard"], turn["spread"]
     return {
-        "card": card, "spread": v["open"], "page": side,
-        "page_index": page_index(v["open"], SIDES.index(side)),
-        "skipped": f["skipped"], "reshuffled": f["reshuffled"],
+        # [V395] odd: left page, even: right page
+        "card": turn["card"], "spread": turn["spread"], "page": turn["page"],
+        "page_index": rules.book(v["cards"]).index(turn["page_card"]),
+        "skipped": turn["skipped"], "reshuffled": turn["reshuffled"],
         # [V430] the card just flipped gives the priority number (VOY-C4)
-        "priority": card,
+        "priority": turn["card"],
     }
 
 
-def _voynich_turn_check(s: dict, data: dict, flipped: bool) -> dict:
+def voynich_turn_check(s: dict, data: dict, flipped: bool) -> dict:
     """Check an event of Voynich's turn (data `{}`): his card flipped already or not yet."""
     obj(data, "data")
     if not s["solo"]:
@@ -96,7 +105,7 @@ def _voynich_turn_check(s: dict, data: dict, flipped: bool) -> dict:
         raise RulesError("data", f"set up {AUTOMA}'s book and deck first")
     if s["over"]:
         raise RulesError("data", "the game is over")
-    if s["turn"] != _voynich(s):
+    if s["turn"] != voynich_seat(s):
         raise RulesError("data", f"it is not {AUTOMA}'s turn: end your turn first")
     if flipped and v["turn"] is None:
         raise RulesError("data", f"flip {AUTOMA}'s card first")
@@ -105,42 +114,31 @@ def _voynich_turn_check(s: dict, data: dict, flipped: bool) -> dict:
     return v
 
 
-def _on_voynich_flip(s: dict, data: dict, ctx: Context) -> None:
-    v = _voynich_turn_check(s, data, flipped=False)
+def on_voynich_flip(s: dict, data: dict, ctx: Context) -> None:
+    v = voynich_turn_check(s, data, flipped=False)
     turn = _flip(s, ctx)
-    page = s["players"][_voynich(s)]["pages"][turn["page_index"]]
+    page = s["players"][voynich_seat(s)]["pages"][turn["page_index"]]
     # [V381] [V395] he studies that page "if possible", ignoring conditions; no GK (VOY-C8)
-    turn["studied"] = page["phase"] < rules.LAST_PHASE
-    if turn["studied"]:
-        page["phase"] += 1
-        page.pop("multiplier", None)  # a new phase shows a new multiplier, as a player's study (table.py)
+    turn["studied"] = study_page(page)
     turn["phase"] = page["phase"]
     turn["abandoned"] = []
     v["turn"] = turn
 
 
-def _on_voynich_reflip(s: dict, data: dict, ctx: Context) -> None:
-    v = _voynich_turn_check(s, data, flipped=True)
+def on_voynich_reflip(s: dict, data: dict, ctx: Context) -> None:
+    v = voynich_turn_check(s, data, flipped=True)
     abandoned = v["turn"]["abandoned"] + [v["turn"]["card"]]
     # [V407] no benefit but research: flip again; the new page is not studied (VOY-C15)
     turn = _flip(s, ctx)
     turn["studied"] = False
-    turn["phase"] = s["players"][_voynich(s)]["pages"][turn["page_index"]]["phase"]
+    turn["phase"] = s["players"][voynich_seat(s)]["pages"][turn["page_index"]]["phase"]
     turn["abandoned"] = abandoned
     v["turn"] = turn
 
 
-def _on_voynich_tokens(s: dict, data: dict, ctx: Context) -> None:
+def on_voynich_tokens(s: dict, data: dict, ctx: Context) -> None:
     obj(data, "data", required=("count",))
     if not s["solo"] or s["voynich"] is None:
         raise RulesError("data", f"only a solo game with {AUTOMA} set up counts his tokens")
     s["voynich"]["tokens_on_board"] = whole(data["count"], "data.count", 0, rules.MAX_TOKENS)
 
-
-#: the events of the solo opponent handled here (table.py adds them to its own)
-HANDLERS = {
-    "solo_setup": _on_solo_setup,
-    "voynich_flip": _on_voynich_flip,
-    "voynich_reflip": _on_voynich_reflip,
-    "voynich_tokens": _on_voynich_tokens,
-}

@@ -9,14 +9,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..base import Context, EventLines, clone, describe_event
+from ..base import Context, EventLines, clone, describe_event, is_calculator
 from ..validation import RulesError, at, choice, listof, obj, whole
 from . import calculator, functions, rules, solo
-from .profile import check_track, effective_track
-from .rules import KNOWLEDGE, MARKERS, SECTIONS, SIDES
-from .solo import AUTOMA, _voynich, _voynich_turn_check, seat_names
+from .calculator import PAGE_NAMES
+from .profile import CELL_GK_HI, check_track, effective_track
+from .rules import KNOWLEDGE, MARKERS, SECTIONS
+from .solo import AUTOMA, flip_due, seat_names, study_page, voynich_seat, voynich_turn_check
 
-PAGE_NAMES = [f"{s.capitalize()} {side}" for s in SECTIONS for side in SIDES]
 MAX_DELTA = 60
 
 EVENTS = {
@@ -79,8 +79,7 @@ def initial_state(names: list[str], options: dict, profile: dict) -> dict:
         "over": False,
         "track": {},
         "voynich": None,
-        # calculator mode: one row of end values per player (calculator.py); finished once all are in
-        "calculator": bool(options.get("calculator")),
+        # a calculator table's rows of end values, one per player (calculator.py); finished once all are in
         "sheets": [None] * len(seat_names(names)),
         "finished": False,
     }
@@ -93,7 +92,7 @@ def new_player() -> dict:
         "exchange": {k: 0 for k in KNOWLEDGE},
         # the insight symbols whose token each marker took, used or not: each gives it once [V170]
         "insights": {k: [] for k in KNOWLEDGE},
-        "pages": [{"phase": 1} for _ in range(2 * len(SECTIONS))],
+        "pages": [{"phase": rules.STARTING_PHASE} for _ in PAGE_NAMES],
         "research": [],
         "cards": None,
     }
@@ -102,6 +101,16 @@ def new_player() -> dict:
 def end_gk(track: dict) -> int:
     """[V80] the end-of-game symbol on the 52nd space, or the number the group confirmed (VOY-C12)."""
     return track.get("end", rules.END_GK)
+
+
+def placed_gk(data: dict, profile: dict, missing: RulesError) -> int:
+    """Return the GK of a puzzle space, typed (`gk`) or tapped (`cell` of the profile's grid);
+    raise `missing` when the event gives neither."""
+    if "cell" in data:
+        return grid_gk(profile, data["cell"], "data.cell")
+    if "gk" in data:
+        return whole(data["gk"], "data.gk", 0, CELL_GK_HI)
+    raise missing
 
 
 def grid_gk(profile: dict, cell: Any, field: str) -> int:
@@ -117,7 +126,6 @@ def grid_gk(profile: dict, cell: Any, field: str) -> int:
     return grid[r][c]
 
 
-#: what a calculator table takes: the rows and the track's printed values
 def apply(state: dict, type_: str, data: Any, ctx: Context) -> dict:
     """Return the state after one event; raise RulesError for an invalid one."""
     handler = HANDLERS[type_]  # Game.apply refused unknown types
@@ -134,7 +142,7 @@ def apply(state: dict, type_: str, data: Any, ctx: Context) -> dict:
 def _player(s: dict, data: dict, human_only: bool = False) -> int:
     n = len(s["players"])
     i = whole(data.get("player"), "data.player", 0, n - 1)
-    if human_only and s["solo"] and i == n - 1:
+    if human_only and i == voynich_seat(s):
         raise RulesError("data.player", f"{AUTOMA} has no research tokens (RULES.md VOY-C9)")
     return i
 
@@ -184,10 +192,10 @@ def _end_if_reached(s: dict, i: int, track: dict) -> None:
         s["end"] = {"trigger": s["turn"], "by": i, "remaining": rules.final_turns_order(order, s["turn"])}
 
 
-def ev_sheet(s: dict, data: dict, ctx: Context) -> None:
+def _on_sheet(s: dict, data: dict, ctx: Context) -> None:
     """A player's row of end values (calculator.py); on a tracked table a GK at the end triggers it [V354]."""
     calculator.on_sheet(s, data, ctx)
-    if not s.get("calculator"):
+    if not is_calculator(ctx.options):
         _end_if_reached(s, data["player"], effective_track(s, ctx.profile))
 
 
@@ -209,14 +217,9 @@ def _on_exchange(s: dict, data: dict, ctx: Context) -> None:
     if player["exchange"][kind] < 1:
         raise RulesError("data.type", f"no {kind} exchange token to use")
     gk = 0
-    if i == _voynich(s):
+    if i == voynich_seat(s):
         # [V424] for each piece placed, Voynich gains the GK of that space
-        if "cell" in data:
-            gk = grid_gk(ctx.profile, data["cell"], "data.cell")
-        elif "gk" in data:
-            gk = whole(data["gk"], "data.gk", 0, 99)
-        else:
-            raise RulesError("data.gk", f"enter the GK of the space where {AUTOMA}'s piece went")
+        gk = placed_gk(data, ctx.profile, RulesError("data.gk", f"enter the GK of the space where {AUTOMA}'s piece went"))
     elif "gk" in data or "cell" in data:
         raise RulesError("data.gk" if "gk" in data else "data.cell", "only Voynich gains GK for placing a piece")
     # [V325] each token is returned for one puzzle piece of the same type
@@ -235,13 +238,10 @@ def _on_end_turn(s: dict, data: dict, ctx: Context) -> None:
     if any(current["exchange"].values()):
         # [V121] [V325] exchange tokens must be used in the turn
         raise RulesError("data", "place the puzzle pieces for the knowledge exchange tokens first")
-    v = s["voynich"]
-    if s["turn"] == _voynich(s):
-        if v is None:
-            raise RulesError("data", f"set up {AUTOMA}'s book and deck first")
-        if v["turn"] is None:
-            raise RulesError("data", f"flip {AUTOMA}'s card first")
-        v["turn"] = None
+    if flip_due(s):
+        raise RulesError("data", f"flip {AUTOMA}'s card first")
+    if s["turn"] == voynich_seat(s):
+        s["voynich"]["turn"] = None  # his turn is done
     n = len(s["players"])
     if s["end"] is not None:
         if not s["end"]["remaining"]:
@@ -256,17 +256,14 @@ def _on_end_turn(s: dict, data: dict, ctx: Context) -> None:
 
 def _page(s: dict, data: dict) -> tuple[int, int]:
     i = _player(s, data)
-    return i, whole(data.get("page"), "data.page", 0, 2 * len(SECTIONS) - 1)
+    return i, whole(data.get("page"), "data.page", 0, len(PAGE_NAMES) - 1)
 
 
 def _on_study(s: dict, data: dict, ctx: Context) -> None:
     obj(data, "data", required=("player", "page"))
     i, p = _page(s, data)
-    page = s["players"][i]["pages"][p]
-    if page["phase"] >= rules.LAST_PHASE:
+    if not study_page(s["players"][i]["pages"][p]):  # [V134] one phase on, up to the final phase
         raise RulesError("data.page", f"{PAGE_NAMES[p]} is in its final phase: nothing more to study")
-    page["phase"] += 1
-    page.pop("multiplier", None)  # a new phase shows a new multiplier
 
 
 def _on_page(s: dict, data: dict, ctx: Context) -> None:
@@ -277,15 +274,13 @@ def _on_page(s: dict, data: dict, ctx: Context) -> None:
     page = dict(s["players"][i]["pages"][p])
     section = SECTIONS[p // 2]
     if "phase" in data:
-        phase = whole(data["phase"], "data.phase", 1, rules.LAST_PHASE)
+        phase = whole(data["phase"], "data.phase", rules.STARTING_PHASE, rules.LAST_PHASE)
         if phase != page["phase"]:
             page.pop("multiplier", None)
         page["phase"] = phase
     if "multiplier" in data:
-        m = data["multiplier"]
-        if isinstance(m, bool) or m not in rules.MULTIPLIERS:
-            raise RulesError("data.multiplier", "must be 0 (starting phase), 1, 2 or 4")
-        if page["phase"] == 1 and m != 0:
+        m = functions.multiplier(data["multiplier"], "data.multiplier")
+        if page["phase"] == rules.STARTING_PHASE and m != 0:
             raise RulesError("data.multiplier", "the starting phase gives no points [V91]: 0")
         page["multiplier"] = m
     if "choices" in data:
@@ -301,8 +296,7 @@ def _on_page(s: dict, data: dict, ctx: Context) -> None:
         if data["chosen"] in (None, ""):
             page.pop("chosen", None)
         else:
-            card = (s["players"][i]["cards"] or [None] * 10)[p]
-            options = page.get("choices") or ctx.profile.get("cards", {}).get(str(card), {}).get("choices")
+            options = calculator.page_choices(page, s["players"][i], p, ctx.profile.get("cards", {}))
             if not options:
                 raise RulesError("data.chosen", "enter the page's two knowledge types first")
             page["chosen"] = choice(data["chosen"], "data.chosen", options)
@@ -314,22 +308,17 @@ def _on_page(s: dict, data: dict, ctx: Context) -> None:
 def _on_book(s: dict, data: dict, ctx: Context) -> None:
     obj(data, "data", required=("player", "cards"))
     i = _player(s, data)
-    if i == _voynich(s):
+    if i == voynich_seat(s):
         raise RulesError("data.player", f"{AUTOMA}'s book is entered with his solo setup")
-    cards = functions.check_cards(data["cards"], "data.cards")
-    s["players"][i]["cards"] = [cards[sec][side] for sec in SECTIONS for side in range(2)]
+    s["players"][i]["cards"] = rules.book(functions.check_cards(data["cards"], "data.cards"))  # [V58]
 
 
 def _on_research(s: dict, data: dict, ctx: Context) -> None:
     obj(data, "data", required=("player",), optional=("gk", "cell"))
     i = _player(s, data, human_only=True)
-    if "cell" in data:
-        gk = grid_gk(ctx.profile, data["cell"], "data.cell")
-    elif "gk" in data:
-        gk = whole(data["gk"], "data.gk", 0, 99)
-    else:
-        raise RulesError("data.gk", "give the GK at the token's row and column as \"gk\", or its cell as \"cell\": [row, column]",
-                         said="enter the GK at the token's row and column, or tap its cell")
+    gk = placed_gk(data, ctx.profile, RulesError(
+        "data.gk", "give the GK at the token's row and column as \"gk\", or its cell as \"cell\": [row, column]",
+        said="enter the GK at the token's row and column, or tap its cell"))
     research = s["players"][i]["research"]
     if len(research) >= rules.MAX_RESEARCH:
         raise RulesError("data.gk", f"a player has {rules.MAX_RESEARCH} research tokens [V34]")
@@ -368,9 +357,9 @@ def _on_positions(s: dict, data: dict, ctx: Context) -> None:
 
 
 def _on_voynich_research(s: dict, data: dict, ctx: Context) -> None:
-    _voynich_turn_check(s, data, flipped=True)
+    voynich_turn_check(s, data, flipped=True)
     # [V382] a research action is exchanged for 1 GK (VOY-C7: 1 per icon)
-    _advance(s, _voynich(s), "gk", rules.voynich_research_gk(), "data", ctx)
+    _advance(s, voynich_seat(s), "gk", rules.RESEARCH_GK, "data", ctx)
 
 
 HANDLERS = {
@@ -384,9 +373,12 @@ HANDLERS = {
     "research_remove": _on_research_remove,
     "track": _on_track,
     "positions": _on_positions,
-    calculator.SHEET: ev_sheet,
-    **solo.HANDLERS,
+    calculator.SHEET: _on_sheet,
+    "solo_setup": solo.on_solo_setup,
+    "voynich_flip": solo.on_voynich_flip,
+    "voynich_reflip": solo.on_voynich_reflip,
     "voynich_research": _on_voynich_research,
+    "voynich_tokens": solo.on_voynich_tokens,
 }
 
 
@@ -420,7 +412,7 @@ LINES: EventLines = {
     "solo_setup": lambda d, who: f"{AUTOMA} set up ({str(d.get('difficulty', '')).replace('_', ' ')})",
     "voynich_flip": f"{AUTOMA} flips his card",
     "voynich_reflip": f"{AUTOMA}: no benefit, flips again",
-    "voynich_research": f"{AUTOMA}: research action, +1 GK",
+    "voynich_research": f"{AUTOMA}: research action, +{rules.RESEARCH_GK} GK",
     "voynich_tokens": lambda d, who: f"{AUTOMA}: {d.get('count')} tokens on the board",
 }
 

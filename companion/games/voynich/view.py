@@ -5,17 +5,21 @@ from __future__ import annotations
 from typing import Any
 
 from .. import sentence
+from ..base import is_calculator
 from ..sentence import Sentence
 from ..words import ordinal, plural, standing
 from . import calculator, rules
-from .calculator import resolve_page
+from .calculator import NO_DIFFICULTY, PAGE_NAMES, resolve_page
 from .functions import FUNCTIONS
-from .profile import SOLO_PARTS, SPACE_ROWS, effective_track
-from .rules import KNOWLEDGE, MARKERS, SECTIONS
-from .solo import seat_names
-from .table import PAGE_NAMES, end_gk
+from .profile import CELL_GK_HI, INSIGHT_FIELDS, SOLO_PARTS, SPACE_FIELDS, SPACE_ROWS, effective_track, padded
+from .rules import KNOWLEDGE, MARKERS, SECTIONS, SIDES
+from .solo import flip_due, seat_names, voynich_seat
+from .table import end_gk
 
 MARKER_LABELS = {"botany": "Botany", "astrology": "Astrology", "baths": "Baths", "writings": "Writings", "gk": "GK"}
+SECTION_LABELS = {s: s.capitalize() for s in SECTIONS}
+#: the +N button beside each marker's stepper: a common move in one tap (a convenience, no rule)
+QUICK_STEP = 3
 #: the numbered parts of the solo board that each spread's actions mainly use (VOY-B7)
 SPREAD_PARTS = {
     "botany": ("botany_roots", "botany_branches"),
@@ -24,13 +28,39 @@ SPREAD_PARTS = {
     "writings": ("writings",),
     "recipes": ("recipes",),
 }
+ADVANCED, TOKEN_GK = len(rules.PRE_ADVANCE), rules.TOKEN_GK
+#: [V492-495] each difficulty's end scoring, [V375] with the pages the hardest two advance at setup
 DIFFICULTY_LABELS = {
-    "easy": "Easy: his 4 knowledge markers go back 5 spaces before his pages score",
+    "easy": f"Easy: his {len(KNOWLEDGE)} knowledge markers go back {rules.EASY_SETBACK} spaces before his pages score",
     "medium": "Medium: his pages only",
-    "hard": "Hard: +2 GK per token of his on the board, then his pages",
-    "very_hard": "Very hard: 4 pages advanced at setup; +2 GK per token on the board, then his pages",
-    "extremely_hard": "Extremely hard: 4 pages advanced at setup; +5 GK per token on the board, then his pages",
+    "hard": f"Hard: +{TOKEN_GK['hard']} GK per token of his on the board, then his pages",
+    "very_hard": f"Very hard: {ADVANCED} pages advanced at setup; +{TOKEN_GK['very_hard']} GK per token on the board, then his pages",
+    "extremely_hard": f"Extremely hard: {ADVANCED} pages advanced at setup; +{TOKEN_GK['extremely_hard']} GK per token on the "
+                      "board, then his pages",
 }
+#: [V494-495] the row's field for his tokens, counted from the first difficulty that scores them
+TOKENS_HINT = f"leaves, drops, stars, texts; {next(filter(rules.counts_tokens, rules.DIFFICULTIES)).replace('_', ' ')} and above"
+#: [V361] [V91] the multipliers a page shows, as the row's form says them
+MULTIPLIERS_SAID = (f"×{', ×'.join(map(str, rules.MULTIPLIERS[1:-1]))} or ×{rules.MULTIPLIERS[-1]} shown; "
+                    f"{rules.MULTIPLIERS[0]} in the starting phase")
+#: [V371-377] what the players set up by hand for a game against Voynich (RULES.md D1 setup 1 and 4)
+SOLO_SETUP = (f"Deal Voynich {len(SIDES)} cards of each type and enter their numbers in book order, left page first. Use the "
+              "solo side of the board; stack his text tokens at random, untranslated side up; put 7 dirty drops on numbered "
+              "spaces of the first basin and the 8th under the right-hand spring; he gets no research tokens.")
+#: [V395] the page the card's number picks: an odd number the left-hand page, an even one the right-hand page
+PARITY = {"left": "odd", "right": "even"}
+#: [V428-445] where his tokens come from (RULES.md D1 Voynich's turn, step 4.3)
+TOKEN_SOURCES = ("Tokens come from his supply (text: the top of the stack); Recipes actions take them from the board only. "
+                 "From the board, never from the section they go to: Botany branches or upper flowers, then Astrology inner "
+                 "circle, then either Baths basin, then Writings text in rows without a star or stars in rows with ≤ 1 text, "
+                 "then any.")
+#: [V430-432] the scan from the priority number, wrapping at the top (VOY-C13)
+SCAN = f"check numbered spaces from it (or the nearest lower one), going up and wrapping from {rules.CARD_HI} to {rules.CARD_LO}."
+#: [V411-424] how his puzzle pieces are placed: the card just flipped's condition (VOY-C4, C5; D1 Voynich's turn, step 6)
+PLACEMENT = (", following the study condition on card {} if possible (group: next to a same-colour group of at least X; "
+             "edge: an edge or a corner; circle: part of a circle; ≠: touching 3 colours; else anywhere legal)")
+#: what the end screen counts a value not yet entered as (calculator.tracked_doc)
+MISSING_SAID, MISSING_SHOWN = "counted as 0 until then", 8
 
 
 #: what the running score is, for the archive's chart (Game.running_label)
@@ -72,25 +102,15 @@ LABELS = {
     **{f"sheet.pages.{sec}[{k}]": f"{{who}}'s {sec.capitalize()} {side} ×" for sec in SECTIONS
        for k, side in enumerate(("left", "right"))},
     "sheet.choices": "{who}'s Recipes types",
-    "sheet.choices.left": "{who}'s Recipes left types",
-    "sheet.choices.right": "{who}'s Recipes right types",
-    "sheet.choices.left[]": "{who}'s Recipes left types",
-    "sheet.choices.right[]": "{who}'s Recipes right types",
+    **{f"sheet.choices.{side}{end}": f"{{who}}'s Recipes {side} types" for side in SIDES for end in ("", "[]")},
     "tokens_on_board": "Voynich's tokens on the board",
     # the score track: the table's `track` event and the box profile's `track`
-    "scoring_spaces": "the scoring spaces",
-    "spaces": "the scoring spaces",
+    **{f"{pre}{k}": said for pre in ("", "track.") for k, said in (
+        ("scoring_spaces", "the scoring spaces"), ("spaces", "the scoring spaces"), ("insights", "the insight positions"),
+        ("insights[]", "the {nth} insight position"), ("end", "the number at the end-of-game symbol"))},
     # the form's numbered rows (profile.spaces_from_rows), on the table and in the box profile
     **{f"{pre}spaces.{k}.{part}": f"the {ordinal(k + 1)} scoring space's {word}"
        for pre in ("", "track.") for k in range(SPACE_ROWS) for part, word in (("position", "position"), ("gk", "GK"))},
-    "insights": "the insight positions",
-    "insights[]": "the {nth} insight position",
-    "end": "the number at the end-of-game symbol",
-    "track.scoring_spaces": "the scoring spaces",
-    "track.spaces": "the scoring spaces",
-    "track.insights": "the insight positions",
-    "track.insights[]": "the {nth} insight position",
-    "track.end": "the number at the end-of-game symbol",
     "grid": "the puzzle grid",
     "grid[]": "the puzzle grid's {nth} row",
     "grid[][]": "the puzzle grid's cell",
@@ -98,12 +118,9 @@ LABELS = {
     "solo_spaces": "the solo board's numbered spaces",
     **{f"solo_spaces.{part}": f"the solo board's {label}" for part, label in SOLO_PARTS.items()},
     **{f"solo_spaces.{part}[]": f"the solo board's {label}: the {{nth}} number" for part, label in SOLO_PARTS.items()},
-    **{f"cards.{n}": f"card {n}" for n in range(rules.CARD_LO, rules.CARD_HI + 1)},
-    **{f"cards.{n}.section": f"card {n}'s section" for n in range(rules.CARD_LO, rules.CARD_HI + 1)},
-    **{f"cards.{n}.multipliers": f"card {n}'s multipliers" for n in range(rules.CARD_LO, rules.CARD_HI + 1)},
-    **{f"cards.{n}.multipliers[]": f"card {n}'s multiplier" for n in range(rules.CARD_LO, rules.CARD_HI + 1)},
-    **{f"cards.{n}.choices": f"card {n}'s Recipes types" for n in range(rules.CARD_LO, rules.CARD_HI + 1)},
-    **{f"cards.{n}.choices[]": f"card {n}'s Recipes types" for n in range(rules.CARD_LO, rules.CARD_HI + 1)},
+    **{f"cards.{n}{path}": f"card {n}{said}" for n in range(rules.CARD_LO, rules.CARD_HI + 1) for path, said in (
+        ("", ""), (".section", "'s section"), (".multipliers", "'s multipliers"), (".multipliers[]", "'s multiplier"),
+        (".choices", "'s Recipes types"), (".choices[]", "'s Recipes types"))},
 }
 
 
@@ -144,38 +161,53 @@ def build_view(state: dict, everyone: list[str], options: dict, profile: dict, s
     spaces = {int(k): v for k, v in track.get("scoring_spaces", {}).items()}
     catalogue = profile.get("cards", {})
     solo = state["solo"]
-    automa = len(everyone) - 1 if solo else None
+    automa = voynich_seat(state)
     v = state.get("voynich")
     players = []
     for i, p in enumerate(state["players"]):
-        pages = [dict(resolve_page(p, k, catalogue), index=k, name=PAGE_NAMES[k]) for k in range(len(p["pages"]))]
+        pages = [dict(resolve_page(p, k, catalogue), index=k, name=name,
+                      can_study=rules.next_phase(p["pages"][k]["phase"]) is not None)  # [V134] up to the final phase
+                 for k, name in enumerate(PAGE_NAMES)]
+        exchange = {k: n for k, n in p["exchange"].items() if n}
+        # his pieces follow the study condition of the card just flipped (VOY-C4)
+        card = v["turn"]["card"] if i == automa and v and v["turn"] else None
         players.append({
-            "index": i, "name": everyone[i], "automa": i == automa,
-            "markers": [{"key": m, "label": MARKER_LABELS[m], "value": p["markers"][m]} for m in MARKERS],
+            "index": i, "name": everyone[i], "automa": i == automa, "first": i == 0,
+            "markers": [{"key": m, "label": MARKER_LABELS[m], "value": p["markers"][m],
+                         "field": "data.gk" if m == "gk" else f"data.markers.{m}"} for m in MARKERS],  # `positions`
             "positions": dict(p["markers"]),
-            "exchange": {k: n for k, n in p["exchange"].items() if n},
+            "exchange": exchange, "exchange_said": exchange_said(exchange, card),
             "pages": pages, "research": p["research"], "cards": p["cards"],
         })
     result = score_table(state, players, everyone, options, profile)
     out: dict[str, Any] = {
         "players": players,
+        # on Voynich's turn his markers come right after his turn card
+        "shown": players[::-1] if solo and state["turn"] == automa else players,
         "turn": state["turn"], "turn_name": everyone[state["turn"]], "round": state["round"],
+        "can_end_turn": not flip_due(state),
         "track": track, "has_spaces": bool(spaces), "has_insights": "insights" in track,
+        "track_rows": padded(list(track.get("scoring_spaces", {}).items()), *SPACE_FIELDS, (None, None)),
+        "insight_fields": padded(track.get("insights", []), *INSIGHT_FIELDS),
         "end_gk": end_gk(track), "grid": profile.get("grid"), "has_catalogue": bool(catalogue),
         "track_said": track_said(state, spaces),
         "result": result,
-        "knowledge": KNOWLEDGE, "sections": SECTIONS, "difficulties": rules.DIFFICULTIES,
-        "difficulty_labels": DIFFICULTY_LABELS, "marker_labels": MARKER_LABELS,
-        "solo": solo, "automa": automa,
+        "knowledge": KNOWLEDGE, "sections": SECTIONS, "sides": SIDES, "difficulties": rules.DIFFICULTIES,
+        "difficulty_labels": DIFFICULTY_LABELS, "marker_labels": MARKER_LABELS, "default_difficulty": NO_DIFFICULTY,
+        "solo": solo, "automa": automa, "solo_setup": SOLO_SETUP, "card_lo": rules.CARD_LO, "card_hi": rules.CARD_HI,
         "screen": screen_of(screen, len(everyone)),
-        "calculator": bool(state.get("calculator")),
-        "rows": [sheet_row(state, p, i) for i, p in enumerate(players)],
-        "page_names": PAGE_NAMES,
+        "calculator": is_calculator(options),
+        "rows": [sheet_row(state, p, i, options) for i, p in enumerate(players)],
+        "quick_step": QUICK_STEP, "cell_gk_hi": CELL_GK_HI, "multipliers_said": MULTIPLIERS_SAID,
+        "tokens_hint": TOKENS_HINT,
     }
-    if out["calculator"]:
-        out["calc"] = calculator.result(state, everyone, options, track)
-        if out["calc"]:
-            out["calc"]["words"] = end_words(out["calc"])
+    out["calc"] = calculator.result(state, everyone, options, track) if out["calculator"] else None
+    if out["calc"]:
+        out["calc"]["words"] = end_words(out["calc"])
+    scored = out["calc"] if out["calculator"] else result
+    for i, row in enumerate(out["rows"]):
+        row["score"] = scored["players"][i] if scored else None
+    out["rows_in"] = sum(row["in"] for row in out["rows"])
     out["scoreboard"] = scoreboard(state, out, everyone)
     end = state["end"]
     if end is not None:
@@ -186,30 +218,46 @@ def build_view(state: dict, everyone: list[str], options: dict, profile: dict, s
     else:
         out["end"] = None
     if solo and v is not None:
-        out["voynich"] = voynich_view(state, v, profile, players[automa])
+        out["voynich"] = voynich_view(v, profile, players[automa], state["round"])
     else:
         out["voynich"] = None
     return out
 
 
-def sheet_row(state: dict, p: dict, i: int) -> dict:
-    """What one player's end-scoring form shows: the saved row (calculator), or the tracked values."""
-    if state.get("calculator"):
-        row = state["sheets"][i]
-        if row is None:
-            return {"in": False, "gk": None, "markers": {k: None for k in KNOWLEDGE}, "research": [],
-                    "pages": [0] * len(PAGE_NAMES), "phases": None, "choices": {}, "difficulty": None,
-                    "tokens_on_board": None}
-        return {"in": True, "gk": row["gk"], "markers": row["markers"], "research": row["research"],
-                "pages": [m for sec in SECTIONS for m in row["pages"][sec]], "phases": None,
-                "choices": row["choices"], "difficulty": row.get("difficulty"),
+def sheet_row(state: dict, p: dict, i: int, options: dict) -> dict:
+    """What one player's end-scoring form shows: the saved row (calculator), or the tracked values;
+    a field without a value shows 0."""
+    if is_calculator(options):
+        row = state["sheets"][i] or {"gk": 0, "markers": dict.fromkeys(KNOWLEDGE, 0), "research": [],
+                                     "pages": {s: [0, 0] for s in SECTIONS}, "choices": {}}
+        return {"in": state["sheets"][i] is not None, "gk": row["gk"], "markers": row["markers"],
+                "research": padded(row["research"], 0, rules.MAX_RESEARCH),
+                "spreads": spreads([m for sec in SECTIONS for m in row["pages"][sec]], None),
+                "choices": row["choices"], "difficulty": row.get("difficulty", NO_DIFFICULTY),
                 "tokens_on_board": row.get("tokens_on_board")}
     v = state.get("voynich") or {}
     return {"in": False, "gk": p["positions"]["gk"], "markers": {k: p["positions"][k] for k in KNOWLEDGE},
-            "research": p["research"], "pages": [pg["multiplier"] for pg in p["pages"]],
-            "phases": [pg["phase"] for pg in p["pages"]],
-            "choices": {side: pg["choices"] for side, pg in zip(("left", "right"), p["pages"][-2:]) if pg["choices"]},
+            "research": padded(p["research"], 0, rules.MAX_RESEARCH),  # [V34] at most 6 tokens
+            "spreads": spreads([pg["multiplier"] for pg in p["pages"]], [pg["phase"] for pg in p["pages"]]),
+            "choices": {side: pg["choices"] for side, pg in zip(SIDES, p["pages"][-2:]) if pg["choices"]},
             "difficulty": None, "tokens_on_board": v.get("tokens_on_board")}
+
+
+def spreads(multipliers: list, phases: list | None) -> list[dict]:
+    """A row's page fields by spread, left page then right [V58]; a tracked page in its starting phase is
+    fixed at the ×0 it scores [V91], a page whose multiplier is unknown shows 0."""
+    return [{"section": section, "label": SECTION_LABELS[section], "pages": [
+        {"k": k, "side": side, "label": f"{side.capitalize()} ×", "value": multipliers[k] or 0,
+         "phase": phases[k] if phases else None, "fixed": bool(phases) and phases[k] == rules.STARTING_PHASE}
+        for k, side in ((len(SIDES) * n + j, side) for j, side in enumerate(SIDES))]}
+        for n, section in enumerate(SECTIONS)]
+
+
+def exchange_said(exchange: dict, card: int | None) -> str:
+    """The puzzle pieces a player's exchange tokens ask for [V325] ("1 Botany, 2 Baths puzzle pieces"),
+    Voynich's with the card whose study condition they follow."""
+    pieces = ", ".join(f"{n} {MARKER_LABELS[k]}" for k, n in exchange.items())
+    return f"{pieces} puzzle piece{'s' if sum(exchange.values()) > 1 else ''}" + (PLACEMENT.format(card) if card else "")
 
 
 def scoreboard(state: dict, out: dict, everyone: list[str]) -> list[dict]:
@@ -233,20 +281,24 @@ def scoreboard(state: dict, out: dict, everyone: list[str]) -> list[dict]:
     return rows
 
 
-def voynich_view(state: dict, v: dict, profile: dict, player: dict) -> dict:
+def voynich_view(v: dict, profile: dict, player: dict, round_: int) -> dict:
     """Return Voynich's deck, his current turn and the scan orders for its priority number."""
     turn = v["turn"]
     out = {
         "difficulty": v["difficulty"], "difficulty_label": DIFFICULTY_LABELS[v["difficulty"]],
-        "deck_left": len(v["deck"]), "discard_top": v["discard"][-1] if v["discard"] else None,
+        "deck_said": plural(len(v["deck"]), "card"),
         "open": v["open"], "turn": turn, "tokens_on_board": v["tokens_on_board"],
         "advanced": [PAGE_NAMES[player["cards"].index(c)] + f" (card {c})" for c in v["advanced"]],
-        "needs_tokens": rules.TOKEN_GK[v["difficulty"]] > 0,
+        # [V375] the pages advanced at setup, to turn before his first flip
+        "show_advanced": bool(v["advanced"]) and turn is None and round_ == 1,
         "book": [{"name": PAGE_NAMES[k], "card": c, "phase": player["pages"][k]["phase"]} for k, c in enumerate(player["cards"])],
+        "research_said": f"Research action: +{rules.RESEARCH_GK} GK",  # [V382]
+        "token_sources": TOKEN_SOURCES, "scan_said": SCAN,
     }
     if turn is not None:
         # [V403] an "X / Y" choice: the left option on the left page, the right on the right page
-        out["slash"] = "left" if turn["page"] == "left" else "right"
+        out["slash"], out["parity"] = turn["page"], PARITY[turn["page"]]
+        out["abandoned_said"] = f"card{'s' if len(turn['abandoned']) > 1 else ''} {', '.join(map(str, turn['abandoned']))}"
         out["page_name"] = PAGE_NAMES[turn["page_index"]]
         # [V430-432] each numbered part of the board, scanned from the priority number
         spaces = profile.get("solo_spaces", {})
@@ -276,6 +328,8 @@ def score_table(state: dict, players: list[dict], everyone: list[str], options: 
             for page in p["pages"]]
     # "Anna: the multiplier of ...": the names marked for the page's <bdi> (sentence.naming)
     out["missing"], out["complete"] = [sentence.naming(m, everyone) for m in missing], not missing
+    out["missing_shown"], out["missing_more"] = out["missing"][:MISSING_SHOWN], max(0, len(missing) - MISSING_SHOWN)
+    out["missing_said"] = MISSING_SAID
     out["words"] = end_words(out)
     return out
 
@@ -300,19 +354,10 @@ def _solo_sides(result: dict) -> tuple[dict, dict] | None:
     return player, next(r for r in result["players"] if r is not player)
 
 
-def _tie(result: dict) -> tuple[int, list[str], list[str]]:
-    """Return the top total, the names on it, and those of them the tie-break favours [V367]."""
-    top = max(r["total"] for r in result["players"])
-    tied = [r["name"] for r in result["players"] if r["total"] == top]
-    # in solo the winners follow [V497]; `tie_break_winners` keeps the markers' say (D1 end scoring 6)
-    favoured = [w for w in result.get("tie_break_winners", result["winners"]) if w in tied]
-    return top, tied, favoured
-
-
 def tie_break(result: dict) -> str:
     """Name the tie-break with the marker that decided it [V367]: the furthest, or the second, third or
     fourth furthest where the ones before were equal; the last comparison the favoured player needed."""
-    _, tied, favoured = _tie(result)
+    _, tied, favoured = calculator.tie(result)
     markers = {r["name"]: r["tie_break"] for r in result["players"]}
     mine = markers[favoured[0]]
     decided = max((next((k for k, (a, b) in enumerate(zip(mine, markers[n])) if a != b), 0)
@@ -324,7 +369,7 @@ def _phrases(result: dict, you: bool) -> dict:
     """Say who won, the solo condition when Voynich won, and what the tie-break says, from a `score` result.
     Each name is marked (sentence.name): the callers say the phrases as Sentences."""
     winners = result["winners"]
-    _, tied, favoured = _tie(result)
+    _, tied, favoured = calculator.tie(result)
     sides = _solo_sides(result)
     tie = None
     if len(tied) > 1:
@@ -349,15 +394,18 @@ def _phrases(result: dict, you: bool) -> dict:
 
 def end_words(result: dict) -> dict:
     """Return the end screen's sentences (templates/voynich/_result.html), addressing the solo player as "You".
-    A name is never capitalised: it is shown as its player typed it."""
-    return {k: Sentence(v[0].upper() + v[1:] + ".") if v else None for k, v in _phrases(result, you=True).items()}
+    A name is never capitalised: it is shown as its player typed it. `note`: a solo tie under the strict reading
+    is a loss whatever the markers say, shown for information [V497] (VOY-C11, D1 end scoring 6)."""
+    words = {k: Sentence(v[0].upper() + v[1:] + ".") if v else None for k, v in _phrases(result, you=True).items()}
+    strict = result.get("tie_rule") == rules.TIE_RULES[0]
+    return dict(words, note="(Shown for information: in solo a tie is a loss.)" if strict else None)
 
 
 def verdict(result: dict) -> Sentence:
     """Say who won in one line from the `score` result alone, naming the tie-break where it decided.
     A Sentence: plain as a str, each name in <bdi> on a page (games/sentence.py)."""
     said = _phrases(result, you=False)
-    top, tied, favoured = _tie(result)
+    top, tied, favoured = calculator.tie(result)
     if len(tied) < 2:
         return Sentence(said["winner"])
     on = f"the tie on {top} GK"
@@ -379,7 +427,7 @@ def verdict(result: dict) -> Sentence:
 
 def running_score(state: dict, options: dict) -> list[int] | None:
     """Return each seat's GK marker (Voynich's too, at a solo table); None on a calculator table."""
-    if state.get("calculator"):
+    if is_calculator(options):
         return None
     return [p["markers"]["gk"] for p in state["players"]]
 
@@ -391,7 +439,7 @@ def start_player(state: dict, options: dict) -> int | None:
     (docs/voynich.md: "players are numbered from 0 in turn order"); in solo "You are the first
     player" [V377].
     """
-    if state.get("calculator") or options.get("calculator"):
+    if is_calculator(options):
         return None
     return 0
 
