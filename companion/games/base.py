@@ -64,7 +64,7 @@ ROLES: dict[str, dict[str, str]] = {
     },
     "view": {
         "LABELS": "field path -> the words a page names it in",
-        "FORMS": "what the forms without a table (setup, box profile) show: name -> its values, from the rules",
+        "form": "(name, data) -> what a form without a table (setup, box profile) shows, from the rules",
         "RUNNING_LABEL": "what the running score is, for the archive's chart",
         "view": "(state, names, options, profile, screen) -> what the templates show",
         "screen_of": "(screen, player_count) -> the screen a page asks for, or None",
@@ -141,7 +141,7 @@ class Game:
     - table: EVENTS, OPTIONS, validate_options(options, player_count),
       initial_state(names, options, profile), apply(state, type_, data, ctx),
       describe(type_, data, names)
-    - view: LABELS, FORMS, RUNNING_LABEL, view(state, names, options, profile, screen),
+    - view: LABELS, RUNNING_LABEL, view(state, names, options, profile, screen), form(name, data),
       screen_of(screen, player_count), counter(state, type_, data),
       running_score(state, options), start_player(state, options), verdict(result)
     - calculator: final_result(state, names, options, profile), RESULT_EXTRAS,
@@ -174,8 +174,6 @@ class Game:
         self.result_extras: tuple[str, ...] = tuple(calculator.RESULT_EXTRAS)
         #: what the running score is, for the archive's chart ("fame on the fame track")
         self.running_label: str = view.RUNNING_LABEL
-        #: what the forms without a table show (templates/KEY/setup.html, profile.html: `game.forms.NAME`)
-        self.forms: dict[str, dict] = view.FORMS
         #: field path pattern -> the words a page says it in ("vp.delta": "{who}'s VP change"; companion/wording.py)
         self.labels: dict[str, str] = view.LABELS
         #: static files (paths under static/) the table page includes for this game
@@ -214,6 +212,14 @@ class Game:
         The same for every phone of the table: it is rendered once and shared (companion/web/live.py).
         """
         return self.modules.view.view(state, names, options, profile, screen)
+
+    def form(self, name: str, data: Any = None) -> dict:
+        """Return what a form without a table shows (`setup.html`, `profile.html` call `game.form("setup")`).
+
+        The values come from the rules, as a table's page gets them from `view`; `data` is what the
+        form holds (a box profile's values, or the fields of a refused one).
+        """
+        return self.modules.view.form(name, data)
 
     def screen_of(self, screen: str | None, names: list[str]) -> str | None:
         """Return the screen a page asks for as the game reads it (None: its main screen).

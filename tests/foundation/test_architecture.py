@@ -239,7 +239,7 @@ def missing_pieces(root: Path, key: str, title: str) -> list[str]:
     if "data-result" not in shown:
         out.append(f"templates/{key}/: a section marked data-result (the result every phone brings into view)")
     rules_md = (root / "docs" / "RULES.md").read_text()
-    if not re.search(rf"^# \d+\. {re.escape(title)}\s*$", rules_md, re.M):
+    if not re.search(rf"^# \d+\. {re.escape(title)}\b", rules_md, re.M):
         out.append(f"docs/RULES.md: a part '# N. {title}' (the readings the code cites)")
     if not re.search(rf"^## {re.escape(key)}\s*$", (root / "docs" / "CONTRACT.md").read_text(), re.M):
         out.append(f"docs/CONTRACT.md: a section '## {key}' (its JSON functions)")

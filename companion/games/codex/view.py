@@ -445,5 +445,6 @@ def counter(state: dict, type_: str, data: dict) -> int | None:
     return None
 
 
-#: what the forms without a table show (Game.forms): templates/codex/setup.html's target scores
-FORMS = {"setup": {"targets": TARGET_CHOICES}}
+def form(name: str, data: object = None) -> dict:
+    """What a form without a table shows (Game.form): setup.html's target scores [CN46]."""
+    return {"setup": {"targets": TARGET_CHOICES}}[name]

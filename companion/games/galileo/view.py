@@ -38,7 +38,7 @@ _STATUS = {"free": "free", "prison": "in Prison", "stake": "at the Stake"}
 STATUS_BADGE = {key: words[:1].upper() + words[1:] for key, words in _STATUS.items()}
 
 #: what the forms offer for the rules' values, in their words (_board_fields.html, _sheet.html; the
-#: profile page reads it as game.forms.board, FORMS below): the Penance levels (value, roman numeral), the
+#: profile page reads it as game.form("board")): the Penance levels (value, roman numeral), the
 #: principles, a figure's place (the Cathedral's columns and a row's choice), the Prohibition's cycles,
 #: and the board-value sections in the order the table and the profile list them
 FORM = {
@@ -54,8 +54,9 @@ FORM = {
     "calculator_sections": ("cathedral", "penance_cards"),
 }
 
-#: what the forms without a table show (Game.forms): the board values, on the profile page too
-FORMS = {"board": FORM}
+def form(name: str, data: object = None) -> dict:
+    """What a form without a table shows (Game.form): the board values' fields, on the profile page too."""
+    return {"board": FORM}[name]
 
 BREAKDOWN_ROWS = (
     ("track", "Scoring track"),

@@ -440,5 +440,6 @@ def setup_form() -> dict:
     }
 
 
-#: what the forms without a table show (Game.forms): templates/gutenberg/setup.html and profile.html
-FORMS = {"setup": setup_form(), "profile": profile_form()}
+def form(name: str, data: object = None) -> dict:
+    """What a form without a table shows (Game.form): setup.html's options and profile.html's rule values."""
+    return {"setup": setup_form, "profile": profile_form}[name]()

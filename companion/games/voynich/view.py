@@ -11,6 +11,7 @@ from ..words import ordinal, plural, standing
 from . import calculator, rules
 from .calculator import NO_DIFFICULTY, PAGE_NAMES, resolve_page
 from .functions import FUNCTIONS
+from .profile import form as box_form
 from .profile import CELL_GK_HI, INSIGHT_FIELDS, SOLO_PARTS, SPACE_FIELDS, SPACE_ROWS, effective_track, padded
 from .rules import KNOWLEDGE, MARKERS, SECTIONS, SIDES
 from .solo import flip_due, seat_names, voynich_seat
@@ -444,5 +445,6 @@ def start_player(state: dict, options: dict) -> int | None:
     return 0
 
 
-#: what the forms without a table show (Game.forms): Voynich's setup and profile forms need no rule values
-FORMS: dict[str, dict] = {}
+def form(name: str, data: Any = None) -> dict:
+    """What a form without a table shows (Game.form): the box profile's, from its values or a refused form's."""
+    return {"profile": box_form}[name](data)
