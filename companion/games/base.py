@@ -133,6 +133,7 @@ class Game:
     A game's `__init__.py` is only its facts and its modules:
 
         GAME = Game(key="codex", title="Codex Naturalis", min_players=2, max_players=4,
+                    rule_text="codex_naturalis.txt", cites="CN",
                     functions=functions, table=table, view=view, profile=profile, calculator=calculator)
 
     and each module offers the same names in every game:
@@ -152,7 +153,8 @@ class Game:
     table's phones, companion/web/live.py): it is never given which seat asks.
     """
 
-    def __init__(self, *, key: str, title: str, min_players: int, max_players: int, functions: ModuleType,
+    def __init__(self, *, key: str, title: str, min_players: int, max_players: int, rule_text: str, cites: str,
+                 functions: ModuleType,
                  table: ModuleType, view: ModuleType, profile: ModuleType, calculator: ModuleType,
                  scripts: tuple[str, ...] = (), styles: tuple[str, ...] = ()):
         given = {"functions": functions, "table": table, "view": view, "profile": profile, "calculator": calculator}
@@ -160,6 +162,9 @@ class Game:
             raise TypeError(f"the game {key!r} lacks: " + "; ".join(lacking))
         self.key, self.title = key, title
         self.min_players, self.max_players = min_players, max_players
+        #: the rule text under docs/rules/ the game's code cites, and the tag its citations start with:
+        #: `# [GB307]` is line 307 of docs/rules/gutenberg.txt (tests/foundation/test_docs.py checks every one)
+        self.rule_text, self.cites = rule_text, cites
         #: name -> RulesFunction, reachable as `companion rules KEY NAME` and POST /api/v1/KEY/NAME
         self.functions: dict[str, RulesFunction] = functions.FUNCTIONS
         #: event type -> one-line description with its data shape (README, help)

@@ -218,7 +218,7 @@ def defined_names(path: Path) -> set[str]:
     return found
 
 
-def missing_pieces(root: Path, key: str, title: str) -> list[str]:
+def missing_pieces(root: Path, key: str, title: str, rule_text: str) -> list[str]:
     """Return every piece of the checklist that the game KEY lacks under `root`, each named as a path."""
     from companion.games.base import ROLES
 
@@ -243,6 +243,8 @@ def missing_pieces(root: Path, key: str, title: str) -> list[str]:
         out.append(f"docs/RULES.md: a part '# N. {title}' (the readings the code cites)")
     if not re.search(rf"^## {re.escape(key)}\s*$", (root / "docs" / "CONTRACT.md").read_text(), re.M):
         out.append(f"docs/CONTRACT.md: a section '## {key}' (its JSON functions)")
+    if not (root / "docs" / "rules" / rule_text).exists():
+        out.append(f"docs/rules/{rule_text} (the rule text its citations are lines of: Game's rule_text)")
     if not (root / "docs" / f"{key}.md").exists():
         out.append(f"docs/{key}.md (what the app does for the game)")
     if f"(docs/{key}.md)" not in (root / "README.md").read_text():
@@ -262,7 +264,7 @@ def test_every_game_has_every_piece():
     from companion.games import registry
 
     for key, game in registry().items():
-        assert missing_pieces(ROOT, key, game.title) == [], key
+        assert missing_pieces(ROOT, key, game.title, game.rule_text) == [], key
 
 
 def test_the_page_says_what_each_module_must_define_as_the_code_checks_it():
@@ -288,12 +290,13 @@ def test_a_fifth_game_missing_a_piece_is_told_which(tmp_path):
     (tmp_path / "templates" / "chess" / "panel.html").write_text("<section data-result></section>")
     (tmp_path / "tests" / "chess").mkdir(parents=True)
 
-    said = missing_pieces(tmp_path, "chess", "Chess")
+    said = missing_pieces(tmp_path, "chess", "Chess", "chess.txt")
     assert "companion/games/chess/view.py: RUNNING_LABEL (what the running score is, for the archive's chart)" in said
     assert "templates/chess/_result.html (its role: docs/architecture.md, A game's templates)" in said
     assert "templates/chess/panel.html (its role: docs/architecture.md, A game's templates)" not in said
     assert "docs/RULES.md: a part '# N. Chess' (the readings the code cites)" in said
     assert "docs/CONTRACT.md: a section '## chess' (its JSON functions)" in said
+    assert "docs/rules/chess.txt (the rule text its citations are lines of: Game's rule_text)" in said
     assert "tests/chess/examples.py" in said and "tests/chess/: a browser test at 360 px (*_browser.py)" in said
     assert "companion/games/__init__.py: 'chess' in ORDER" in said
     assert not [p for p in said if p.startswith(("companion/games/chess/table.py", "companion/games/chess/calculator.py"))]
@@ -312,6 +315,7 @@ def test_a_game_lacking_a_role_fails_as_it_is_registered():
             return getattr(view, name)
 
     with pytest.raises(TypeError) as err:
-        Game(key="chess", title="Chess", min_players=2, max_players=2, functions=functions, table=table,
+        Game(key="chess", title="Chess", min_players=2, max_players=2, rule_text="chess.txt", cites="CH",
+             functions=functions, table=table,
              view=Half(), profile=profile, calculator=calculator)
     assert "companion/games/chess/view.py: RUNNING_LABEL (what the running score is" in str(err.value)

@@ -47,8 +47,10 @@ def test_every_event_type_is_documented():
 
 # --- the documents the code cites are in the repository ---------------------------------------
 
-RULE_TEXTS = {"V": "voynich_puzzle.txt", "GT": "galileos_truth.txt", "CN": "codex_naturalis.txt", "GB": "gutenberg.txt"}
-CITATION = re.compile(r"\[((?:V|GT|CN|GB)\d[^\]]*)\]")
+#: each game's citation tag and the rule text its citations are lines of (the game's plug-in says)
+RULE_TEXTS = {game.cites: game.rule_text for game in games.registry().values()}
+TAGS = "|".join(sorted(RULE_TEXTS, key=len, reverse=True))
+CITATION = re.compile(rf"\[((?:{TAGS})\d[^\]]*)\]")
 
 
 def documents() -> list[Path]:
@@ -84,7 +86,7 @@ def citations(text: str):
     for match in CITATION.finditer(text):
         tag = None
         for part in re.split(r",\s*", match.group(1).removesuffix(" source note")):
-            found = re.fullmatch(r"(V|GT|CN|GB)?(\d+)(?:[-–](\d+))?", part)
+            found = re.fullmatch(rf"({TAGS})?(\d+)(?:[-–](\d+))?", part)
             assert found, f"cannot read the citation {match.group(0)}"
             tag = found.group(1) or tag
             yield match.group(0), tag, int(found.group(2)), int(found.group(3) or found.group(2))

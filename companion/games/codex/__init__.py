@@ -12,6 +12,7 @@ from . import calculator, functions, profile, table, view
 GAME = Game(
     key="codex", title="Codex Naturalis",
     min_players=2, max_players=4,  # [CN header] 2-4 players
+    rule_text="codex_naturalis.txt", cites="CN",  # the rule text its citations are lines of
     functions=functions, table=table, view=view, profile=profile, calculator=calculator,
     scripts=("codex/codex.js",), styles=("codex/codex.css",),
 )

@@ -14,6 +14,7 @@ from . import calculator, functions, profile, table, view
 GAME = Game(
     key="galileo", title="Galileo's Truth",
     min_players=2, max_players=4,  # the rulebook only covers 2-, 3- and 4-player games (tiles [GT206-208])
+    rule_text="galileos_truth.txt", cites="GT",  # the rule text its citations are lines of
     functions=functions, table=table, view=view, profile=profile, calculator=calculator,
     styles=("galileo/galileo.css",),
 )

@@ -13,6 +13,7 @@ from . import calculator, functions, profile, table, view
 GAME = Game(
     key="gutenberg", title="Gutenberg",
     min_players=1, max_players=4,  # with the automa, 1 to 3 players [GB313]
+    rule_text="gutenberg.txt", cites="GB",  # the rule text its citations are lines of
     functions=functions, table=table, view=view, profile=profile, calculator=calculator,
     scripts=("gutenberg/gutenberg.js",), styles=("gutenberg/gutenberg.css",),
 )

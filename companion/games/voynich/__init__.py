@@ -12,6 +12,7 @@ from . import calculator, functions, profile, table, view
 GAME = Game(
     key="voynich", title="The Voynich Puzzle",
     min_players=1, max_players=4,  # a one-player table plays against Voynich [V369]
+    rule_text="voynich_puzzle.txt", cites="V",  # the rule text its citations are lines of
     functions=functions, table=table, view=view, profile=profile, calculator=calculator,
     styles=("voynich/voynich.css",),
 )
