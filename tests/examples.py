@@ -31,6 +31,8 @@ GIVES = {
     "FINAL_SCORES": "the selector of the final scores a finished calculator table shows",
     "END_ON_PHONES": "a three-player calculator end typed on two phones, as tests/examples.py's EndOnPhones",
     "NAMED_PAGES": "the pages of a three-player tracked table as the game goes on: [(events, {page name: screen})]",
+    "TEMPLATE_ALLOWS": "what the game's templates keep that tests/foundation/test_templates.py would call a rule "
+                       "computed or worded in a template: {(template file, the finding as the test says it): the one-line reason}",
     "play_tracked_to_the_end": "a function (app, api) -> a tracked table played to its end, or None where no test plays one",
 }
 

@@ -48,3 +48,23 @@ NAMED_PAGES = [
     # the first player, then the end triggered: the last turns' banner
     ([("first_player", {"player": 0}), ("points", {"player": 1, "delta": 20})], {"banner": None, "book": "book-1", "end": "end"}),
 ]
+
+#: what the templates keep that tests/foundation/test_templates.py would call a rule computed in a template
+TEMPLATE_ALLOWS = {
+    ("_track.html", "a number in its words: '−1'"): "the correction button: one point back after a mistap",
+    ("_track.html", "a number in its words: ' minus 1'"): "the correction button's title",
+    ("_track.html", "an attribute's number: min=\"1\""): "the gold card's count includes its own object: never below 1",
+    ("_book.html", "an attribute's number: style=\"grid-column: / span 2; grid-row: \""): "CSS: a card covers 2 by 2 grid cells",
+    ("_grid.html", "an attribute's number: style=\"grid-column: / span 2; grid-row: \""): "CSS: a card covers 2 by 2 grid cells",
+    ("_macros.html", "an attribute's number: style=\"grid-column: / span 2; grid-row: \""): "CSS: a card covers 2 by 2 grid cells",
+    ("_macros.html", "an attribute's number: style=\"grid-template-columns: repeat( , 12px); grid-template-rows: repeat( , 14px)\""):
+        "CSS: the pattern drawing's cell sizes",
+    ("_macros.html", "a word compared: face.kind == 'gold'"): "the card drawing: a gold card's colour",
+    ("_macros.html", "a word compared: face.side == 'front'"): "the card drawing: which side is up",
+    ("_macros.html", "a word compared: face.side == 'back'"): "the card drawing: which side is up",
+    ("_macros.html", "a word compared: face.raw[corner] == 'hidden'"): "the card drawing: a corner printed without a space",
+    ("panel.html", "a word compared: v.kind == 'track'"): "which screen the page shows (the view's screen kind)",
+    ("panel.html", "a word compared: v.kind in ('end', 'grid')"): "which screen the page shows (the view's screen kind)",
+    ("panel.html", "a word compared: v.kind == 'book'"): "which screen the page shows (the view's screen kind)",
+    ("panel.html", "a word compared: v.kind == 'grid'"): "which screen the page shows (the view's screen kind)",
+}

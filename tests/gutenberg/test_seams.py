@@ -1,18 +1,16 @@
 """Gutenberg's seams (issue 30): its knowledge in its package, one way for each thing.
 
-The templates show what view.py computes, the calculator mode is read from the options alone,
-the table runs the tested rule functions, and the templates carry the names every game gives
-the same roles.
+The view gives the templates what they show, the calculator mode is read from the options alone,
+and the table runs the tested rule functions (that no template computes a rule is checked for every
+game by tests/foundation/test_templates.py).
 """
 
 from __future__ import annotations
 
 import ast
-import re
 from pathlib import Path
 
 import pytest
-from jinja2 import Environment, nodes
 
 from companion.games import get
 from companion.games.base import Context
@@ -27,44 +25,6 @@ from .test_web import ok, open_table
 
 GAME = get("gutenberg")
 ROOT = Path(__file__).resolve().parents[2]
-TEMPLATES = ROOT / "templates" / "gutenberg"
-
-
-# --- the template names every game gives the same roles ----------------------------------------
-
-def test_templates_are_the_entry_points_and_underscored_partials_of_the_common_roles():
-    names = {p.name for p in TEMPLATES.glob("*.html")}
-    entries = {"panel.html", "setup.html", "profile.html"}
-    assert entries <= names
-    assert all(n.startswith("_") for n in names - entries), sorted(names - entries)
-    assert {"_calculator.html", "_end.html", "_result.html", "_sheet.html"} <= names
-    # every partial is included by the game's own templates, under its new name
-    used = set()
-    for p in TEMPLATES.glob("*.html"):
-        used |= set(re.findall(r'"gutenberg/([^"]+\.html)"', p.read_text("utf-8")))
-    assert used == names - entries
-
-
-#: what a template may compare with a constant: which screen, whether an error is the whole event's
-PRESENTATION = {"table", "end", "data"}
-
-
-def test_templates_do_no_rule_arithmetic_and_compare_with_no_rule_value():
-    # the numbers and words a rule gives come from view.py; a template only shows them (issue 30)
-    env = Environment()
-    found = []
-    for path in sorted(TEMPLATES.glob("*.html")):
-        tree = env.parse(path.read_text("utf-8"))
-        arithmetic = (nodes.Add, nodes.Sub, nodes.Mul, nodes.Div, nodes.FloorDiv, nodes.Mod, nodes.Pow)
-        found += [f"{path.name}:{n.lineno} arithmetic" for n in tree.find_all(arithmetic)]
-        for n in tree.find_all(nodes.Compare):
-            sides = [n.expr] + [op.expr for op in n.ops]
-            for c in (side for side in sides if isinstance(side, nodes.Const)):
-                # a position in a list (loop.index, a player's index) is presentation, a rule's value is not
-                by_index = any(isinstance(side, nodes.Getattr) and side.attr == "index" for side in sides)
-                if not (c.value in PRESENTATION if isinstance(c.value, str) else by_index):
-                    found.append(f"{path.name}:{n.lineno} compares with {c.value!r}")
-    assert not found, found
 
 
 # --- calculator mode: decided by the options alone ------------------------------------------------

@@ -68,3 +68,6 @@ NAMED_PAGES = [
     ([("move", {"player": 0, "marker": "gk", "delta": 3}), ("move", {"player": 1, "marker": "gk", "delta": 3})],
      {"end": "end", "book": "book", "history": None}),
 ]
+
+#: what the templates keep that tests/foundation/test_templates.py would call a rule computed in a template
+TEMPLATE_ALLOWS = {}

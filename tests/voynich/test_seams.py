@@ -1,15 +1,13 @@
 """Issue 30, the seams: calculator mode comes from the options alone, the table runs the tested rule
-functions, and the templates show what view.py computes."""
+functions (that the templates show what view.py computes is checked for every game by
+tests/foundation/test_templates.py)."""
 
 from __future__ import annotations
 
 import json
-import re
 import sqlite3
-from pathlib import Path
 
 import pytest
-from jinja2 import Environment
 from werkzeug.datastructures import MultiDict
 
 from companion.games import get
@@ -227,64 +225,6 @@ def test_every_puzzle_space_gk_has_the_one_bound():
         assert (refused(GAME.apply, state, "exchange", {"player": 1, "type": "baths", "gk": gk}, ctx) is None) is ok
         assert (refused(calculator.check_sheet, row(0, 1, (1, 1, 1, 1), (gk,)), 2, None) is None) is ok
         assert (refused(validate_profile, {"grid": [[gk]]}) is None) is ok
-
-
-# --- the templates show what view.py computes: no rule arithmetic, numbers or strings in them ---------
-
-TEMPLATES = Path(__file__).resolve().parents[2] / "templates" / "voynich"
-#: arithmetic and comparisons of order: what a template would compute a rule with
-RULE_OPERATORS = {"+", "-", "*", "/", "//", "%", "**", "<", ">", "<=", ">="}
-#: filters that count or sum up: a rule's computation
-RULE_FILTERS = {"sum", "max", "min", "selectattr", "rejectattr", "count"}
-
-
-#: names a template may compare with a string: the screen shown, the field a refusal names
-ROUTING = {"scr", "field"}
-
-
-def slips(path: Path) -> list[str]:
-    """Where a template computes or words a rule itself: a number or an operator in an expression, a string
-    compared (but a screen's or a refused field's name), a counting filter, a digit in its text or in an
-    attribute's number."""
-    source = path.read_text()
-    found = []
-    tokens = [t for t in Environment().lex(source) if t[1] not in ("whitespace", "data")]
-    for k, (line, kind, value) in enumerate(tokens):
-        where = f"{path.name}:{line}"
-        before = tokens[k - 1] if k else (0, "", "")
-        after = tokens[k + 1] if k + 1 < len(tokens) else (0, "", "")
-        if kind in ("integer", "float"):
-            found.append(f"{where}: the number {value}")
-        elif kind == "operator" and value in RULE_OPERATORS:
-            found.append(f"{where}: {value}")
-        elif kind == "operator" and value in ("==", "!=") and "string" in (before[1], after[1]) and before[2] not in ROUTING:
-            found.append(f"{where}: {before[2]} {value} {after[2]}")
-        elif kind == "name" and before[2] == "|" and value in RULE_FILTERS:
-            found.append(f"{where}: |{value}")
-    # the page's own words and attributes, each Jinja part blanked out (its lines kept)
-    html = re.sub(r"{{.*?}}|{%.*?%}|{#.*?#}", lambda m: "\n" * m.group(0).count("\n") + " ", source, flags=re.S)
-    for tag in re.finditer(r"<[^>]*>", html):
-        for number in re.findall(r'\b[\w-]+="[^"]*\d[^"]*"', tag.group(0)):
-            if not number.startswith(("class=", "id=", "for=", "href=")) and number != 'min="0"':  # no count is below 0
-                found.append(f"{path.name}:{html.count(chr(10), 0, tag.start()) + 1}: {number}")
-    text = re.sub(r"<[^>]*>", lambda m: " " * len(m.group(0)), html)
-    for digit in re.finditer(r"\S*\d\S*", text):
-        found.append(f"{path.name}:{text.count(chr(10), 0, digit.start()) + 1}: {digit.group(0)!r} in the text")
-    return found
-
-
-def test_no_template_computes_or_words_a_rule():
-    found = [slip for path in sorted(TEMPLATES.glob("*.html")) for slip in slips(path)]
-    assert found == []
-
-
-def test_the_template_check_sees_each_kind_of_slip(tmp_path):
-    page = tmp_path / "page.html"
-    page.write_text('{% if page.phase < 4 %}{{ n * 2 }}{% endif %}{% if r.tie_rule == "strict" %}{{ xs|sum }}{% endif %}\n'
-                    '<p>+1 GK</p><input max="40" class="h2">{% if scr == "end" %}{{ p.name ~ "x" }}{% endif %}{# [V91] #}')
-    assert slips(page) == ["page.html:1: <", "page.html:1: the number 4", "page.html:1: *", "page.html:1: the number 2",
-                           'page.html:1: r.tie_rule == "strict"'.replace("r.", ""), "page.html:1: |sum",
-                           'page.html:2: max="40"', "page.html:2: '+1' in the text"]
 
 
 def test_the_end_turn_button_shows_exactly_when_the_table_takes_end_turn():
