@@ -920,12 +920,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--load-workers", type=int,
                         help="its processes for the convention load and the idle hall "
                              "(default: one per core, as a hall runs `companion serve --workers N`)")
-    parser.add_argument("--without-fast-paths", action="store_true",
-                        help="every request through Flask (COMPANION_FAST_PATHS=off): what taps.py saves")
     args = parser.parse_args(argv)
-    if args.without_fast_paths:
-        os.environ["COMPANION_FAST_PATHS"] = "off"  # the servers started below inherit it
-        print("fast paths off: every tap goes through Flask\n", flush=True)
     samples, n_tables, ramp, seconds, startups, idle_s = (200, 50, 5.0, 10.0, 1, 8.0) if args.quick else (1000, 200, 20.0, 60.0, 3, 20.0)
     idle_tables = 200
     figures: dict = {"quick": args.quick}
