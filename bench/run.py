@@ -578,6 +578,12 @@ class Phone:
     while it has no open stream (refused with 204, failed, or ended by the server). It tries
     the stream again after the server's `retry:` when the server ended it, else after
     STREAM_RETRY_S. Its taps and polls share the keep-alive connection, one request at a time.
+
+    Its waits are bounded with asyncio.timeout, never asyncio.wait_for: on Python 3.11, a task
+    cancelled while the read wait_for runs has just completed returns that read's result and
+    forgets the cancellation, so a phone whose stream had just brought something kept reading
+    it after the hall's end cancelled it, and the run waited for it for ever (a full run hung
+    so, with 125 of 800 streams still read, on 5 December 2026).
     """
 
     def __init__(self, table: Table, seat: int, port: int, load: Load, spread: Spread):
@@ -603,7 +609,8 @@ class Phone:
             counted = self.load.counts(sent_at)
             self.load.sent += counted
             try:
-                answer = await asyncio.wait_for(self.conn.request(method, path, headers, body), REQUEST_TIMEOUT_S)
+                async with asyncio.timeout(REQUEST_TIMEOUT_S):  # never wait_for: see Phone
+                    answer = await self.conn.request(method, path, headers, body)
             except (OSError, asyncio.TimeoutError, asyncio.IncompleteReadError, ValueError) as exc:
                 self.load.errors.append(f"{method} {kind}: {type(exc).__name__}")
                 self.conn.drop()
@@ -663,7 +670,8 @@ class Phone:
         self.load.sent += counted
         try:
             try:
-                head = await asyncio.wait_for(stream.open(path, headers), REQUEST_TIMEOUT_S)
+                async with asyncio.timeout(REQUEST_TIMEOUT_S):
+                    head = await stream.open(path, headers)
             except (OSError, asyncio.TimeoutError, asyncio.IncompleteReadError, ValueError) as exc:
                 self.load.errors.append(f"GET events: {type(exc).__name__}")
                 return STREAM_RETRY_S
@@ -680,7 +688,8 @@ class Phone:
             counted_to = 0  # the stream's bytes counted (or not) so far
             while True:
                 try:
-                    event = await asyncio.wait_for(stream.next(), STREAM_SILENCE_S)
+                    async with asyncio.timeout(STREAM_SILENCE_S):
+                        event = await stream.next()
                 except (OSError, asyncio.TimeoutError, asyncio.IncompleteReadError, ValueError) as exc:
                     self.load.errors.append(f"GET events stream: {type(exc).__name__}")
                     return STREAM_RETRY_S
@@ -911,12 +920,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--load-workers", type=int,
                         help="its processes for the convention load and the idle hall "
                              "(default: one per core, as a hall runs `companion serve --workers N`)")
-    parser.add_argument("--without-fast-paths", action="store_true",
-                        help="every request through Flask (COMPANION_FAST_PATHS=off): what taps.py saves")
     args = parser.parse_args(argv)
-    if args.without_fast_paths:
-        os.environ["COMPANION_FAST_PATHS"] = "off"  # the servers started below inherit it
-        print("fast paths off: every tap goes through Flask\n", flush=True)
     samples, n_tables, ramp, seconds, startups, idle_s = (200, 50, 5.0, 10.0, 1, 8.0) if args.quick else (1000, 200, 20.0, 60.0, 3, 20.0)
     idle_tables = 200
     figures: dict = {"quick": args.quick}

@@ -12,7 +12,7 @@ from werkzeug.exceptions import HTTPException
 
 from .. import db as database, logs, storage, wording
 from . import guard, steppers
-from .connection import close_db, thread_db
+from .connection import close_db
 from .live import LiveCache
 from ..network import EVERY_INTERFACE
 from ..paths import DB_NAME, STATIC, TEMPLATES, data_folder
@@ -49,14 +49,10 @@ def proxy_hops(config: dict) -> int:
 def create_app(test_config: dict | None = None) -> Flask:
     """Build the app; test_config overrides settings (DATA_DIR above all)."""
     app = Flask("companion", template_folder=str(TEMPLATES), static_folder=str(STATIC), static_url_path="/static")
-    fast_paths = os.environ.get("COMPANION_FAST_PATHS", "on") != "off"
     app.config.from_mapping(
         MAX_CONTENT_LENGTH=1024 * 1024,
         POLL_MS=750,
         SEND_FILE_MAX_AGE_DEFAULT=3600,
-        # answer steppers' taps before Flask (taps.py); COMPANION_FAST_PATHS=off leaves every
-        # request to Flask, to measure what it saves
-        QUICK_TAPS=fast_paths,
         WAL_FLUSHER=True,  # False in `serve`'s workers: their parent flushes the file for all (workers.py)
     )
     if test_config:
@@ -96,17 +92,11 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.register_blueprint(profiles.bp)
     app.register_blueprint(plays.bp)
     app.register_blueprint(api.bp)
-    # in front of Flask, kept in app.extensions for tests and benchmarks to count what it answers
-    if app.config["QUICK_TAPS"]:
-        from .taps import QuickTaps
-
-        app.wsgi_app = app.extensions["companion.quick_taps"] = QuickTaps(
-            app.wsgi_app, app, lambda: thread_db(app), lambda: SECURITY_HEADERS)
-    # gzip for clients that accept it, around the fast paths too: every answer but the event stream (compress.py)
+    # gzip for clients that accept it: every answer but the event stream (compress.py)
     from .compress import Gzip
 
     app.wsgi_app = app.extensions["companion.gzip"] = Gzip(app.wsgi_app, app.static_url_path)
-    # outermost, in front of the fast paths too: nothing runs for a name that is not this machine's
+    # outermost: nothing runs for a name that is not this machine's
     listen = app.config.get("LISTEN_HOST")  # a name given to --host is one of the machine's own
     allowed = guard.AllowedHosts([*app.config.get("ALLOWED_HOSTS", ()), *([listen] if listen not in (None, *EVERY_INTERFACE) else [])])
     # just inside it: with --proxy N the client's address and scheme are the ones the proxies forwarded

@@ -1,8 +1,7 @@
 """What a tap and a poll are answered with: each decided once, here, for every path that answers.
 
-A table's commonest requests can be answered more than one way: a tap by its Flask route
-(`tables.post_event`) or, in the plain case, by the fast path in front of Flask (`taps.py`);
-a new version by a poll (`tables.live`, where push is unavailable) or on a phone's open stream
+A table's commonest requests are a tap (`tables.post_event`) and a new version, which reaches
+a phone by a poll (`tables.live`, where push is unavailable) or on its open stream
 (`tables.events`, push.py). All call the functions below, so that they cannot drift apart:
 
 - who a request is: the table's secret and the device's seat, read from its cookies
@@ -21,18 +20,12 @@ version it shows in the X-Table-Has header (a stream: its Last-Event-ID, or ?v= 
 and the parts of the region it holds drawn with a refusal's message in X-Table-Redraw; every
 answer that draws parts names the version they show in X-Table-Version, and X-Table-Partial when
 it brings only some of that version's changes (a stepper's own answer).
-
-The fast path reads cookies with `cookies_of`, which is what Flask's `request.cookies` does with
-the raw header.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable, Container, Iterable, Mapping
-from urllib.parse import parse_qs
-
-from werkzeug.sansio.http import parse_cookie
+from typing import Any, Callable, Container, Mapping
 
 from .. import tables
 from . import steppers
@@ -46,11 +39,6 @@ def secret_cookie(table_id: str) -> str:
 def seat_cookie(table_id: str) -> str:
     """Return the name of the cookie that remembers this device's seat."""
     return f"seat_{table_id}"
-
-
-def cookies_of(environ: dict) -> Mapping[str, str]:
-    """Return a WSGI request's cookies exactly as Flask's `request.cookies` reads them (the raw header)."""
-    return parse_cookie(environ.get("HTTP_COOKIE"))
 
 
 def secret_of(cookies: Mapping[str, str], table_id: str) -> str | None:
@@ -79,17 +67,6 @@ def screen_of(value: str | None) -> str | None:
     """Return the screen asked for (the first `screen` of the query, else of the form), trimmed."""
     value = (value or "").strip()
     return value[:40] or None
-
-
-def first(items: Iterable[tuple[str, str]], name: str) -> str | None:
-    """Return the first value of `name` in a list of form or query pairs, None if it has none."""
-    return next((value for key, value in items if key == name), None)
-
-
-def screen_in(query: str, form: Iterable[tuple[str, str]] = ()) -> str | None:
-    """Return the screen a WSGI request asks for, as Flask's `request.values` finds it: query, then form."""
-    values = parse_qs(query, keep_blank_values=True).get("screen")
-    return screen_of(values[0] if values else first(form, "screen"))
 
 
 def live_tag(table_id: str, version: int) -> str:

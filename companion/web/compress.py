@@ -2,11 +2,9 @@
 
 A table page is 140 to 189 KiB of HTML, CSS and scripts, and a phone that taps gets a fragment
 back; gzip makes them a fifth to a tenth of that. `Gzip` is a WSGI middleware placed in
-`create_app` just outside the fast paths (web/taps.py), so it compresses what Flask answers and
-what QuickTaps answers before Flask alike, and just inside the Host check.
+`create_app` around Flask, just inside the Host check.
 
-Why a middleware of our own and not Flask-Compress: Flask-Compress is an `after_request` hook,
-so the taps answered before Flask never pass through it; it compresses streamed answers by
+Why a middleware of our own and not Flask-Compress: Flask-Compress compresses streamed answers by
 default, which would hold the server-sent events of `GET /t/ID/events` in the compressor; and it
 compresses a static file again at every request unless one writes a cache key for it, then
 re-checks If-None-Match only after rendering and compressing, where `/t/ID/live` answers 304

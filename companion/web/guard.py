@@ -3,7 +3,7 @@
 **The Host check.** A web page can make a phone's browser talk to the laptop under the page's
 own name: its DNS answer switches to the laptop's address (DNS rebinding), and the browser
 then takes the app for the page's own site, same-origin, and sends `Host: attacker.example`.
-So `HostCheck` sits outermost, in front of the fast paths too, and answers 400 to any Host
+So `HostCheck` sits outermost, in front of Flask and everything else, and answers 400 to any Host
 that is not one of this machine's own: its addresses (loopback included, with or without a
 port), `localhost` and `*.localhost`, its host name and that name's `.local` (mDNS) form, and
 each `companion serve --allow-host NAME` (ALLOWED_HOSTS). A malformed Host gets the same 400.

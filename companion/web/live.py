@@ -4,8 +4,9 @@ After a change, each phone needs the parts of the live region that changed (part
 finding them needs the region drawn at the new version (3-5 ms to render on the larger games)
 and the fingerprint of the one the phone shows. The region does not depend on which phone
 asks: the device's seat is on the page's body and applied by static/js/seat.js
-(templates/tables/table.html). So the first phone (or stream) after a change renders it and
-the table's other phones get the same text (bench/README.md).
+(templates/tables/table.html). So it is drawn once, by whatever needs it first after the change
+(the push to the table's streams, push.py; a form's answer; a poll where a phone has no
+stream), and everything after gets the same text (bench/README.md).
 
 Kept per (table, screen): the newest version's region, cut into its parts (parts.Split), and
 the fingerprints of the VERSIONS_KEPT versions before it, so that a phone one or a few changes

@@ -6,7 +6,8 @@ taps at a table are on one, and rendering the whole live region to find what cha
 event is applied the server renders that one stepper again, with the value the game's
 `counter()` reads from the new state, plus the table's tools (undo) - both as parts of the new
 version (parts.mark), its answer marked X-Table-Partial. The rest of the tapping phone's region
-(history, totals) follows on its stream with the other phones', the same instant.
+(history, totals) is pushed to it with the other phones', on its stream (push.py), or comes
+with its next poll where it holds none.
 
 The page sends every form's expected_version from the newest version it has heard of, a partial
 answer's included (static/js/versions.js), so a second tap on another counter right after the

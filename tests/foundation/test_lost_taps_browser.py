@@ -247,7 +247,7 @@ def test_a_tap_on_a_really_full_disk_says_so_and_is_saved_once_there_is_room(sma
                 break
         assert status == 507, "the disk never filled"
         before = len(logged(server, t))
-        plus(phone, 0).click()  # a stepper's tap: the quick path in front of Flask (web/taps.py)
+        plus(phone, 0).click()  # a stepper's tap, as a score is changed most often
         assert_marked(phone, 0)
         banner = phone.locator("#connection-banner")
         banner.wait_for(state="visible")

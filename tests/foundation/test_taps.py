@@ -1,48 +1,48 @@
-"""A stepper's tap answered before Flask (companion/web/taps.py) gets what the Flask route gives.
+"""A stepper's tap through its route (tables.post_event): who is taken to have tapped, and what is written.
 
-Each case starts two apps from copies of one database: one answers taps itself where it can,
-the other only through its Flask route. The same post goes to each; the answers (status,
-headers, body) and what each wrote must be the same, and the quick path must have answered
-exactly the cases it is meant to.
+The answers themselves (the stepper alone, or the parts that changed for a refused, stale or
+malformed tap) are tests/foundation/test_steppers.py's. These post what htmx sends from a
+stepper with the cookies a phone may really hold (quoted by a proxy, a seat not in ASCII
+digits, a cookie that is not UTF-8), the screen in the query or the form, and from another
+site, and check the status, the event written and the seat it records, or that nothing is.
 """
 
 import json
+import re
 import sqlite3
 
 import pytest
 
 from companion import create_app
-from companion.paths import DB_NAME
 from companion.web.steppers import settings, stepper_id
 from tests.galileo.test_table import PROFILE as GALILEO_PROFILE
 
 FAME = {"type": "fame", "data": {"player": 0}, "field": "delta", "label": "Fame"}
 SUSPICION = {"type": "suspicion", "data": {"player": 0}, "field": "delta", "label": "Suspicion"}
+SCREEN = re.compile(r'<input type="hidden" name="screen" value="([^"]*)">')
 
 
-def two_apps(tmp_path, game):
-    """Return (quick app, Flask-only app, table) whose databases hold the same table."""
-    quick = create_app({"DATA_DIR": str(tmp_path / "quick")})
-    client = quick.test_client()
+def new_table(tmp_path, game):
+    """Return (app, table): a table of Anna and Tom, Galileo's with its board's suspicion track."""
+    app = create_app({"DATA_DIR": str(tmp_path / "data")})
+    client = app.test_client()
     t = client.post("/api/v1/tables", json={"game": game, "players": ["Anna", "Tom"]}).get_json()
     if game == "galileo":
         client.post(f"/api/v1/tables/{t['table']}/events", headers={"X-Table-Token": t["token"]},
                     json={"type": "board", "data": {"suspicion_track": GALILEO_PROFILE["suspicion_track"]}, "expected_version": 0})
-    (tmp_path / "flask").mkdir()
-    with sqlite3.connect(tmp_path / "quick" / DB_NAME) as source, sqlite3.connect(tmp_path / "flask" / DB_NAME) as copy:
-        source.backup(copy)
-    flask_only = create_app({"DATA_DIR": str(tmp_path / "flask"), "QUICK_TAPS": False})
-    return quick, flask_only, t
+    return app, t
 
 
 def written(app) -> list:
+    """The events the pages wrote (the API's Galileo board left out): (type, data, seat)."""
     with sqlite3.connect(app.config["DATABASE"]) as conn:
-        return conn.execute("SELECT table_id, seq, type, data, seat FROM events ORDER BY table_id, seq").fetchall()
+        rows = conn.execute("SELECT type, data, seat FROM events WHERE type != 'board' ORDER BY table_id, seq").fetchall()
+    return [(type_, json.loads(data), seat) for type_, data, seat in rows]
 
 
-def post(app, t, stepper, delta, version, cookie=None, headers=None, query=None, extra=None, settings_value=None):
+def post(app, t, stepper, delta, version, cookie=None, headers=None, query=None, extra=None):
     form = {"type": stepper["type"], "expected_version:int": str(version), "data.delta:json": str(delta),
-            "stepper": settings(stepper["field"], stepper["label"], 1) if settings_value is None else settings_value}
+            "stepper": settings(stepper["field"], stepper["label"], 1)}
     form.update({f"data.{k}:json": json.dumps(v) for k, v in stepper["data"].items()})
     form.update(extra or {})
     sent = {"HX-Request": "true", "Sec-Fetch-Site": "same-origin", "HX-Target": stepper_id(stepper["type"], stepper["data"]),
@@ -53,60 +53,51 @@ def post(app, t, stepper, delta, version, cookie=None, headers=None, query=None,
 
 
 CASES = {
-    # name: (game, stepper, delta, version, post options, status, answered before Flask)
-    "a tap": ("gutenberg", FAME, 1, 0, {}, 200, True),
-    "a tap, screen in the query": ("gutenberg", FAME, 1, 0, {"query": {"screen": "end"}}, 200, True),
-    "a tap, screen in the form": ("gutenberg", FAME, 1, 0, {"extra": {"screen": " end "}}, 200, True),
-    "no counter: the whole region": ("galileo", SUSPICION, 2, 1, {}, 200, True),
-    "refused": ("gutenberg", FAME, -1, 0, {}, 400, False),
-    "stale": ("gutenberg", FAME, 1, 3, {}, 409, False),
-    "wrong secret": ("gutenberg", FAME, 1, 0, {"cookie": "tc_{id}=nope"}, 404, False),
-    "no secret": ("gutenberg", FAME, 1, 0, {"cookie": ""}, 404, False),
-    "cross-site": ("gutenberg", FAME, 1, 0, {"headers": {"Sec-Fetch-Site": "cross-site"}}, 403, False),
-    "Sec-Fetch-Site: none": ("gutenberg", FAME, 1, 0, {"headers": {"Sec-Fetch-Site": "none"}}, 200, False),
-    "quoted seat cookie": ("gutenberg", FAME, 1, 0, {"cookie": 'tc_{id}={token}; seat_{id}="1"'}, 200, True),
-    "quoted secret cookie": ("gutenberg", FAME, 1, 0, {"cookie": 'tc_{id}="{token}"; seat_{id}=1'}, 200, True),
-    "no seat cookie": ("gutenberg", FAME, 1, 0, {"cookie": "tc_{id}={token}"}, 200, True),
-    "a seat in Arabic-Indic digits": ("gutenberg", FAME, 1, 0, {"cookie": "tc_{id}={token}; seat_{id}=\u0661"}, 200, True),
-    "a seat in superscript": ("gutenberg", FAME, 1, 0, {"cookie": "tc_{id}={token}; seat_{id}=\u00b2"}, 200, True),
-    "a cookie not in UTF-8": ("gutenberg", FAME, 1, 0, {"cookie": "tc_{id}={token}; seat_{id}=1; other=caf\xe9"}, 200, True),
-    "malformed settings": ("gutenberg", FAME, 1, 0, {"settings_value": "{"}, 200, False),
-    "aimed at another stepper": ("gutenberg", FAME, 1, 0, {"headers": {"HX-Target": "w-000000000000"}}, 200, True),
-    "a bad field": ("gutenberg", FAME, 1, 0, {"extra": {"data.player:int": "x"}}, 400, False),
+    # name: (game, stepper, delta, version, post options, status, seat recorded (None: no seat; "-": nothing written))
+    "a tap": ("gutenberg", FAME, 1, 0, {}, 200, 1),
+    "no counter: the parts that changed": ("galileo", SUSPICION, 2, 1, {}, 200, 1),
+    "refused": ("gutenberg", FAME, -1, 0, {}, 400, "-"),
+    "stale": ("gutenberg", FAME, 1, 3, {}, 409, "-"),
+    "a bad field": ("gutenberg", FAME, 1, 0, {"extra": {"data.player:int": "x"}}, 400, "-"),
+    "wrong secret": ("gutenberg", FAME, 1, 0, {"cookie": "tc_{id}=nope; seat_{id}=1"}, 404, "-"),
+    "no secret": ("gutenberg", FAME, 1, 0, {"cookie": ""}, 404, "-"),
+    "cross-site": ("gutenberg", FAME, 1, 0, {"headers": {"Sec-Fetch-Site": "cross-site"}}, 403, "-"),
+    "Sec-Fetch-Site: none": ("gutenberg", FAME, 1, 0, {"headers": {"Sec-Fetch-Site": "none"}}, 200, 1),
+    "quoted seat cookie": ("gutenberg", FAME, 1, 0, {"cookie": 'tc_{id}={token}; seat_{id}="1"'}, 200, 1),
+    "quoted secret cookie": ("gutenberg", FAME, 1, 0, {"cookie": 'tc_{id}="{token}"; seat_{id}=1'}, 200, 1),
+    "no seat cookie": ("gutenberg", FAME, 1, 0, {"cookie": "tc_{id}={token}"}, 200, None),
+    "a seat in Arabic-Indic digits": ("gutenberg", FAME, 1, 0, {"cookie": "tc_{id}={token}; seat_{id}=\u0661"}, 200, None),
+    "a seat in superscript": ("gutenberg", FAME, 1, 0, {"cookie": "tc_{id}={token}; seat_{id}=\u00b2"}, 200, None),
+    "a seat with a digit of another script": ("gutenberg", FAME, 1, 0, {"cookie": "tc_{id}={token}; seat_{id}=1\u0661"}, 200, None),
+    "a cookie not in UTF-8": ("gutenberg", FAME, 1, 0, {"cookie": "tc_{id}={token}; seat_{id}=1; other=caf\xe9"}, 200, 1),
 }
 
 
 @pytest.mark.parametrize("case", sorted(CASES))
-def test_a_tap_gets_the_same_answer_before_flask_as_through_it(tmp_path, case):
-    game, stepper, delta, version, options, status, quick_answers = CASES[case]
-    quick, flask_only, t = two_apps(tmp_path, game)
+def test_a_tap_is_written_with_its_seat_or_not_at_all(tmp_path, case):
+    game, stepper, delta, version, options, status, seat = CASES[case]
+    app, t = new_table(tmp_path, game)
     if "cookie" in options:
         options = dict(options, cookie=options["cookie"].format(id=t["table"], token=t["token"]))
-    answers = []
-    for app in (quick, flask_only):
-        before = app.extensions["companion.quick_taps"].answered if app is quick else None
-        response = post(app, t, stepper, delta, version, **options)
-        answers.append((response.status_code, sorted(response.headers.items()), response.get_data(as_text=True)))
-        if app is quick:
-            assert (app.extensions["companion.quick_taps"].answered == before + 1) == quick_answers
-    assert answers[0] == answers[1]
-    assert answers[0][0] == status
-    assert written(quick) == written(flask_only)
+    response = post(app, t, stepper, delta, version, **options)
+    assert response.status_code == status, response.get_data(as_text=True)[:300]
+    wanted = [] if seat == "-" else [(stepper["type"], {**stepper["data"], "delta": delta}, seat)]
+    assert written(app) == wanted
 
 
-def test_a_tap_records_the_seat_and_the_event_once(tmp_path):
-    quick, _, t = two_apps(tmp_path, "gutenberg")
-    assert post(quick, t, FAME, 1, 0).status_code == 200
-    assert post(quick, t, FAME, 1, 0).status_code == 409  # the same tap again is stale, not applied twice
-    rows = written(quick)
-    assert [(r[2], json.loads(r[3]), r[4]) for r in rows] == [("fame", {"player": 0, "delta": 1}, 1)]
+@pytest.mark.parametrize("options", [{"query": {"screen": "end"}}, {"extra": {"screen": " end "}}], ids=["query", "form"])
+def test_the_stepper_comes_back_for_the_screen_the_tap_names(tmp_path, options):
+    """The screen (query first, then form, trimmed) goes into the redrawn stepper's and undo's forms."""
+    app, t = new_table(tmp_path, "gutenberg")
+    plain = post(app, t, FAME, 1, 0).get_data(as_text=True)
+    assert SCREEN.findall(plain) == []
+    response = post(app, t, FAME, 1, 1, **options)
+    assert response.status_code == 200 and response.headers["X-Table-Partial"] == "1"
+    assert SCREEN.findall(response.get_data(as_text=True)) == ["end", "end"]  # the stepper, and the undo tools
 
 
-@pytest.mark.parametrize("raw", ["\u0661", "\u00b2", "1\u0661"])
-def test_a_seat_cookie_in_other_digits_names_no_seat(tmp_path, raw):
-    """int() reads "١" as 1 and refuses "²": a seat is ASCII digits only, on both paths (answers.seat_of)."""
-    quick, flask_only, t = two_apps(tmp_path, "gutenberg")
-    for app in (quick, flask_only):
-        response = post(app, t, FAME, 1, 0, cookie=f"tc_{t['table']}={t['token']}; seat_{t['table']}={raw}")
-        assert response.status_code == 200
-        assert [row[4] for row in written(app)] == [None]
+def test_the_same_tap_again_is_stale_not_applied_twice(tmp_path):
+    app, t = new_table(tmp_path, "gutenberg")
+    assert post(app, t, FAME, 1, 0).status_code == 200
+    assert post(app, t, FAME, 1, 0).status_code == 409
+    assert written(app) == [("fame", {"player": 0, "delta": 1}, 1)]

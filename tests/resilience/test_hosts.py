@@ -4,8 +4,8 @@ A web page that DNS-rebinds its own name to the laptop makes the phone's browser
 `Host: attacker.example:PORT` with `Sec-Fetch-Site: same-origin`, which the CSRF check takes
 for the app's own page. The server now answers 400 to any Host that is not one of its own
 addresses, `localhost`, its host name or a `companion serve --allow-host NAME`, before any
-route runs, the fast paths in front of Flask included. A malformed Host (a label over 63
-characters made a 500 without the security headers) gets the same 400.
+route runs. A malformed Host (a label over 63 characters made a 500 without the security
+headers) gets the same 400.
 
 Every request goes to 127.0.0.1: only the Host header names another machine.
 """
@@ -78,7 +78,7 @@ def test_a_rebinding_page_can_neither_create_nor_read_nor_delete(tmp_path):
             ("POST", f"/profiles/{profile}/delete", form, b""),
             ("POST", "/profiles/import", {**browser, "Content-Type": "multipart/form-data; boundary=b"}, multipart),
             ("GET", f"/api/v1/tables/{table['table']}", {**browser, "X-Table-Token": table["token"]}, None),
-            # the two fast paths in front of Flask: a poll and a stepper's tap
+            # a table's commonest requests: a poll and a stepper's tap
             ("GET", f"/t/{table['table']}/live", {**browser, **cookie, "If-None-Match": f'"{table["table"]}-0"'}, None),
             ("POST", f"/t/{table['table']}/events", {**form, **cookie, "HX-Request": "true"},
              b"type=score&expected_version%3Aint=0&data.player%3Aint=0&data.delta%3Ajson=1"),

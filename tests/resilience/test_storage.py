@@ -216,7 +216,7 @@ def test_a_full_disk_answers_507_and_saves_nothing(small_disk):
                                       {"Content-Type": "application/x-www-form-urlencoded", "Cookie": f"tc_{table}={token}"})
         assert status == 507, "the form's write was acknowledged on a full disk"
         assert "disk is full: nothing was saved" in page.decode()
-        # a stepper's tap, which is answered before Flask when all goes well, gets them too
+        # a stepper's tap, answered with the stepper alone when all goes well, gets them too
         status, text = stepper_tap(server, table, token, version)
         assert status == 507 and "disk is full: nothing was saved" in text, (status, text)
         filler.unlink()
