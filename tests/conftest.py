@@ -236,6 +236,14 @@ def listening_port(output: str) -> int | None:
     return int(found.group(2)) if found else None
 
 
+def open_key_link(page, server) -> None:
+    """Open the host-key link a server printed, as the host does, and wait until the page has posted
+    the key in it (static/js/hostkey.js): the archive shows no key form once the device holds the key."""
+    page.goto(server.key_link())
+    page.wait_for_function("() => location.hash === '' && !document.getElementById('host-key-form')"
+                           " && document.readyState === 'complete'")
+
+
 def printed_key_link(output: str) -> str:
     """The path of the host-key link (`/plays#key=...`) in what `companion serve` printed last."""
     return re.findall(r"/plays#key=[\w%-]+", output)[-1]
