@@ -117,7 +117,7 @@ def test_no_wcag_violations_on_any_page(server, browser, scheme):
             check(f"{game} tracked table's end screen, finished")
         page.goto(server.url + "/")
         check("home")
-        open_key_link(page, server)  # the archive's key link, as `serve` prints it for the host
+        open_key_link(page, server.key_link())  # the archive's key link, as `serve` prints it for the host
         assert page.locator(f"a[href$='/plays/{finished['table']}']").count() == 1  # the list, not a refusal
         check("/plays")
         page.goto(f"{server.url}/plays/{finished['table']}")

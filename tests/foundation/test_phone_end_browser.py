@@ -71,7 +71,7 @@ def test_stats_fit_a_phone_and_show_a_long_name_whole(server, phone, dark_phone,
     for _ in ends(server):
         pass  # a finished table of every game, a 40-character name in each
     for page, theme in ((phone, "light"), (dark_phone, "dark")):
-        open_key_link(page, server)  # the host's own link: the archive is every play
+        open_key_link(page, server.key_link())  # the host's own link: the archive is every play
         page.goto(server.url + "/plays/stats")
         page.locator(".game-stats").first.wait_for()
         shot(page, f"stats_40_characters_{theme}")

@@ -76,7 +76,7 @@ def tour(page, server, shot, codex: dict, suffix: str) -> list[str]:
     errors = watch_console(page)
     page.goto(f"{server.url}/plays")
     assert page.locator(".play-entry").count() == 0  # 127.0.0.1 is no key (issue 27)
-    open_key_link(page, server)
+    open_key_link(page, server.key_link())
     assert page.url == f"{server.url}/plays"  # the key left the address
     entries = page.locator(".play-entry")
     assert entries.count() == 3
