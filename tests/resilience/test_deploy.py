@@ -20,6 +20,7 @@ import shutil
 import sqlite3
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -115,3 +116,84 @@ def test_healthz_is_503_while_the_file_holds_an_older_schema_and_200_once_migrat
                           capture_output=True, text=True, timeout=30)
     assert done.returncode == 0, done.stderr
     assert health(client)[0] == 200
+
+
+# --- the systemd unit -------------------------------------------------------------------------------
+
+UNIT = DEPLOY / "table-companion.service"
+SYSTEMD_ANALYZE = shutil.which("systemd-analyze")
+NO_SYSTEMD_ANALYZE = "systemd-analyze is missing (scripts/test.sh installs Debian's systemd package, which has it)"
+#: where deploy/HOSTING.md installs the app: a virtual environment of its own, made by root, read-only to the service
+INSTALLED = "/opt/table-companion/bin/companion"
+#: the unit's StateDirectory= is this folder under /var/lib (systemd.exec(5), for a system service)
+STATE_ROOT = "/var/lib"
+
+
+def unit_settings(path) -> dict[str, dict[str, list[str]]]:
+    """A unit file's sections and, for each key, every value it is given in order (systemd.syntax(7)):
+    comments start with # or ;, a line ending in a backslash goes on, a key may be repeated."""
+    sections: dict[str, dict[str, list[str]]] = {}
+    current = None
+    pending = ""
+    for raw in path.read_text().splitlines():
+        line = pending + raw.strip()
+        pending = ""
+        if line.endswith("\\"):
+            pending = line[:-1] + " "
+            continue
+        if not line or line[0] in "#;":
+            continue
+        if line.startswith("[") and line.endswith("]"):
+            current = sections.setdefault(line[1:-1], {})
+            continue
+        key, _, value = line.partition("=")
+        current.setdefault(key.strip(), []).append(value.strip())
+    return sections
+
+
+def one(section: dict, key: str) -> str:
+    """The value of a key given once (the test refuses to guess which of several systemd would take)."""
+    values = section.get(key, [])
+    assert len(values) == 1, f"{key}= is given {len(values)} times in {UNIT.name}"
+    assert "%" not in values[0], f"{key}= holds a specifier, which this test does not expand: {values[0]}"
+    return values[0]
+
+
+def unit_under_test(folder, companion) -> Path:
+    """A copy of the unit whose ExecStart names `companion` instead of /opt's (which this machine has not):
+    `systemd-analyze` checks that the program is there and executable."""
+    text = UNIT.read_text()
+    assert text.count(INSTALLED) == 1, f"{UNIT.name} names {INSTALLED} once, in ExecStart="
+    copy = folder / UNIT.name
+    copy.write_text(text.replace(INSTALLED, str(companion)))
+    return copy
+
+
+def analyze(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([SYSTEMD_ANALYZE, *args], capture_output=True, text=True, timeout=60)
+
+
+@pytest.mark.skipif(SYSTEMD_ANALYZE is None, reason=NO_SYSTEMD_ANALYZE)
+def test_the_unit_passes_systemd_analyze_verify_without_a_word(tmp_path):
+    checked = unit_under_test(tmp_path, Path(sys.executable).parent / "companion")
+    done = analyze("verify", str(checked))
+    # verify exits 0 even for an unknown key or a value it cannot parse: it only says so
+    assert done.returncode == 0 and done.stdout + done.stderr == "", done.stdout + done.stderr
+    # and it does say so: the same file with a misspelt key and a bad value is not silent
+    broken = tmp_path / "broken" / UNIT.name
+    broken.parent.mkdir()
+    broken.write_text(checked.read_text().replace("ProtectSystem=strict", "ProtectSystem=strictest\nProtectSytem=strict"))
+    said = analyze("verify", str(broken))
+    assert "ProtectSytem" in said.stderr and "strictest" in said.stderr, said.stderr
+
+
+@pytest.mark.skipif(SYSTEMD_ANALYZE is None, reason=NO_SYSTEMD_ANALYZE)
+def test_the_units_sandbox_rates_ok_in_systemd_analyze_security(tmp_path):
+    """systemd's own review of the hardening, offline (no running systemd needed): an overall exposure
+    of at most 2.0 out of 10 (systemd-analyze's "OK"; a bare unit is 9.6, UNSAFE)."""
+    checked = unit_under_test(tmp_path, Path(sys.executable).parent / "companion")
+    done = analyze("security", "--offline=yes", "--threshold=20", "--no-pager", str(checked))
+    assert done.returncode == 0, done.stdout + done.stderr
+    bare = tmp_path / "bare.service"
+    bare.write_text(f"[Service]\nExecStart={Path(sys.executable).parent / 'companion'} serve\n")
+    assert analyze("security", "--offline=yes", "--threshold=20", "--no-pager", str(bare)).returncode != 0
