@@ -42,6 +42,10 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--proxy", default=None, metavar="N",
                        help="trust N reverse proxies in front (nginx, Caddy) for the client's address and scheme"
                             " (default 0, or $COMPANION_PROXY: forwarding headers are ignored)")
+    serve.add_argument("--public-url", default=None, metavar="URL",
+                       help="the address phones open when a reverse proxy serves the app (https://NAME, or $COMPANION_PUBLIC_URL):"
+                            " the QR codes and join links name it, its name is answered without --allow-host, and with"
+                            " https cookies are Secure and HSTS is sent")
     serve.add_argument("--create-limit", default=None, metavar="N[/MINUTES]",
                        help="tables, and box profiles, one device may create per MINUTES (default 60/1: 60 a minute);"
                             " 'off' lifts it, for benchmarks and scripts; counted per process with --workers")
@@ -263,6 +267,8 @@ def run_backup(args) -> int:
     except sqlite3.Error as exc:
         return fail("data", f"cannot copy {path}: {exc}")
     print(f"{dest}: a copy of {path}; to restore it, put it as {DB_NAME} in a data folder and run companion serve --data FOLDER")
+    print("It carries the host key: whoever has the file can open every play of a server restored from it. Keep it as you"
+          " keep the key (companion host-key --new makes the copies' key worthless).")
     return 0
 
 
@@ -289,7 +295,7 @@ def run_host_key(args) -> int:
     if args.new:
         print("A new host key: the old one, its links, devices' cookies and old backups' key grant nothing from now on.")
     print(f"Host key: {key}")
-    print(f"Plays archive, every play: open /plays?key={key_text(key)} at the address companion serve prints,"
+    print(f"Plays archive, every play: open /plays#key={key_text(key)} at the address companion serve prints,"
           " on your own devices alone")
     return 0
 
@@ -310,7 +316,7 @@ def archive_line(path: Path, url: str) -> str:
         key = hostkey.host_key(conn)
     finally:
         conn.conn.close()
-    return f"Plays archive, every play (your own devices alone, this one too): {url}plays?key={key_text(key)}"
+    return f"Plays archive, every play (your own devices alone, this one too): {url}plays#key={key_text(key)}"
 
 
 def serve(args) -> int:
@@ -322,11 +328,12 @@ def serve(args) -> int:
     """
     from . import create_app, network, qr, serving, workers
     from .web import push
-    from .web import database_settings
+    from .web import database_settings, public_url
 
     config, problem = serve_config(args)
     if problem:
         return fail(*problem)
+    public = public_url(config)  # --public-url, else $COMPANION_PUBLIC_URL (a wrong one stops here)
     count = args.workers
     if count < 1 or (count > 1 and not workers.can_share_port()):
         return fail("--workers", "must be 1 or more (more than 1 only on Linux)")
@@ -350,7 +357,10 @@ def serve(args) -> int:
             return fail(*cannot_listen(args, exc))
         port = config["LISTEN_PORT"] = sockets[0].getsockname()[1]
     url, phones = network.where_to_open(args.host, port)
-    if phones:
+    if public:  # behind a reverse proxy: phones open its address, never this one
+        url, phones = public + "/", True
+        print(f"Table Companion is running at {url} (through the proxy in front; it listens on {args.host}:{port})", flush=True)
+    elif phones:
         print(f"Table Companion is running. Open {url} on any phone on this network.", flush=True)
     else:
         print(f"Table Companion is running only on this machine: {url} (it listens on {args.host} alone, which no phone"
@@ -381,7 +391,7 @@ def serve(args) -> int:
 
 def serve_config(args) -> tuple[dict, tuple[str, str] | None]:
     """Return create_app's settings from serve's options, or the option and what is wrong with it."""
-    from .web.guard import is_host_name, parse_limit, parse_proxies, split_host
+    from .web.guard import is_host_name, parse_limit, parse_proxies, parse_public_url, split_host
 
     config: dict = {"LISTEN_HOST": args.host}
     if args.data:
@@ -402,6 +412,11 @@ def serve_config(args) -> tuple[dict, tuple[str, str] | None]:
             config["PROXY"] = parse_proxies(args.proxy)
         except ValueError as exc:
             return config, ("--proxy", str(exc))
+    if args.public_url is not None:
+        try:
+            config["PUBLIC_URL"] = parse_public_url(args.public_url)
+        except ValueError as exc:
+            return config, ("--public-url", str(exc))
     if args.create_limit is not None:
         try:
             parse_limit(args.create_limit)

@@ -237,8 +237,8 @@ def listening_port(output: str) -> int | None:
 
 
 def printed_key_link(output: str) -> str:
-    """The path of the host-key link (`/plays?key=...`) in what `companion serve` printed last."""
-    return re.findall(r"/plays\?key=[\w-]+", output)[-1]
+    """The path of the host-key link (`/plays#key=...`) in what `companion serve` printed last."""
+    return re.findall(r"/plays#key=[\w%-]+", output)[-1]
 
 
 def listening_addresses(pid: int) -> set[tuple[str, int]] | None:

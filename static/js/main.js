@@ -3,6 +3,7 @@
 // exports its functions; this one wires them to the page's events. Where two listen to the same
 // event, the order below is the order they run in.
 // No inline scripts (CSP).
+import { takeKeyFromLink } from "./hostkey.js";
 import { noteInviteAtStart, openInviteOnArrival, tidyInvite } from "./invite.js";
 import { rereadKept } from "./kept.js";
 import { paintMarks } from "./marks.js";
@@ -34,6 +35,7 @@ function live() { return document.getElementById("table-live"); }
   startPolling,
   sendAfterReload,
   wake,
+  takeKeyFromLink,
 ].forEach(function (step) { on("DOMContentLoaded", step); });
 
 // A request: the version headers and a write's expected_version, a write's id; a write kept from
