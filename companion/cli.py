@@ -328,7 +328,7 @@ def serve(args) -> int:
     """
     from . import create_app, network, qr, serving, workers
     from .web import push
-    from .web import database_settings, public_url
+    from .web import database_settings, proxy_hops, public_url
 
     config, problem = serve_config(args)
     if problem:
@@ -366,6 +366,11 @@ def serve(args) -> int:
         print(f"Table Companion is running only on this machine: {url} (it listens on {args.host} alone, which no phone"
               " reaches but through a proxy on this machine; --host 0.0.0.0 lets phones in)", flush=True)
     print(f"Data: {path} (sync {sync}; {count} process{'es' if count > 1 else ''})", flush=True)
+    hops = proxy_hops(config)
+    if hops and (args.host in network.EVERY_INTERFACE or not network.is_local(args.host)):
+        print(f"Note: --proxy {hops} believes the X-Forwarded-For of whatever reaches {args.host}:{port}; a client that reaches"
+              " this port without the proxy picks the address it is counted as (for the limits: no right comes from an"
+              " address). Listen on 127.0.0.1 behind a proxy on this machine, or let only the proxy reach the port.", flush=True)
     if phones and not args.quiet:
         print(qr.terminal(url), flush=True)
     # after the QR code, which is only the address: the key is the host's to hand to a device of its own

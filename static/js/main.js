@@ -40,6 +40,9 @@ function live() { return document.getElementById("table-live"); }
 
 // A request: the version headers and a write's expected_version, a write's id; a write kept from
 // the moment it leaves; a poll's or a write's answer.
+// The host-key link opened on the archive itself (pasted in the address bar): only its fragment changed.
+window.addEventListener("hashchange", takeKeyFromLink);
+
 on("htmx:configRequest", nameVersions);
 on("htmx:configRequest", giveWriteId);
 on("htmx:beforeRequest", keepSent);
