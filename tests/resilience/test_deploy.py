@@ -5,11 +5,14 @@
   older schema (an old backup restored under a running server), each through the real app.
 - deploy/table-companion.service, the systemd unit: `systemd-analyze verify` and an offline
   `systemd-analyze security` review of it, then the unit RUN as it says (systemd is not PID 1 on
-  the test machine, so the test plays its part: the unit's user, group, working folder,
-  environment and command, with a temporary folder standing in for its StateDirectory), behind a
-  real Caddy, and stopped with SIGTERM as systemd stops it.
-- deploy/Caddyfile: `caddy adapt` parses it, and it runs on loopback with `tls internal` in place
-  of its real host name (the HTTPS browser tests are elsewhere: tests for issue 31's deliverable 1).
+  the test machine, so the test plays its part: the unit's user, made if missing and left in
+  place as HOSTING.md's would be, its group, folder, environment and command, with a folder of
+  /tmp standing in for its StateDirectory), behind a real Caddy, and stopped with SIGTERM as
+  systemd stops it.
+- deploy/Caddyfile: `caddy adapt` reads it, formatted; in that test it runs on loopback with
+  `tls internal` in place of its real host name: Caddy stops sending phones to the server while its
+  /healthz says 503, and its log of the failures keeps no table secret. (The HTTPS browser tests
+  are tests/resilience/test_https_browser.py.)
 """
 
 from __future__ import annotations
@@ -50,10 +53,12 @@ def health(client, host: str = "localhost") -> tuple[int, dict, dict]:
 
 
 def test_healthz_is_200_while_the_database_answers_never_cached_and_sets_no_cookie(tmp_path):
-    app = create_app({"TESTING": True, "DATA_DIR": str(tmp_path / "data"), "ALLOWED_HOSTS": ["games.example.org"]})
+    app = create_app({"TESTING": True, "DATA_DIR": str(tmp_path / "data"), "ALLOWED_HOSTS": ["box.example.org"],
+                      "PUBLIC_URL": "https://games.example.org"})
     client = app.test_client()
-    # every Host the app accepts: loopback with a port (Caddy's health check), a name allowed by the operator
-    for host in ("localhost", "127.0.0.1:8000", "games.example.org"):
+    # every Host the app accepts: loopback with a port (Caddy's health check), the public name, a name
+    # the operator allowed
+    for host in ("localhost", "127.0.0.1:8000", "games.example.org", "box.example.org"):
         status, body, headers = health(client, host)
         assert status == 200 and body["status"] == "ok", (host, status, body)
         assert headers["Cache-Control"] == "no-store"
