@@ -100,7 +100,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.register_error_handler(HTTPException, http_error)
     app.register_error_handler(Exception, unexpected_error)
 
-    from . import api, home, plays, profiles, tables
+    from . import api, health, home, plays, profiles, tables
 
     app.register_blueprint(home.bp)
     app.jinja_env.globals["home_screen"] = home.HOME_SCREEN
@@ -108,6 +108,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.register_blueprint(profiles.bp)
     app.register_blueprint(plays.bp)
     app.register_blueprint(api.bp)
+    app.register_blueprint(health.bp)
     # gzip for clients that accept it: every answer but the event stream (compress.py)
     from .compress import Gzip
 
