@@ -1,9 +1,9 @@
 """Hosted on the internet (issue 31): Debian's Caddy with HTTPS in front of a real `companion serve
 --proxy 1 --public-url https://NAME`, and chromium at 360 px driving two phones through it.
 
-The name is club.test (RFC 2606), which the test browser maps to 127.0.0.1, so every byte stays on
-this machine. Caddy serves it with `tls internal` (its own local authority, never installed in the
-machine's trust store: skip_install_trust), and the browser trusts exactly the certificate Caddy
+Caddy runs deploy/Caddyfile, its site named companion.test (RFC 2606), which the test browser maps
+to 127.0.0.1, so every byte stays on this machine, and served with `tls internal` (Caddy's own local
+authority, never installed in the machine's trust store: skip_install_trust), and the browser trusts exactly the certificate Caddy
 made for it (chromium's --ignore-certificate-errors-spki-list with that certificate's key), not
 every certificate. What a phone on the internet sees, checked:
 
@@ -25,32 +25,24 @@ import subprocess
 
 import pytest
 
-from tests.conftest import BROWSER_ARGS, CHROMIUM, PHONE, TEST_DOMAIN, open_key_link, printed_key_link
+from tests.conftest import BROWSER_ARGS, CHROMIUM, PHONE, open_key_link, printed_key_link
 from tests.foundation.test_browser_join import decode_qr_svg
 from tests.foundation.test_push_browser import requests_seen, wait_for_version, wait_push_open
+from tests.resilience.test_deploy import TEST_NAME, on_loopback
 from tests.resilience.test_proxy import CADDY, loopback_port, processes, serve, wait_for  # noqa: F401 (processes: a fixture)
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
-NAME = f"club.{TEST_DOMAIN}"
-#: Caddy with HTTPS from its own local authority, as deploy/Caddyfile but for a name no CA signs
-CADDYFILE = """{{
-  admin off
-  local_certs
-  skip_install_trust
-  auto_https disable_redirects
-}}
-https://{name}:{port} {{
-  bind 127.0.0.1
-  tls internal
-  log {{
-    output file {folder}/access.log
-  }}
-  reverse_proxy 127.0.0.1:{upstream} {{
-    flush_interval -1
-  }}
-}}
-"""
+#: the name the phones open: deploy/Caddyfile's site, as the deployment's tests run it
+NAME = TEST_NAME
+
+
+def caddyfile(port: int, upstream: int, folder) -> str:
+    """deploy/Caddyfile as test_deploy runs it on loopback (tls internal), with an access log added:
+    the file has none, and an operator who adds one must find no host key in it."""
+    text = on_loopback(port, upstream)
+    assert text.count("\ttls internal\n") == 1, text
+    return text.replace("\ttls internal\n", f"\ttls internal\n\tlog {{\n\t\toutput file {folder}/access.log\n\t}}\n", 1)
 
 
 def tls_get(port: int, path: str) -> tuple[int, bytes]:
@@ -74,13 +66,13 @@ def spki_pin(der: bytes) -> str:
 
 @pytest.fixture
 def hosted(processes, tmp_path):
-    """`companion serve --proxy 1 --public-url https://club.test:PORT` behind Caddy on that port; (port, serve's folder, Caddy's folder, pin)."""
+    """`companion serve --proxy 1 --public-url https://companion.test:PORT` behind Caddy on that port; (port, serve's folder, Caddy's folder, pin)."""
     for attempt in range(5):
         port = loopback_port()
         upstream = serve(processes, tmp_path / f"companion-{attempt}", "--proxy", "1", "--public-url", f"https://{NAME}:{port}")
         folder = tmp_path / f"caddy-{attempt}"
         folder.mkdir()
-        (folder / "Caddyfile").write_text(CADDYFILE.format(name=NAME, port=port, upstream=upstream, folder=folder))
+        (folder / "Caddyfile").write_text(caddyfile(port, upstream, folder))
         home = {"HOME": str(folder), "XDG_DATA_HOME": str(folder / "data"), "XDG_CONFIG_HOME": str(folder / "config")}
         log = folder / "caddy.log"
         caddy = processes.start([CADDY, "run", "--config", str(folder / "Caddyfile"), "--adapter", "caddyfile"], log,
@@ -111,7 +103,7 @@ def fame_plus(page, seat: int):
 def test_two_phones_play_over_https_through_caddy(hosted, browser, shot):
     port, companion, caddy, pin = hosted
     public = f"https://{NAME}:{port}"
-    # chromium as the other tests start it, trusting the one certificate Caddy made for club.test
+    # chromium as the other tests start it, trusting the one certificate Caddy made for companion.test
     pinned = browser.browser_type.launch(executable_path=CHROMIUM, args=[*BROWSER_ARGS, f"--ignore-certificate-errors-spki-list={pin}"])
     try:
         host = pinned.new_context(**PHONE).new_page()
