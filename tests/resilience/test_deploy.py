@@ -6,7 +6,7 @@
 - deploy/table-companion.service, the systemd unit: `systemd-analyze verify` and an offline
   `systemd-analyze security` review of it, then the unit RUN as it says (systemd is not PID 1 on
   the test machine, so the test plays its part: the unit's user, made if missing and left in
-  place as HOSTING.md's would be, its group, folder, environment and command, with a folder of
+  place as the README's would be, its group, folder, environment and command, with a folder of
   /tmp standing in for its StateDirectory), behind a real Caddy, and stopped with SIGTERM as
   systemd stops it.
 - deploy/Caddyfile: `caddy adapt` reads it, formatted; in that test it runs on loopback with
@@ -136,7 +136,7 @@ def test_healthz_is_503_while_the_file_holds_an_older_schema_and_200_once_migrat
 UNIT = DEPLOY / "table-companion.service"
 SYSTEMD_ANALYZE = shutil.which("systemd-analyze")
 NO_SYSTEMD_ANALYZE = "systemd-analyze is missing (scripts/test.sh installs Debian's systemd package, which has it)"
-#: where deploy/HOSTING.md installs the app: a virtual environment of its own, made by root, read-only to the service
+#: where the README's "Host it for your club" installs the app: a virtual environment of its own, made by root, read-only to the service
 INSTALLED = "/opt/table-companion/bin/companion"
 #: the unit's StateDirectory= is this folder under /var/lib (systemd.exec(5), for a system service)
 STATE_ROOT = "/var/lib"
@@ -215,7 +215,7 @@ def test_the_units_sandbox_rates_ok_in_systemd_analyze_security(tmp_path):
 # --- the Caddyfile ----------------------------------------------------------------------------------
 
 CADDYFILE = DEPLOY / "Caddyfile"
-#: the placeholder both files carry for the name phones open (HOSTING.md has the operator replace it)
+#: the placeholder both files carry for the name phones open (the README has the operator replace it)
 SITE = "YOUR.HOST.NAME"
 #: where the unit's server listens and the Caddyfile sends the phones
 UPSTREAM = "127.0.0.1:8000"
@@ -263,7 +263,7 @@ def on_loopback(port: int, upstream: int) -> str:
 
 
 def curl(port: int, ca: Path, path: str, *args: str) -> tuple[int, str]:
-    """The operator's own check (deploy/HOSTING.md): curl over HTTPS to https://companion.test:PORT,
+    """The operator's own check (the README's "Host it for your club"): curl over HTTPS to https://companion.test:PORT,
     trusting Caddy's CA alone, the name resolved to loopback; return (status, body), status 0 when
     nothing answered. (conftest's Address speaks plain HTTP: this is the HTTPS side of Caddy.)"""
     done = subprocess.run([CURL, "--silent", "--show-error", "--max-time", "10", "--cacert", str(ca),
@@ -299,7 +299,7 @@ def caddy_in_front(processes, folder: Path, upstream: int) -> tuple[int, Path, P
 
 # --- the unit, run as it says ---------------------------------------------------------------------------
 
-#: Debian's own Python, which deploy/HOSTING.md makes the app's virtual environment with
+#: Debian's own Python, which the README's "Host it for your club" makes the app's virtual environment with
 DEBIAN_PYTHON = "/usr/bin/python3"
 #: the environment systemd gives every service before the unit's own Environment= (systemd.exec(5))
 SERVICE_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin"
@@ -307,13 +307,13 @@ SERVICE_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin"
 
 @pytest.fixture(scope="module")
 def installed(wheel):  # noqa: F811 (the fixture imported above)
-    """The app installed as deploy/HOSTING.md installs it in /opt/table-companion: Debian's
+    """The app installed as the README's "Host it for your club" installs it in /opt/table-companion: Debian's
     `python3 -m venv`, then that environment's pip installing the app (the wheel built from this
     checkout's files), in a folder of /tmp standing in for /opt/table-companion; return its
     `companion`. Not this checkout's .venv: its Python may live where the service user cannot
     reach it (here pyenv's, under /root, which ProtectHome= hides as well)."""
     if not os.path.exists(DEBIAN_PYTHON):
-        pytest.skip(f"{DEBIAN_PYTHON} is missing: deploy/HOSTING.md installs the app with Debian's python3")
+        pytest.skip(f"{DEBIAN_PYTHON} is missing: the README's 'Host it for your club' installs the app with Debian's python3")
     folder = Path(tempfile.mkdtemp(prefix="table-companion-opt-"))
     try:
         folder.chmod(0o755)  # as /opt/table-companion: root's, readable by the service
@@ -326,7 +326,7 @@ def installed(wheel):  # noqa: F811 (the fixture imported above)
 
 
 def system_user(user: str, group: str, home: str) -> pwd.struct_passwd:
-    """The unit's user, made as deploy/HOSTING.md makes it when this machine has none yet."""
+    """The unit's user, made as the README's "Host it for your club" makes it when this machine has none yet."""
     try:
         account = pwd.getpwnam(user)
     except KeyError:
@@ -353,7 +353,7 @@ def proc_status(pid: int) -> dict[str, list[str]]:
 @pytest.mark.slow
 @pytest.mark.skipif(os.geteuid() != 0, reason="runs the unit as its own system user: needs root, to make that user and switch"
                                                " to it (as systemd does; the CI machine runs the tests as root)")
-@pytest.mark.skipif(CURL is None, reason="curl is missing (deploy/HOSTING.md's check of /healthz): apt-get install curl")
+@pytest.mark.skipif(CURL is None, reason="curl is missing (the README's check of /healthz): apt-get install curl")
 def test_the_unit_runs_as_it_says_as_its_own_user_behind_the_caddyfile(processes, tmp_path, installed):
     """systemd is not PID 1 on the test machine, so the test does what `systemctl start` would: the
     unit's User=, Group=, WorkingDirectory=, Environment=, UMask=, LimitNOFILE=, NoNewPrivileges=,
