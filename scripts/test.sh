@@ -23,6 +23,8 @@ command -v caddy >/dev/null 2>&1 || MISSING="$MISSING caddy"
 command -v systemd-analyze >/dev/null 2>&1 || MISSING="$MISSING systemd"
 command -v curl >/dev/null 2>&1 || MISSING="$MISSING curl"
 /usr/bin/python3 -c 'import ensurepip' >/dev/null 2>&1 || MISSING="$MISSING python3-venv"
+# the HTTPS browser test (tests/resilience/test_https_browser.py) pins Caddy's certificate by its key, read with openssl
+command -v openssl >/dev/null 2>&1 || MISSING="$MISSING openssl"
 if [ -n "$MISSING" ]; then
   if ! command -v apt-get >/dev/null 2>&1; then
     echo "missing:$MISSING, and no apt-get to install them: install them yourself (CHROMIUM=/path/to/chromium" \
