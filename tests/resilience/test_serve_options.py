@@ -206,11 +206,24 @@ def test_behind_a_proxy_the_banner_its_qr_code_and_the_archive_link_name_the_pub
         stop(process)
 
 
-def test_a_trusted_proxy_on_every_interface_is_warned_about(tmp_path):
-    """--proxy on 0.0.0.0: whoever reaches the port directly writes its own X-Forwarded-For."""
-    process, lines = start_serving(tmp_path, "--host", "0.0.0.0", "--port", "0", "--proxy", "1", "--quiet")
+def test_a_trusted_proxy_where_others_reach_the_server_is_warned_about(tmp_path):
+    """--proxy on an address phones reach: whoever reaches the port directly writes its own X-Forwarded-For."""
+    from companion.network import lan_address
+
+    address = lan_address()
+    if address is None:
+        pytest.skip("this machine has no non-loopback IPv4 address")
+    process, lines = start_serving(tmp_path, "--host", address, "--port", "0", "--proxy", "1", "--quiet")
     try:
         notes = [line for line in lines if line.startswith("Note: --proxy 1 ")]
         assert len(notes) == 1 and "127.0.0.1" in notes[0], lines
     finally:
         stop(process)
+
+
+@pytest.mark.parametrize("host, others", [("0.0.0.0", True), ("::", True), ("", True), ("192.0.2.7", True),
+                                          ("127.0.0.1", False), ("::1", False), ("localhost", False)])
+def test_who_reaches_a_server_on_each_host(host, others):
+    from companion.web.guard import others_reach
+
+    assert others_reach(host) is others
