@@ -160,12 +160,18 @@ def test_on_loopback_the_banner_says_only_this_machine_and_draws_no_code_for_a_p
         stop(process)
 
 
-def test_on_one_lan_address_the_banner_and_its_qr_code_name_that_address(tmp_path):
+def lan_or_skip() -> str:
+    """This machine's LAN address (a server there is reached by others), or skip the test."""
     from companion.network import lan_address
 
     address = lan_address()
     if address is None:
         pytest.skip("this machine has no non-loopback IPv4 address")
+    return address
+
+
+def test_on_one_lan_address_the_banner_and_its_qr_code_name_that_address(tmp_path):
+    address = lan_or_skip()
     process, lines = start_serving(tmp_path, "--host", address, "--port", "0")
     try:
         found = re.fullmatch(r"Table Companion is running\. Open (http://([\d.]+):(\d+)/) on any phone on this network\.", lines[0])
@@ -208,12 +214,7 @@ def test_behind_a_proxy_the_banner_its_qr_code_and_the_archive_link_name_the_pub
 
 def test_a_trusted_proxy_where_others_reach_the_server_is_warned_about(tmp_path):
     """--proxy on an address phones reach: whoever reaches the port directly writes its own X-Forwarded-For."""
-    from companion.network import lan_address
-
-    address = lan_address()
-    if address is None:
-        pytest.skip("this machine has no non-loopback IPv4 address")
-    process, lines = start_serving(tmp_path, "--host", address, "--port", "0", "--proxy", "1", "--quiet")
+    process, lines = start_serving(tmp_path, "--host", lan_or_skip(), "--port", "0", "--proxy", "1", "--quiet")
     try:
         notes = [line for line in lines if line.startswith("Note: --proxy 1 ")]
         assert len(notes) == 1 and "127.0.0.1" in notes[0], lines
