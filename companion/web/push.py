@@ -71,10 +71,16 @@ class Hub:
         self._wake_up = Event()  # set when the first stream opens: the watcher runs only while there are some
 
     def open(self, table_id: str, version: int) -> None:
-        """Count a stream on the table, which has shown `version`."""
+        """Count a stream on the table, which has shown `version`.
+
+        Only the first stream of a table sets the version the Hub knows: a newer one read by a
+        later stream is left for the watcher to find, which then wakes the table's streams and
+        drops its stored answers. Raised here, the watcher would not count the table as moved,
+        and its other streams would be handed the keep-alive stored for their old version, again
+        and again, instead of the new one (tests/resilience/test_keep_alive_flood.py).
+        """
         self.streams[table_id] = self.streams.get(table_id, 0) + 1
-        if self.versions.get(table_id, -1) < version:
-            self.versions[table_id] = version
+        self.versions.setdefault(table_id, version)
         if self._watcher is None or self._watcher.dead:
             self._watcher = gevent.spawn(self._watch)
         self._wake_up.set()
@@ -144,8 +150,12 @@ class Hub:
         """
         loop = gevent.get_hub().loop
         size, woken = 1, 0
+        # every moved table's stored answers go before the first pause: `_read_versions` raised
+        # all their versions at once, and a stream of a table not yet reached that asks meanwhile
+        # must compute its answer, not be handed the keep-alive stored for its old version
         for table_id in moved:
             self.answers.pop(table_id, None)
+        for table_id in moved:
             for waiter in list(self.parked.pop(table_id, {})):
                 loop.run_callback(waiter.switch, None)
                 woken += 1
