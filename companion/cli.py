@@ -45,6 +45,15 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--create-limit", default=None, metavar="N[/MINUTES]",
                        help="tables, and box profiles, one device may create per MINUTES (default 60/1: 60 a minute);"
                             " 'off' lifts it, for benchmarks and scripts; counted per process with --workers")
+    # --- per-client limits (companion/serving.py, web/push.py StreamLimit) ---
+    serve.add_argument("--stream-limit", default=None, metavar="N",
+                       help="live streams one client address may hold open (default 200, or $COMPANION_STREAM_LIMIT;"
+                            " a café's phones may share one address); past it a page polls; 'off' lifts it;"
+                            " counted per process with --workers")
+    serve.add_argument("--connection-limit", default=None, metavar="N",
+                       help="connections one client address may hold (default 500, at most a quarter of all,"
+                            " or $COMPANION_CONNECTION_LIMIT; off behind --proxy, where all come from the proxy);"
+                            " 'off' lifts it; counted per process with --workers")
 
     rl = sub.add_parser("rules", help="run one rules function on a JSON document (see --list)")
     rl.add_argument("--list", action="store_true", help="list every GAME FUNCTION pair with a one-line description")
@@ -336,7 +345,8 @@ def serve(args) -> int:
         app = create_app(config)
         push.enable(app)
         try:
-            made = serving.server(app, host=args.host, port=args.port, connections=connections)
+            made = serving.server(app, host=args.host, port=args.port, connections=connections,
+                                  per_client=serving.client_caps(app.config)[1])
         except (OSError, ValueError) as exc:
             return fail(*cannot_listen(args, exc))
         port = app.config["LISTEN_PORT"] = serving.listening(made)[1]
@@ -372,7 +382,7 @@ def serve(args) -> int:
     def serve_on(sock):
         app = create_app(dict(config, WAL_FLUSHER=False))
         push.enable(app)
-        serving.serve(app, sockets=[sock], connections=connections)
+        serving.serve(app, sockets=[sock], connections=connections, per_client=serving.client_caps(app.config)[1])
 
     if sync == "normal":  # one flusher for the file, in the parent, started after the fork
         return workers.run(serve_on, sockets, on_started=lambda: db.WalFlusher.start(path))
@@ -381,6 +391,7 @@ def serve(args) -> int:
 
 def serve_config(args) -> tuple[dict, tuple[str, str] | None]:
     """Return create_app's settings from serve's options, or the option and what is wrong with it."""
+    from . import serving
     from .web.guard import is_host_name, parse_limit, parse_proxies, split_host
 
     config: dict = {"LISTEN_HOST": args.host}
@@ -408,6 +419,15 @@ def serve_config(args) -> tuple[dict, tuple[str, str] | None]:
         except ValueError as exc:
             return config, ("--create-limit", str(exc))
         config["CREATE_LIMIT"] = args.create_limit
+    # --- per-client limits ---
+    for option, key in (("--stream-limit", "STREAM_LIMIT"), ("--connection-limit", "CONNECTION_LIMIT")):
+        value = getattr(args, key.lower())
+        if value is not None:
+            try:
+                serving.parse_cap(value)
+            except ValueError as exc:
+                return config, (option, str(exc))
+            config[key] = value
     return config, None
 
 
