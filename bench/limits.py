@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import socket
 import subprocess
 import sys
@@ -45,7 +46,8 @@ TIMEOUT_S = 30
 
 
 def open_stream(port: int, t: dict, source: str = "127.0.0.1", headers: dict | None = None) -> tuple[socket.socket, bytes]:
-    """Open the table's stream from `source`; return the socket, still open, and what came up to the end of the answer's head."""
+    """Open the table's stream from `source`; return the socket, still open, and the answer's head
+    (and, for an answer with a Content-Length, a refusal, its body)."""
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.settimeout(TIMEOUT_S)
     sock.bind((source, 0))
@@ -55,6 +57,12 @@ def open_stream(port: int, t: dict, source: str = "127.0.0.1", headers: dict | N
                   f"Cookie: tc_{t['table']}={t['token']}\r\nAccept: text/event-stream\r\n{extra}\r\n").encode())
     head = b""
     while b"\r\n\r\n" not in head:
+        data = sock.recv(4096)
+        if not data:
+            return sock, head
+        head += data
+    found = re.search(rb"\r\ncontent-length: *([0-9]+)\r\n", head.split(b"\r\n\r\n", 1)[0] + b"\r\n", re.IGNORECASE)
+    while found and len(head.split(b"\r\n\r\n", 1)[1]) < int(found.group(1)):
         data = sock.recv(4096)
         if not data:
             break
