@@ -30,6 +30,7 @@ import time
 import pytest
 
 from bench.limits import dripping_sockets, open_stream
+from companion.web.push import KEEP_ALIVE_S
 from tests.conftest import Server
 from tests.foundation.test_lost_taps import api_post, create
 from tests.resilience.test_idle_connections import enough_files  # noqa: F401 (a fixture)
@@ -211,5 +212,79 @@ def test_one_client_at_its_cap_of_streams_and_1000_slow_sockets_leave_another_cl
     finally:
         stop.set()
         for sock in streams + slow:
+            sock.close()
+        server.stop()
+
+
+# --- the page whose stream is refused (chromium) ----------------------------------------------
+
+#: records every time the connection banner shows, from now on
+WATCH_BANNER = """() => {
+  window.__banners = [];
+  const banner = document.getElementById('connection-banner');
+  new MutationObserver(() => { if (!banner.hidden) window.__banners.push(banner.textContent); })
+    .observe(banner, {attributes: true, childList: true, characterData: true, subtree: true});
+}"""
+
+
+@pytest.mark.browser
+def test_a_page_whose_stream_is_refused_polls_and_shows_the_other_phones_taps(tmp_path, phone, dark_phone):
+    from tests.foundation.test_lost_taps_browser import open_table, plus
+    from tests.foundation.test_push_browser import requests_seen, wait_for_version, wait_push_open
+
+    server = Server(data=tmp_path / "srv", args=("--stream-limit", "1")).start()
+    try:
+        t = create(server)
+        open_table(phone, server, t, "Anna")
+        wait_push_open(phone)  # Anna's phone holds the address's one stream
+        with dark_phone.expect_response(lambda r: "/events" in r.url and r.request.method == "GET") as refused:
+            open_table(dark_phone, server, t, "Tom")
+        assert refused.value.status == 429
+        dark_phone.evaluate(WATCH_BANNER)
+        sent = requests_seen(dark_phone)
+        for version in (1, 2):
+            plus(phone, 0).click()
+            wait_for_version(dark_phone, version)
+        assert any(r.endswith("/live") for r in sent), sent  # by its polls
+        assert dark_phone.evaluate("() => window.__banners") == []  # nothing to say: the table is current
+    finally:
+        server.stop()
+
+
+@pytest.mark.browser
+def test_a_stream_refused_when_it_opens_again_does_not_say_the_server_is_unreachable(tmp_path, phone):
+    # the phone's stream was open and heard its keep-alives; the server restarts, and when the
+    # phone opens its stream again the address's one place is taken: its polls say the server is
+    # there, and its stream's silence must not say otherwise (push.js's two missed keep-alives)
+    from tests.foundation.test_lost_taps_browser import open_table
+    from tests.foundation.test_push_browser import wait_push_open
+
+    server = Server(data=tmp_path / "srv", args=("--stream-limit", "1")).start()
+    held = []
+    try:
+        t = create(server)
+        open_table(phone, server, t, "Anna")
+        wait_push_open(phone)
+        statuses = []
+
+        def through_the_server(route):  # the server's own answer (a refusal: it ends at once)
+            answer = route.fetch()
+            statuses.append(answer.status)
+            route.fulfill(response=answer)
+
+        phone.route("**/t/*/events*", through_the_server)
+        server.stop()
+        server.start()
+        # before the page runs again (Playwright hands it its requests only in its next call), take the place
+        sock, head = open_stream(server.port, t)
+        held.append(sock)
+        assert head.startswith(b"HTTP/1.1 200"), head
+        phone.wait_for_function("() => document.getElementById('connection-banner').hidden", timeout=15_000)
+        phone.evaluate(WATCH_BANNER)
+        phone.wait_for_timeout((2 * KEEP_ALIVE_S + 3) * 1000)  # past two missed keep-alives since the last one heard
+        assert statuses and set(statuses) == {429}, statuses
+        assert phone.evaluate("() => window.__banners") == []
+    finally:
+        for sock in held:
             sock.close()
         server.stop()
