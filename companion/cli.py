@@ -45,15 +45,11 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--create-limit", default=None, metavar="N[/MINUTES]",
                        help="tables, and box profiles, one device may create per MINUTES (default 60/1: 60 a minute);"
                             " 'off' lifts it, for benchmarks and scripts; counted per process with --workers")
-    # --- per-client limits (companion/serving.py, web/push.py StreamLimit) ---
-    serve.add_argument("--stream-limit", default=None, metavar="N",
-                       help="live streams one client address may hold open (default 200, or $COMPANION_STREAM_LIMIT;"
-                            " a café's phones may share one address); past it a page polls; 'off' lifts it;"
-                            " counted per process with --workers")
-    serve.add_argument("--connection-limit", default=None, metavar="N",
-                       help="connections one client address may hold (default 500, at most a quarter of all,"
-                            " or $COMPANION_CONNECTION_LIMIT; off behind --proxy, where all come from the proxy);"
-                            " 'off' lifts it; counted per process with --workers")
+    # --- per-client limits (companion/serving.py), each counted per process with --workers ---
+    serve.add_argument("--stream-limit", default=None, metavar="N", help="live streams one client address may hold"
+                       " (default 200, or $COMPANION_STREAM_LIMIT; a café may share one); past it a page polls; 'off' lifts it")
+    serve.add_argument("--connection-limit", default=None, metavar="N", help="connections one client address may hold"
+                       " (default 500, at most 1/4 of all, or $COMPANION_CONNECTION_LIMIT; off behind --proxy); 'off' lifts it")
 
     rl = sub.add_parser("rules", help="run one rules function on a JSON document (see --list)")
     rl.add_argument("--list", action="store_true", help="list every GAME FUNCTION pair with a one-line description")
@@ -331,7 +327,7 @@ def serve(args) -> int:
     """
     from . import create_app, network, qr, serving, workers
     from .web import push
-    from .web import database_settings
+    from .web import database_settings, proxy_hops
 
     config, problem = serve_config(args)
     if problem:
@@ -340,13 +336,13 @@ def serve(args) -> int:
     if count < 1 or (count > 1 and not workers.can_share_port()):
         return fail("--workers", "must be 1 or more (more than 1 only on Linux)")
     connections = serving.connection_limit()
+    per_client = serving.client_cap(config, "CONNECTION_LIMIT", proxied=bool(proxy_hops(config)))
     path, sync = database_settings(config)
     if count == 1:
         app = create_app(config)
         push.enable(app)
         try:
-            made = serving.server(app, host=args.host, port=args.port, connections=connections,
-                                  per_client=serving.client_caps(app.config)[1])
+            made = serving.server(app, host=args.host, port=args.port, connections=connections, per_client=per_client)
         except (OSError, ValueError) as exc:
             return fail(*cannot_listen(args, exc))
         port = app.config["LISTEN_PORT"] = serving.listening(made)[1]
@@ -382,7 +378,7 @@ def serve(args) -> int:
     def serve_on(sock):
         app = create_app(dict(config, WAL_FLUSHER=False))
         push.enable(app)
-        serving.serve(app, sockets=[sock], connections=connections, per_client=serving.client_caps(app.config)[1])
+        serving.serve(app, sockets=[sock], connections=connections, per_client=per_client)
 
     if sync == "normal":  # one flusher for the file, in the parent, started after the fork
         return workers.run(serve_on, sockets, on_started=lambda: db.WalFlusher.start(path))
@@ -419,16 +415,7 @@ def serve_config(args) -> tuple[dict, tuple[str, str] | None]:
         except ValueError as exc:
             return config, ("--create-limit", str(exc))
         config["CREATE_LIMIT"] = args.create_limit
-    # --- per-client limits ---
-    for option, key in (("--stream-limit", "STREAM_LIMIT"), ("--connection-limit", "CONNECTION_LIMIT")):
-        value = getattr(args, key.lower())
-        if value is not None:
-            try:
-                serving.parse_cap(value)
-            except ValueError as exc:
-                return config, (option, str(exc))
-            config[key] = value
-    return config, None
+    return config, serving.cap_options(args, config)  # --stream-limit, --connection-limit
 
 
 def cannot_listen(args, exc: Exception) -> tuple[str, str]:

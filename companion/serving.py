@@ -121,29 +121,42 @@ def parse_cap(text) -> int | None:
     return int(value)
 
 
-def client_caps(config) -> tuple[int | None, int | None]:
-    """Return (open streams, connections) one client address may hold, None for no cap.
+#: serve's options for the per-client caps, and the settings they give (create_app's config)
+CAP_OPTIONS = {"--stream-limit": "STREAM_LIMIT", "--connection-limit": "CONNECTION_LIMIT"}
 
-    From STREAM_LIMIT and CONNECTION_LIMIT (`--stream-limit`, `--connection-limit`), else
-    $COMPANION_STREAM_LIMIT and $COMPANION_CONNECTION_LIMIT, else STREAMS_PER_CLIENT and
-    CONNECTIONS_PER_CLIENT; the connection cap is off by default behind a trusted proxy (every
-    connection is the proxy's there). A value that is not a cap stops the server with one line.
+
+def cap_options(args, config: dict) -> tuple[str, str] | None:
+    """Put `serve --stream-limit/--connection-limit` into config; return (option, what is wrong) or None."""
+    for option, key in CAP_OPTIONS.items():
+        value = getattr(args, key.lower())
+        if value is not None:
+            try:
+                parse_cap(value)
+            except ValueError as exc:
+                return option, str(exc)
+            config[key] = value
+    return None
+
+
+def client_cap(config, key: str, proxied: bool = False) -> int | None:
+    """Return the open streams (key STREAM_LIMIT) or connections (CONNECTION_LIMIT) one client
+    address may hold, None for no cap.
+
+    From config (`--stream-limit`, `--connection-limit`), else $COMPANION_STREAM_LIMIT or
+    $COMPANION_CONNECTION_LIMIT, else STREAMS_PER_CLIENT or CONNECTIONS_PER_CLIENT; the
+    connection cap is off by default when `proxied` (behind a trusted proxy every connection is
+    the proxy's). A value that is not a cap stops the server with one line.
     """
-    from .web import proxy_hops
-
-    caps = []
-    for key, default in (("STREAM_LIMIT", STREAMS_PER_CLIENT), ("CONNECTION_LIMIT", CONNECTIONS_PER_CLIENT)):
-        value, name = config.get(key), f"--{key.lower().replace('_', '-')}"
-        if value is None:
-            value, name = os.environ.get(f"COMPANION_{key}"), f"COMPANION_{key}"
-        if value is None:
-            caps.append(None if key == "CONNECTION_LIMIT" and proxy_hops(config) else default)
-            continue
-        try:
-            caps.append(parse_cap(value))
-        except ValueError as exc:
-            raise SystemExit(f"error: {name}: {exc}") from None
-    return caps[0], caps[1]
+    value, name = config.get(key), next(option for option, known in CAP_OPTIONS.items() if known == key)
+    if value is None:
+        value, name = os.environ.get(f"COMPANION_{key}"), f"COMPANION_{key}"
+    if value is None:
+        return None if key == "CONNECTION_LIMIT" and proxied else {"STREAM_LIMIT": STREAMS_PER_CLIENT,
+                                                                     "CONNECTION_LIMIT": CONNECTIONS_PER_CLIENT}[key]
+    try:
+        return parse_cap(value)
+    except ValueError as exc:
+        raise SystemExit(f"error: {name}: {exc}") from None
 
 
 def client_key(address: str) -> str:
@@ -347,7 +360,7 @@ def server(app, host: str = "127.0.0.1", port: int = 8000, sockets: list[socket.
 
     Give `sockets` (one, already listening: a worker's) or host and port. Raises OSError when
     it cannot listen (the port is taken, the host is not this machine's). `per_client`: the
-    most connections one client address may hold (`client_caps`; None: no cap), at most a
+    most connections one client address may hold (`client_cap`; None: no cap), at most a
     CLIENT_SHARE-th of `connections`.
     """
     import gevent.socket

@@ -217,15 +217,14 @@ def enable(app) -> None:
     a test slows it to have pushes arrive after the taps they follow. The streams one client
     address may hold open are capped (StreamLimit, `--stream-limit`).
     """
-    from ..serving import client_caps, env_seconds
+    from ..serving import client_cap, env_seconds
 
     seconds = env_seconds("COMPANION_PUSH_TICK_S", TICK_S)
     app.extensions["companion.push"] = Hub(app.config["DATABASE"], seconds)
-    most = client_caps(app.config)[0]
-    if most is not None:
-        from . import SECURITY_HEADERS
-
-        app.wsgi_app = app.extensions["companion.stream_limit"] = StreamLimit(app.wsgi_app, most, SECURITY_HEADERS)
+    most = client_cap(app.config, "STREAM_LIMIT")
+    if most is not None:  # its refusal carries the headers every answer does, as the Host check's does
+        headers = app.extensions["companion.host_check"].headers()
+        app.wsgi_app = app.extensions["companion.stream_limit"] = StreamLimit(app.wsgi_app, most, headers)
 
 
 #: seconds a refused stream is told to wait before it asks again (Retry-After)
