@@ -7,7 +7,7 @@ import json
 import sys
 from pathlib import Path
 
-from . import games, rules
+from . import games, limits, rules
 from .games.validation import RulesError
 from .db import SYNC_MODES
 from .paths import DB_NAME, data_folder, default_data_folder
@@ -26,7 +26,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
-    serve = sub.add_parser("serve", help="serve the app to the phones at the table (gevent's production WSGI server)")
+    serve = sub.add_parser("serve", parents=[limits.serve_options()], help="serve the app to the phones at the table (gevent's production WSGI server)")
     serve.add_argument("--host", default="0.0.0.0", help="interface to listen on (default: all interfaces)")
     serve.add_argument("--port", type=int, default=8000, help="port (default: 8000)")
     serve.add_argument("--data", default=None, help=f"data folder holding {DB_NAME} (default: $COMPANION_DATA, else {default_data_folder()})")
@@ -42,14 +42,13 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--proxy", default=None, metavar="N",
                        help="trust N reverse proxies in front (nginx, Caddy) for the client's address and scheme"
                             " (default 0, or $COMPANION_PROXY: forwarding headers are ignored)")
+    serve.add_argument("--public-url", default=None, metavar="URL",
+                       help="the address phones open when a reverse proxy serves the app (https://NAME, or $COMPANION_PUBLIC_URL):"
+                            " the QR codes and join links name it, its name is answered without --allow-host, and with"
+                            " https cookies are Secure and HSTS is sent")
     serve.add_argument("--create-limit", default=None, metavar="N[/MINUTES]",
                        help="tables, and box profiles, one device may create per MINUTES (default 60/1: 60 a minute);"
                             " 'off' lifts it, for benchmarks and scripts; counted per process with --workers")
-    # --- per-client limits (companion/serving.py), each counted per process with --workers ---
-    serve.add_argument("--stream-limit", default=None, metavar="N", help="live streams one client address may hold"
-                       " (default 200, or $COMPANION_STREAM_LIMIT; a café may share one); past it a page polls; 'off' lifts it")
-    serve.add_argument("--connection-limit", default=None, metavar="N", help="connections one client address may hold"
-                       " (default 500, at most 1/4 of all, or $COMPANION_CONNECTION_LIMIT; off behind --proxy); 'off' lifts it")
 
     rl = sub.add_parser("rules", help="run one rules function on a JSON document (see --list)")
     rl.add_argument("--list", action="store_true", help="list every GAME FUNCTION pair with a one-line description")
@@ -268,6 +267,8 @@ def run_backup(args) -> int:
     except sqlite3.Error as exc:
         return fail("data", f"cannot copy {path}: {exc}")
     print(f"{dest}: a copy of {path}; to restore it, put it as {DB_NAME} in a data folder and run companion serve --data FOLDER")
+    print("It carries the host key: whoever has the file can open every play of a server restored from it. Keep it as you"
+          " keep the key (companion host-key --new makes the copies' key worthless).")
     return 0
 
 
@@ -294,7 +295,7 @@ def run_host_key(args) -> int:
     if args.new:
         print("A new host key: the old one, its links, devices' cookies and old backups' key grant nothing from now on.")
     print(f"Host key: {key}")
-    print(f"Plays archive, every play: open /plays?key={key_text(key)} at the address companion serve prints,"
+    print(f"Plays archive, every play: open /plays#key={key_text(key)} at the address companion serve prints,"
           " on your own devices alone")
     return 0
 
@@ -315,7 +316,7 @@ def archive_line(path: Path, url: str) -> str:
         key = hostkey.host_key(conn)
     finally:
         conn.conn.close()
-    return f"Plays archive, every play (your own devices alone, this one too): {url}plays?key={key_text(key)}"
+    return f"Plays archive, every play (your own devices alone, this one too): {url}plays#key={key_text(key)}"
 
 
 def serve(args) -> int:
@@ -327,22 +328,22 @@ def serve(args) -> int:
     """
     from . import create_app, network, qr, serving, workers
     from .web import push
-    from .web import database_settings, proxy_hops
+    from .web import database_settings, proxy_hops, public_url
 
     config, problem = serve_config(args)
     if problem:
         return fail(*problem)
+    public = public_url(config)  # --public-url, else $COMPANION_PUBLIC_URL (a wrong one stops here)
     count = args.workers
     if count < 1 or (count > 1 and not workers.can_share_port()):
         return fail("--workers", "must be 1 or more (more than 1 only on Linux)")
     connections = serving.connection_limit()
-    per_client = serving.client_cap(config, "CONNECTION_LIMIT", proxied=bool(proxy_hops(config)))
     path, sync = database_settings(config)
     if count == 1:
         app = create_app(config)
         push.enable(app)
         try:
-            made = serving.server(app, host=args.host, port=args.port, connections=connections, per_client=per_client)
+            made = serving.server(app, host=args.host, port=args.port, connections=connections)
         except (OSError, ValueError) as exc:
             return fail(*cannot_listen(args, exc))
         port = app.config["LISTEN_PORT"] = serving.listening(made)[1]
@@ -356,12 +357,18 @@ def serve(args) -> int:
             return fail(*cannot_listen(args, exc))
         port = config["LISTEN_PORT"] = sockets[0].getsockname()[1]
     url, phones = network.where_to_open(args.host, port)
-    if phones:
+    if public:  # behind a reverse proxy: phones open its address, never this one
+        url, phones = public + "/", True
+        print(f"Table Companion is running at {url} (through the proxy in front; it listens on {args.host}:{port})", flush=True)
+    elif phones:
         print(f"Table Companion is running. Open {url} on any phone on this network.", flush=True)
     else:
         print(f"Table Companion is running only on this machine: {url} (it listens on {args.host} alone, which no phone"
               " reaches but through a proxy on this machine; --host 0.0.0.0 lets phones in)", flush=True)
     print(f"Data: {path} (sync {sync}; {count} process{'es' if count > 1 else ''})", flush=True)
+    if (hops := proxy_hops(config)) and (args.host in network.EVERY_INTERFACE or not network.is_local(args.host)):
+        print(f"Note: --proxy {hops} believes the X-Forwarded-For of whatever reaches {args.host}:{port}, which picks the address it is counted"
+              " as (for limits, never rights): listen on 127.0.0.1 behind a proxy here, or let only the proxy reach the port.", flush=True)
     if phones and not args.quiet:
         print(qr.terminal(url), flush=True)
     # after the QR code, which is only the address: the key is the host's to hand to a device of its own
@@ -378,7 +385,7 @@ def serve(args) -> int:
     def serve_on(sock):
         app = create_app(dict(config, WAL_FLUSHER=False))
         push.enable(app)
-        serving.serve(app, sockets=[sock], connections=connections, per_client=per_client)
+        serving.serve(app, sockets=[sock], connections=connections)
 
     if sync == "normal":  # one flusher for the file, in the parent, started after the fork
         return workers.run(serve_on, sockets, on_started=lambda: db.WalFlusher.start(path))
@@ -387,8 +394,7 @@ def serve(args) -> int:
 
 def serve_config(args) -> tuple[dict, tuple[str, str] | None]:
     """Return create_app's settings from serve's options, or the option and what is wrong with it."""
-    from . import serving
-    from .web.guard import is_host_name, parse_limit, parse_proxies, split_host
+    from .web.guard import is_host_name, parse_limit, parse_proxies, parse_public_url, split_host
 
     config: dict = {"LISTEN_HOST": args.host}
     if args.data:
@@ -409,13 +415,18 @@ def serve_config(args) -> tuple[dict, tuple[str, str] | None]:
             config["PROXY"] = parse_proxies(args.proxy)
         except ValueError as exc:
             return config, ("--proxy", str(exc))
+    if args.public_url is not None:
+        try:
+            config["PUBLIC_URL"] = parse_public_url(args.public_url)
+        except ValueError as exc:
+            return config, ("--public-url", str(exc))
     if args.create_limit is not None:
         try:
             parse_limit(args.create_limit)
         except ValueError as exc:
             return config, ("--create-limit", str(exc))
         config["CREATE_LIMIT"] = args.create_limit
-    return config, serving.cap_options(args, config)  # --stream-limit, --connection-limit
+    return config, limits.read_options(args, config)
 
 
 def cannot_listen(args, exc: Exception) -> tuple[str, str]:

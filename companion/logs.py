@@ -1,7 +1,7 @@
 """Secrets never reach a log line.
 
 A table's secret travels in its join address (/join/ID/SECRET), in the device's tc_ID cookie
-and in the API's X-Table-Token header; the host key in the archive's ?key= link. Any of
+and in the API's X-Table-Token header; the host key in the archive's old ?key= link (refused, but still sent by an old bookmark). Any of
 them written to the server's log (the server's "error while serving /join/...", a bug's
 traceback naming the path) hands the table to whoever reads the terminal or the log file.
 

@@ -26,13 +26,9 @@ What is set here, and why:
   its first byte, or the connection gets 408 and is closed: the idle timeout counts each wait
   for bytes alone, so a client sending a header line every few seconds held its place for good
   (1,000 of them filled a server with a 1024 open-file limit). $COMPANION_HEAD_TIMEOUT_S sets it;
-- per client address (`client_key`), at most `--connection-limit` connections (Server.do_handle:
-  past it a new connection is closed at once, unread) and, in companion/web/push.py's
-  StreamLimit, at most `--stream-limit` open event streams (past it the stream is answered 429,
-  on which the page polls). Behind a trusted proxy (`--proxy N`) every connection comes from the
-  proxy, so the connection cap is off by default there (the proxy holds the clients' connections
-  and reads their heads itself), while the stream cap counts the address the proxy forwarded.
-  Each process counts its own: with `--workers N` an address may hold up to N times either;
+- at most `--connection-limit` connections per client address (companion/limits.py;
+  Server.do_handle: past it a new connection is closed at once, unread, before it is given a
+  greenlet); off by default behind a trusted proxy, whose connections they all are;
 - an event stream notices a phone that left within push.KEEP_ALIVE_S: before each write of a
   stream the socket is asked, without waiting, whether the phone closed its side (a write to
   such a socket succeeds once, and only the next fails); and where TCP_USER_TIMEOUT exists
@@ -55,6 +51,8 @@ from gevent import GreenletExit
 from gevent.pool import Pool
 from gevent.pywsgi import WSGIHandler, WSGIServer
 
+from .limits import CLIENT_SHARE, client_cap, client_key
+
 #: seconds a connection may stay silent before it is closed (waitress's channel_timeout was 30)
 IDLE_TIMEOUT_S = 30
 #: seconds one write of an event stream may wait for its phone to read (at most the idle timeout):
@@ -70,15 +68,6 @@ STREAM_SEND_BUFFER = 64 * 1024
 HEAD_TIMEOUT_S = 10
 #: seconds a stream's written bytes may stay unacknowledged before the kernel ends it (TCP_USER_TIMEOUT)
 STREAM_UNACKED_S = 15
-#: open event streams one client address may hold (`--stream-limit`): the phones of a whole café
-#: may share one NAT address, a stream each (a phone with two tabs, two)
-STREAMS_PER_CLIENT = 200
-#: connections one client address may hold at once (`--connection-limit`): a phone holds its
-#: stream and one or two more for its taps and pages
-CONNECTIONS_PER_CLIENT = 500
-#: and never more than this share of all the connections the server holds (`connection_limit()`):
-#: under a 1024 open-file limit, 240
-CLIENT_SHARE = 4
 #: descriptors kept free beside the connections: SQLite's file and WAL, listening sockets, logs
 FD_HEADROOM = 64
 #: the open-file limit asked for at start-up, where the hard limit allows it
@@ -109,70 +98,6 @@ def env_seconds(name: str, default: float, most: float = 60) -> float:
     if not 0 < seconds <= most:
         raise SystemExit(f"error: {name}: must be more than 0 and at most {most:g}, not {text}")
     return seconds
-
-
-def parse_cap(text) -> int | None:
-    """Parse a per-client cap: a whole number from 1, or 'off' (None: no cap)."""
-    value = str(text).strip().lower()
-    if value == "off":
-        return None
-    if not value.isdigit() or int(value) < 1:
-        raise ValueError(f"must be a whole number from 1, or 'off', not {str(text).strip()!r}")
-    return int(value)
-
-
-#: serve's options for the per-client caps, and the settings they give (create_app's config)
-CAP_OPTIONS = {"--stream-limit": "STREAM_LIMIT", "--connection-limit": "CONNECTION_LIMIT"}
-
-
-def cap_options(args, config: dict) -> tuple[str, str] | None:
-    """Put `serve --stream-limit/--connection-limit` into config; return (option, what is wrong) or None."""
-    for option, key in CAP_OPTIONS.items():
-        value = getattr(args, key.lower())
-        if value is not None:
-            try:
-                parse_cap(value)
-            except ValueError as exc:
-                return option, str(exc)
-            config[key] = value
-    return None
-
-
-def client_cap(config, key: str, proxied: bool = False) -> int | None:
-    """Return the open streams (key STREAM_LIMIT) or connections (CONNECTION_LIMIT) one client
-    address may hold, None for no cap.
-
-    From config (`--stream-limit`, `--connection-limit`), else $COMPANION_STREAM_LIMIT or
-    $COMPANION_CONNECTION_LIMIT, else STREAMS_PER_CLIENT or CONNECTIONS_PER_CLIENT; the
-    connection cap is off by default when `proxied` (behind a trusted proxy every connection is
-    the proxy's). A value that is not a cap stops the server with one line.
-    """
-    value, name = config.get(key), next(option for option, known in CAP_OPTIONS.items() if known == key)
-    if value is None:
-        value, name = os.environ.get(f"COMPANION_{key}"), f"COMPANION_{key}"
-    if value is None:
-        return None if key == "CONNECTION_LIMIT" and proxied else {"STREAM_LIMIT": STREAMS_PER_CLIENT,
-                                                                     "CONNECTION_LIMIT": CONNECTIONS_PER_CLIENT}[key]
-    try:
-        return parse_cap(value)
-    except ValueError as exc:
-        raise SystemExit(f"error: {name}: {exc}") from None
-
-
-def client_key(address: str) -> str:
-    """Return what a client address is counted as: an IPv4 address itself, an IPv6 one by its /64
-    (one machine, or one home, is given a whole /64), an IPv4-mapped one as its IPv4 address."""
-    import ipaddress
-
-    try:
-        parsed = ipaddress.ip_address(address)
-    except ValueError:  # not an IP address (a Unix socket's, or none): counted as given
-        return address
-    if parsed.version == 6:
-        if parsed.ipv4_mapped is not None:
-            return str(parsed.ipv4_mapped)
-        return str(ipaddress.ip_network(f"{parsed}/64", strict=False).network_address) + "/64"
-    return str(parsed)
 
 
 def connection_limit() -> int:
@@ -355,13 +280,12 @@ class Server(WSGIServer):
 
 
 def server(app, host: str = "127.0.0.1", port: int = 8000, sockets: list[socket.socket] | None = None,
-           connections: int | None = None, per_client: int | None = None) -> Server:
+           connections: int | None = None) -> Server:
     """Return the server for the app, listening but not yet serving.
 
     Give `sockets` (one, already listening: a worker's) or host and port. Raises OSError when
-    it cannot listen (the port is taken, the host is not this machine's). `per_client`: the
-    most connections one client address may hold (`client_cap`; None: no cap), at most a
-    CLIENT_SHARE-th of `connections`.
+    it cannot listen (the port is taken, the host is not this machine's). The app's settings
+    cap the connections of one client address (`per_client`); a bare WSGI app has none.
     """
     import gevent.socket
 
@@ -377,10 +301,26 @@ def server(app, host: str = "127.0.0.1", port: int = 8000, sockets: list[socket.
     made.idle_timeout = env_seconds("COMPANION_IDLE_TIMEOUT_S", IDLE_TIMEOUT_S, 3600)
     made.head_timeout = env_seconds("COMPANION_HEAD_TIMEOUT_S", HEAD_TIMEOUT_S, 3600)
     made.clients = {}  # client_key -> connections it holds
-    if per_client is not None:
-        made.per_client = max(1, min(per_client, connections // CLIENT_SHARE))
+    most = per_client(app)
+    if most is not None:
+        made.per_client = max(1, min(most, connections // CLIENT_SHARE))
     made.init_socket()  # binds now: a taken port is an error here, not once serving
     return made
+
+
+def per_client(app) -> int | None:
+    """The connections one client address may hold, from the app's settings (`--connection-limit`);
+    off by default when the app trusts a proxy in front (werkzeug's ProxyFix in its chain)."""
+    config = getattr(app, "config", None)
+    if config is None:  # a bare WSGI app (bench/hello.py)
+        return None
+    from werkzeug.middleware.proxy_fix import ProxyFix
+
+    layer, proxied = getattr(app, "wsgi_app", None), False
+    while layer is not None and not proxied:
+        proxied = isinstance(layer, ProxyFix)
+        layer = getattr(layer, "wsgi_app", None) or getattr(layer, "app", None)
+    return client_cap(config, "CONNECTION_LIMIT", proxied=proxied)
 
 
 def listening(made: Server) -> tuple[str, int]:

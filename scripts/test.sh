@@ -18,6 +18,11 @@ MISSING=""
 [ -n "${CHROMIUM:-}" ] || command -v chromium >/dev/null 2>&1 || MISSING="$MISSING chromium fonts-dejavu-core"
 command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || MISSING="$MISSING nginx-light"
 command -v caddy >/dev/null 2>&1 || MISSING="$MISSING caddy"
+# the deployment's tests (tests/resilience/test_deploy.py): systemd-analyze checks the unit, curl is the operator's check,
+# and the app is installed in a venv of Debian's python3
+command -v systemd-analyze >/dev/null 2>&1 || MISSING="$MISSING systemd"
+command -v curl >/dev/null 2>&1 || MISSING="$MISSING curl"
+/usr/bin/python3 -c 'import ensurepip' >/dev/null 2>&1 || MISSING="$MISSING python3-venv"
 if [ -n "$MISSING" ]; then
   if ! command -v apt-get >/dev/null 2>&1; then
     echo "missing:$MISSING, and no apt-get to install them: install them yourself (CHROMIUM=/path/to/chromium" \

@@ -230,15 +230,27 @@ def count_rows(app, table: str) -> int:
 LISTENING = re.compile(r"^Table Companion is running\b[^\n]*?http://(\[[^\]\n]+\]|[^/:\s]+):(\d+)/", re.M)
 
 
+#: the same behind a proxy (--public-url): the public address first, then where it listens
+BEHIND = re.compile(r"^Table Companion is running at \S+ \(through the proxy in front; it listens on (\S+):(\d+)\)", re.M)
+
+
 def listening_port(output: str) -> int | None:
     """The port in `companion serve`'s first line, or None while it has not printed it."""
-    found = LISTENING.search(output)
+    found = BEHIND.search(output) or LISTENING.search(output)
     return int(found.group(2)) if found else None
 
 
+def open_key_link(page, link: str) -> None:
+    """Open the host-key link a server printed, as the host does, and wait until the page has posted
+    the key in it (static/js/hostkey.js): the archive shows no key form once the device holds the key."""
+    page.goto(link)
+    page.wait_for_function("() => location.hash === '' && !document.getElementById('host-key-form')"
+                           " && document.readyState === 'complete'")
+
+
 def printed_key_link(output: str) -> str:
-    """The path of the host-key link (`/plays?key=...`) in what `companion serve` printed last."""
-    return re.findall(r"/plays\?key=[\w-]+", output)[-1]
+    """The path of the host-key link (`/plays#key=...`) in what `companion serve` printed last."""
+    return re.findall(r"/plays#key=[\w%-]+", output)[-1]
 
 
 def listening_addresses(pid: int) -> set[tuple[str, int]] | None:
@@ -409,6 +421,20 @@ def server(tmp_path):
     srv.stop()
 
 
+#: how the tests start chromium (the browser fixture; a test that needs one more flag launches its own with these)
+BROWSER_ARGS = [
+    "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+    "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage",
+    # every phone at the table shows its page in front; do not throttle the unfocused test pages
+    "--disable-background-timer-throttling", "--disable-renderer-backgrounding",
+    "--disable-backgrounding-occluded-windows",
+    # every name under .test (RFC 2606) is this machine: a page can be opened at a name that
+    # is not loopback to the browser (no secure context, as on a LAN) while every byte
+    # stays on 127.0.0.1 (the server needs --allow-host NAME.test)
+    f"--host-resolver-rules=MAP *.{TEST_DOMAIN} 127.0.0.1",
+]
+
+
 @pytest.fixture(scope="session")
 def browser():
     """Debian's chromium, or the browser $CHROMIUM names, driven by Playwright (no browser download)."""
@@ -416,18 +442,7 @@ def browser():
     if not Path(CHROMIUM).exists():
         pytest.fail(f"chromium not found at {CHROMIUM}: set $CHROMIUM to a Chromium or Chrome (README, Tests), or run -m 'not browser'")
     with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(
-            executable_path=CHROMIUM,
-            args=["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-                  "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage",
-                  # every phone at the table shows its page in front; do not throttle the unfocused test pages
-                  "--disable-background-timer-throttling", "--disable-renderer-backgrounding",
-                  "--disable-backgrounding-occluded-windows",
-                  # every name under .test (RFC 2606) is this machine: a page can be opened at a name that
-                  # is not loopback to the browser (no secure context, as on a LAN) while every byte
-                  # stays on 127.0.0.1 (the server needs --allow-host NAME.test)
-                  f"--host-resolver-rules=MAP *.{TEST_DOMAIN} 127.0.0.1"],
-        )
+        b = p.chromium.launch(executable_path=CHROMIUM, args=BROWSER_ARGS)
         yield b
         b.close()
 

@@ -7,7 +7,7 @@ import threading
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from flask import Flask, jsonify, request
+from flask import Flask, current_app, jsonify, request
 from werkzeug.exceptions import HTTPException
 
 from .. import db as database, logs, storage, wording
@@ -46,6 +46,18 @@ def proxy_hops(config: dict) -> int:
     return guard.parse_proxies(value)
 
 
+def public_url(config: dict) -> str | None:
+    """Return the address phones open (PUBLIC_URL, --public-url, else $COMPANION_PUBLIC_URL), or None."""
+    value = config.get("PUBLIC_URL")
+    if value is None:
+        value = os.environ.get("COMPANION_PUBLIC_URL") or None
+        try:
+            return guard.parse_public_url(value) if value else None
+        except ValueError as exc:  # refuse to start rather than hand phones a wrong address
+            raise SystemExit(f"error: COMPANION_PUBLIC_URL: {exc}") from None
+    return guard.parse_public_url(value) if value else None
+
+
 def create_app(test_config: dict | None = None) -> Flask:
     """Build the app; test_config overrides settings (DATA_DIR above all)."""
     app = Flask("companion", template_folder=str(TEMPLATES), static_folder=str(STATIC), static_url_path="/static")
@@ -61,6 +73,10 @@ def create_app(test_config: dict | None = None) -> Flask:
     path, app.config["SYNC"] = database_settings(app.config)  # SYNC: test_config's, else $COMPANION_SYNC, else normal
     app.config["DATABASE"] = str(path)
     database.migrate(app.config["DATABASE"])
+    app.config["PUBLIC_URL"] = public_url(app.config)
+    # every answer's headers; HSTS when phones reach the app at an HTTPS public address
+    headers = app.extensions["companion.headers"] = (
+        *SECURITY_HEADERS, *([guard.HSTS] if (app.config["PUBLIC_URL"] or "").startswith("https://") else []))
     if app.config["SYNC"] == "normal" and app.config["WAL_FLUSHER"]:
         database.WalFlusher.start(app.config["DATABASE"])
     app.extensions["companion.db"] = threading.local()  # one connection per worker thread
@@ -84,7 +100,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.register_error_handler(HTTPException, http_error)
     app.register_error_handler(Exception, unexpected_error)
 
-    from . import api, home, plays, profiles, tables
+    from . import api, health, home, plays, profiles, tables
 
     app.register_blueprint(home.bp)
     app.jinja_env.globals["home_screen"] = home.HOME_SCREEN
@@ -92,16 +108,19 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.register_blueprint(profiles.bp)
     app.register_blueprint(plays.bp)
     app.register_blueprint(api.bp)
+    app.register_blueprint(health.bp)
     # gzip for clients that accept it: every answer but the event stream (compress.py)
     from .compress import Gzip
 
     app.wsgi_app = app.extensions["companion.gzip"] = Gzip(app.wsgi_app, app.static_url_path)
     # outermost: nothing runs for a name that is not this machine's
     listen = app.config.get("LISTEN_HOST")  # a name given to --host is one of the machine's own
-    allowed = guard.AllowedHosts([*app.config.get("ALLOWED_HOSTS", ()), *([listen] if listen not in (None, *EVERY_INTERFACE) else [])])
+    public = guard.public_host(app.config["PUBLIC_URL"])  # the public address's name is answered without --allow-host
+    allowed = guard.AllowedHosts([*app.config.get("ALLOWED_HOSTS", ()), *([listen] if listen not in (None, *EVERY_INTERFACE) else []),
+                                  *([public] if public else [])])
     # just inside it: with --proxy N the client's address and scheme are the ones the proxies forwarded
     app.wsgi_app = guard.behind_proxies(app.wsgi_app, proxy_hops(app.config))
-    app.wsgi_app = app.extensions["companion.host_check"] = guard.HostCheck(app.wsgi_app, allowed, lambda: SECURITY_HEADERS)
+    app.wsgi_app = app.extensions["companion.host_check"] = guard.HostCheck(app.wsgi_app, allowed, lambda: headers)
     return app
 
 
@@ -191,7 +210,7 @@ SECURITY_HEADERS = (
 def security_headers(response):
     """Add the headers every answer carries (one pass over the response's own headers)."""
     present = {name.lower() for name, _ in response.headers}
-    wanted = list(SECURITY_HEADERS)
+    wanted = list(current_app.extensions["companion.headers"])
     if request.path.startswith(("/t/", "/join/", "/api/")):
         wanted.append(("Cache-Control", "no-store" if request.path.startswith("/join/") else "no-cache"))
     response.headers.extend([(name, value) for name, value in wanted if name.lower() not in present])
@@ -211,7 +230,7 @@ def http_error(exc: HTTPException):
 
 def unexpected_error(exc: Exception):
     """Log a bug and answer without a traceback; nothing was committed (writes are transactions)."""
-    from flask import current_app, render_template
+    from flask import render_template
 
     if isinstance(exc, HTTPException):
         return http_error(exc)

@@ -22,9 +22,11 @@ each process's own: with `--workers N` a device may create up to N times the lim
 share one bucket. `companion serve --proxy N` (or $COMPANION_PROXY) says N proxies in front are
 trusted: werkzeug's ProxyFix, just inside the Host check, then takes the client's address from
 the Nth X-Forwarded-For entry from the right (the one the outermost trusted proxy appended, which
-no client can forge) and the scheme from X-Forwarded-Proto (behind an HTTPS proxy the host key's
-cookie is then Secure; the QR code keeps the server's own scheme, as it names the server's own
-address). Not X-Forwarded-Host: nginx and Caddy hand the phone's own Host on (nginx's documented
+no client can forge) and the scheme from X-Forwarded-Proto (behind an HTTPS proxy every cookie
+is then Secure). `--public-url URL` (or $COMPANION_PUBLIC_URL) names the address phones open,
+the proxy's: the QR codes and join links name it instead of the server's own address, its host
+name is answered as the machine's own are, and when it is HTTPS every cookie is Secure and every
+answer carries HSTS. Not X-Forwarded-Host: nginx and Caddy hand the phone's own Host on (nginx's documented
 `proxy_set_header Host $host`, Caddy by default), which the Host check judges, while nginx passes
 a client's own X-Forwarded-Host through untouched, so trusting it would let any client choose the
 Host the app sees. Without `--proxy` forwarding headers are ignored. The address is only ever
@@ -151,6 +153,66 @@ def behind_proxies(wsgi_app, hops: int):
     from werkzeug.middleware.proxy_fix import ProxyFix
 
     return ProxyFix(wsgi_app, x_for=hops, x_proto=hops, x_host=0, x_port=0, x_prefix=0)
+
+
+# --- the public address -------------------------------------------------------------------------
+
+#: what an HTTPS public address adds to every answer: a browser that reached the app over HTTPS
+#: once goes there over HTTPS only, for a year (RFC 6797). Not includeSubDomains: the operator's
+#: other names are none of this app's business. A browser ignores it over plain HTTP.
+HSTS = ("Strict-Transport-Security", "max-age=31536000")
+
+
+def parse_public_url(text: object) -> str:
+    """Parse `--public-url`: http(s)://NAME or ADDRESS, an optional :PORT, an optional final /.
+
+    Return it without the final / (paths are appended to it); raise ValueError otherwise. A path
+    under the name is refused: the app's own links are absolute from / (a proxy that serves it
+    under /companion/ would need them all rewritten).
+    """
+    from urllib.parse import urlsplit
+
+    value = str(text).strip()
+    wanted = "give the address phones open, as https://NAME or https://NAME:PORT"
+    try:
+        parts = urlsplit(value)
+        port = parts.port  # ValueError for a port out of range or not a number
+    except ValueError:
+        raise ValueError(f"{value!r} is not an address: {wanted}") from None
+    host = parts.hostname or ""
+    if parts.scheme not in ("http", "https") or not host or parts.username is not None or parts.password is not None:
+        raise ValueError(f"{value!r} is not an address: {wanted}")
+    if parts.path not in ("", "/") or parts.query or parts.fragment or "?" in value or "#" in value:
+        raise ValueError(f"{value!r} has more than a name and a port: {wanted} (the app is served from its /)")
+    if not is_host_name(host) and not _is_address(host):
+        raise ValueError(f"{host!r} in {value!r} is not a host name")
+    shown = f"[{host}]" if ":" in host else host
+    return f"{parts.scheme}://{shown}" + (f":{port}" if port is not None else "")
+
+
+def _is_address(text: str) -> bool:
+    try:
+        ipaddress.ip_address(text)
+    except ValueError:
+        return False
+    return True
+
+
+def public_host(url: str | None) -> str | None:
+    """The host name of a public address parse_public_url returned, as the Host check compares it."""
+    from urllib.parse import urlsplit
+
+    return urlsplit(url).hostname if url else None
+
+
+def cookie_settings() -> dict:
+    """How every cookie of the app is set: not for scripts, not sent by other sites' posts, and
+    Secure (never sent over plain HTTP) when the request came over HTTPS (a trusted proxy's
+    X-Forwarded-Proto, --proxy) or the public address is HTTPS (--public-url)."""
+    from flask import current_app, request
+
+    public = current_app.config.get("PUBLIC_URL") or ""
+    return {"httponly": True, "samesite": "Lax", "secure": request.is_secure or public.startswith("https://")}
 
 
 # --- the creation limit ------------------------------------------------------------------------

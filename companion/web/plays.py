@@ -2,8 +2,11 @@
 per game, and the downloads of the plays (JSON, CSV) and of a backup.
 
 Who sees what (issue 12, issue 27): a device sees the plays of the tables it joined (it holds
-their secret cookie), or every play once it holds the host key (`/plays?key=KEY`, which
-`companion serve` prints as a link: the key goes into a cookie and out of the address). The
+their secret cookie), or every play once it holds the host key. `companion serve` prints it as a
+link, `/plays#key=KEY`: the key is in the fragment, which a browser never sends, so no proxy's log
+and no server log keeps it; the page posts it once, in a form's body (`POST /plays/key`, the
+form the page shows for typing it too), and it lives on in a cookie. A key in the address
+(`?key=`, the old link) is refused: the request line that carried it is already in some log. The
 host's own browser is no exception: it opens that link too. No address grants anything, loopback
 included: behind a reverse proxy on the same machine every request comes from 127.0.0.1.
 Nobody else sees anything, and a record a device may not see answers 404 exactly as a missing
@@ -23,13 +26,18 @@ from markupsafe import Markup
 from .. import charts, games, hostkey, results, stats, tables
 from ..wording import ABBREVIATIONS
 from ..games.base import is_calculator
-from . import answers
+from . import answers, guard
 from .connection import get_db
 
 bp = Blueprint("plays", __name__)
 
 NO_PLAY = "There is no such play here."
 WRONG_KEY = "That host key is not this server's."
+NO_KEY = "Type the host key that companion serve or companion host-key printed."
+KEY_IN_ADDRESS = ("A host key in the address (?key=) is not taken: proxies and servers keep addresses in their logs. "
+                  "Open the link companion serve prints now (…/plays#key=…), or type the key below.")
+#: what a backup download says of itself, in its name and beside its button: it holds the host key
+BACKUP_CARRIES_KEY = "host-key-inside"
 #: the cookie that holds the host key on another device: about a year (browsers keep 400 days at most)
 HOST_COOKIE = "host_key"
 HOST_COOKIE_AGE = 60 * 60 * 24 * 365
@@ -122,24 +130,30 @@ def _common(game: str | None, player: str, error: str | None) -> dict:
 
 @bp.get("/plays")
 def index():
-    """List the plays this device may see, newest first; `?key=` hands this device the host key."""
-    key = request.args.get("key")
-    key_error = None
-    if key is not None:
-        if hostkey.is_host_key(get_db(), key):
-            rest = {k: v for k, v in request.args.items() if k != "key"}
-            response = redirect(url_for("plays.index", **rest), 303)
-            # Secure when reached over HTTPS (a trusted proxy's X-Forwarded-Proto, --proxy): never sent in clear after
-            response.set_cookie(HOST_COOKIE, key, max_age=HOST_COOKIE_AGE, httponly=True, samesite="Lax",
-                                secure=request.is_secure)
-            return response
-        key_error = WRONG_KEY
+    """List the plays this device may see, newest first; a key in the address is refused (see the module)."""
+    return list_page(KEY_IN_ADDRESS if "key" in request.args else None)
+
+
+@bp.post("/plays/key")
+def take_key():
+    """Hand this device the host key, sent in the form's body: a cookie, then the archive (303)."""
+    key = request.form.get("key", "").strip()
+    if key and hostkey.is_host_key(get_db(), key):
+        response = redirect(url_for("plays.index"), 303)
+        # Secure over HTTPS (a trusted proxy's X-Forwarded-Proto, or an https --public-url): never sent in clear after
+        response.set_cookie(HOST_COOKIE, key, max_age=HOST_COOKIE_AGE, **guard.cookie_settings())
+        return response
+    return list_page(WRONG_KEY if key else NO_KEY, 403 if key else 400)
+
+
+def list_page(key_error: str | None = None, status: int | None = None):
+    """The list of plays, with what is wrong with a host key given (then 400, or `status`)."""
     game, player, error = filters()
     shown = visible(game, player)
     names = sorted({p["name"] for doc in shown for p in doc["players"]}, key=stats.name_key)
     body = render_template("plays/list.html", plays=[entry(doc) for doc in shown], names=names,
                            key_error=key_error, **_common(game, player, error))
-    return body, 403 if key_error else 400 if error else 200
+    return body, status or (400 if key_error or error else 200)
 
 
 @bp.get("/plays/stats")
@@ -227,7 +241,11 @@ def export_csv():
 
 @bp.get("/plays/backup")
 def backup():
-    """Download a consistent copy of the database (SQLite's online backup): the host's alone."""
+    """Download a consistent copy of the database (SQLite's online backup): the host's alone.
+
+    The copy holds the host key (its `settings` table), so whoever holds the file can open every
+    play of a server restored from it: its name says so, as the button beside it does.
+    """
     from .. import export
 
     if not is_host():
@@ -238,5 +256,5 @@ def backup():
         with open(path, "rb") as copy:
             data = BytesIO(copy.read())
     return send_file(data, mimetype="application/vnd.sqlite3", as_attachment=True,
-                     download_name=f"companion-backup-{_stamp()}.db")
+                     download_name=f"companion-backup-{_stamp()}-{BACKUP_CARRIES_KEY}.db")
 

@@ -217,7 +217,8 @@ def enable(app) -> None:
     a test slows it to have pushes arrive after the taps they follow. The streams one client
     address may hold open are capped (StreamLimit, `--stream-limit`).
     """
-    from ..serving import client_cap, env_seconds
+    from ..limits import client_cap
+    from ..serving import env_seconds
 
     seconds = env_seconds("COMPANION_PUSH_TICK_S", TICK_S)
     app.extensions["companion.push"] = Hub(app.config["DATABASE"], seconds)
@@ -254,7 +255,7 @@ class StreamLimit:
         self.open: dict[str, int] = {}  # client_key -> event streams it holds open
 
     def __call__(self, environ, start_response):
-        from ..serving import client_key
+        from ..limits import client_key
 
         started: list = []
         body = self.wsgi_app(environ, lambda status, headers, exc_info=None: started.append((status, headers, exc_info)))

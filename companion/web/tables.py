@@ -12,7 +12,7 @@ from markupsafe import Markup
 from .. import forms, network, qr, results, tables, wording
 from ..games.validation import RulesError
 from ..network import EVERY_INTERFACE, is_local, lan_address
-from . import answers, parts, push, steppers
+from . import answers, guard, parts, push, steppers
 from .connection import get_db
 from .answers import seat_cookie, secret_cookie
 from .render import is_htmx, render_block
@@ -30,7 +30,7 @@ HISTORY_LINES = 20
 
 def set_table_cookies(response, table_id: str, secret: str) -> None:
     """Remember the table's secret on this device (the join address need not stay in the address bar)."""
-    response.set_cookie(secret_cookie(table_id), secret, max_age=COOKIE_AGE, httponly=True, samesite="Lax")
+    response.set_cookie(secret_cookie(table_id), secret, max_age=COOKIE_AGE, **guard.cookie_settings())
 
 
 def current_table(table_id: str) -> tables.Table:
@@ -56,8 +56,12 @@ def join_url(table_id: str, secret: str) -> str:
     not listen on, though no phone reaches 127.0.0.1); on every interface, the address this page
     was opened at, only if it is one of this machine's own and not loopback (a laptop on two
     networks shows the one its phones share); else this machine's LAN address. The port is the
-    one `serve` listens on, else the one the server took the connection on.
+    one `serve` listens on, else the one the server took the connection on. Behind a reverse
+    proxy, the public address the operator gave (`--public-url`): the proxy's, which phones reach.
     """
+    public = current_app.config.get("PUBLIC_URL")
+    if public:
+        return public + url_for("tables.join", table_id=table_id, secret=secret)
     listen = str(current_app.config.get("LISTEN_HOST") or "")
     host = listen if listen not in EVERY_INTERFACE else (_own_address(request.host) or lan_address() or "127.0.0.1")
     port = current_app.config.get("LISTEN_PORT") or request.environ.get("SERVER_PORT") or 80
@@ -334,5 +338,5 @@ def choose_seat(table_id: str):
         err = RulesError("seat", f"must be a player number from 0 to {len(table.names) - 1}, or watch")
         return _after_write(table_id, error=err, status=400)
     response = redirect(url_for("tables.show", table_id=table_id, screen=_screen()), 303)
-    response.set_cookie(seat_cookie(table_id), raw, max_age=COOKIE_AGE, httponly=True, samesite="Lax")
+    response.set_cookie(seat_cookie(table_id), raw, max_age=COOKIE_AGE, **guard.cookie_settings())
     return response

@@ -3,6 +3,7 @@
 // exports its functions; this one wires them to the page's events. Where two listen to the same
 // event, the order below is the order they run in.
 // No inline scripts (CSP).
+import { takeKeyFromLink } from "./hostkey.js";
 import { noteInviteAtStart, openInviteOnArrival, tidyInvite } from "./invite.js";
 import { rereadKept } from "./kept.js";
 import { paintMarks } from "./marks.js";
@@ -34,10 +35,14 @@ function live() { return document.getElementById("table-live"); }
   startPolling,
   sendAfterReload,
   wake,
+  takeKeyFromLink,
 ].forEach(function (step) { on("DOMContentLoaded", step); });
 
 // A request: the version headers and a write's expected_version, a write's id; a write kept from
 // the moment it leaves; a poll's or a write's answer.
+// The host-key link opened on the archive itself (pasted in the address bar): only its fragment changed.
+window.addEventListener("hashchange", takeKeyFromLink);
+
 on("htmx:configRequest", nameVersions);
 on("htmx:configRequest", giveWriteId);
 on("htmx:beforeRequest", keepSent);

@@ -6,6 +6,7 @@
 // covers over a fifth of the view, so it fills the view behind the page, all but transparent;
 // Firefox only when it has an audio track, so the files carry a silent one. Safari grants
 // nothing to a muted or looping video: an iPhone over plain http keeps its own auto-lock.
+// The body's data-awake says which keeps the screen on now: "lock" or "video" (a test reads it).
 import { tablePage } from "./page.js";
 
 var lock = null, video = null;
@@ -27,6 +28,7 @@ function playVideo() {
     });
     document.body.appendChild(video);
   }
+  document.body.setAttribute("data-awake", "video");
   if (video.paused) {
     var playing = video.play();
     if (playing && playing.catch) playing.catch(function () {});
@@ -38,7 +40,11 @@ export function wake() {
   if (!tablePage() || document.visibilityState !== "visible") return;
   if ("wakeLock" in navigator) {
     if (lock && !lock.released) return;
-    navigator.wakeLock.request("screen").then(function (l) { lock = l; }).catch(playVideo);
+    navigator.wakeLock.request("screen").then(function (l) {
+      lock = l;
+      document.body.setAttribute("data-awake", "lock");
+      l.addEventListener("release", function () { document.body.removeAttribute("data-awake"); });
+    }).catch(playVideo);
     return;
   }
   playVideo();

@@ -17,7 +17,7 @@ import pytest
 from axe_playwright_python import sync_playwright as axe_sync  # the test extra's: a missing one fails, never skips
 
 from companion import games
-from tests.conftest import PHONE
+from tests.conftest import PHONE, open_key_link
 from tests.examples import examples
 from tests.foundation.test_page_stays_browser import REFUSED, calculator_example, create, post, sheet_form
 
@@ -117,7 +117,7 @@ def test_no_wcag_violations_on_any_page(server, browser, scheme):
             check(f"{game} tracked table's end screen, finished")
         page.goto(server.url + "/")
         check("home")
-        page.goto(server.key_link())  # the archive's key link, as `serve` prints it for the host
+        open_key_link(page, server.key_link())  # the archive's key link, as `serve` prints it for the host
         assert page.locator(f"a[href$='/plays/{finished['table']}']").count() == 1  # the list, not a refusal
         check("/plays")
         page.goto(f"{server.url}/plays/{finished['table']}")

@@ -350,8 +350,8 @@ def test_backup_while_the_server_writes_restores_every_table(server, tmp_path):
     printed = [line for line in (server.data / "server.log").read_text().splitlines() if line.startswith("Plays archive, every play (your own devices alone, this one too): ")]
     live = database.connect(server.data / "companion.db")
     try:
-        assert printed and printed[0].endswith(f"/plays?key={hostkey.host_key(live)}")
-        assert printed[0].split(": ", 1)[1].startswith("http://") and f":{server.port}/plays?key=" in printed[0]
+        assert printed and printed[0].endswith(f"/plays#key={hostkey.host_key(live)}")
+        assert printed[0].split(": ", 1)[1].startswith("http://") and f":{server.port}/plays#key=" in printed[0]
     finally:
         live.conn.close()
 
@@ -359,7 +359,8 @@ def test_backup_while_the_server_writes_restores_every_table(server, tmp_path):
 def test_a_backup_of_an_idle_file_is_one_file_that_serves_every_finished_table(played, tmp_path, capsys):
     copy = tmp_path / "copy.db"
     assert cli.main(["backup", str(copy), "--data", str(played["folder"])]) == 0
-    assert str(copy) in capsys.readouterr().out
+    said = capsys.readouterr().out
+    assert str(copy) in said and "It carries the host key" in said  # whoever has the file has the key
     assert listing(tmp_path) == ["copy.db", "data"]
     restored = tmp_path / "restored"
     restored.mkdir()

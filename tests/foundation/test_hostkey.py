@@ -11,7 +11,7 @@ from pathlib import Path
 from companion import cli, db as database, export, hostkey
 from companion.web.plays import HOST_COOKIE
 
-from .test_plays import gutenberg_play, listed
+from .test_plays import give_key, gutenberg_play, listed
 
 
 def stored_key(path: Path) -> str:
@@ -30,7 +30,7 @@ def host_key_cli(capsys, *args) -> tuple[int, str, str]:
 
 
 def printed_key(out: str) -> str:
-    return re.search(r"/plays\?key=(\S+)", out).group(1)
+    return re.search(r"/plays#key=(\S+)", out).group(1)
 
 
 def test_host_key_prints_the_key_and_new_replaces_it_for_every_device(app, api, capsys, tmp_path):
@@ -42,7 +42,7 @@ def test_host_key_prints_the_key_and_new_replaces_it_for_every_device(app, api, 
     assert host_key_cli(capsys, "--data", str(folder))[1] == out  # printing changes nothing
 
     device = app.test_client()
-    assert device.get("/plays", query_string={"key": old}).status_code == 303
+    assert give_key(device, old).status_code == 303
     assert len(listed(device.get("/plays").get_data(as_text=True))) == 1
     export.backup(folder / "companion.db", tmp_path / "old-backup.db")  # an old backup: it holds the old key
 
@@ -53,10 +53,10 @@ def test_host_key_prints_the_key_and_new_replaces_it_for_every_device(app, api, 
     # the device's old cookie, the old link and the key in the old backup grant nothing now
     assert listed(device.get("/plays").get_data(as_text=True)) == []
     assert device.get("/plays/backup").status_code == 404
-    assert device.get("/plays", query_string={"key": old}).status_code == 403
+    assert give_key(device, old).status_code == 403
     assert stored_key(tmp_path / "old-backup.db") == old
     # the new link does
-    assert device.get("/plays", query_string={"key": new}).status_code == 303
+    assert give_key(device, new).status_code == 303
     assert len(listed(device.get("/plays").get_data(as_text=True))) == 1
     device.set_cookie(HOST_COOKIE, old)
     assert listed(device.get("/plays").get_data(as_text=True)) == []

@@ -10,6 +10,7 @@ import pytest
 
 from companion import games
 from tests.examples import examples
+from tests.conftest import open_key_link
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -70,7 +71,7 @@ def test_stats_fit_a_phone_and_show_a_long_name_whole(server, phone, dark_phone,
     for _ in ends(server):
         pass  # a finished table of every game, a 40-character name in each
     for page, theme in ((phone, "light"), (dark_phone, "dark")):
-        page.goto(server.key_link())  # the host's own link: the archive is every play
+        open_key_link(page, server.key_link())  # the host's own link: the archive is every play
         page.goto(server.url + "/plays/stats")
         page.locator(".game-stats").first.wait_for()
         shot(page, f"stats_40_characters_{theme}")

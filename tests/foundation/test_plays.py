@@ -21,7 +21,7 @@ from markupsafe import escape
 
 from companion import charts, results, stats, tables
 from companion.web.connection import get_db
-from companion.web.plays import HOST_COOKIE, NO_PLAY, WRONG_KEY
+from companion.web.plays import HOST_COOKIE, KEY_IN_ADDRESS, NO_KEY, NO_PLAY, WRONG_KEY
 
 OTHER = {"REMOTE_ADDR": "192.168.1.23"}
 #: where a request comes from when a reverse proxy on the same machine hands it on (issue 27)
@@ -94,8 +94,13 @@ def host_client(app):
     """The host's own browser: a test client that opened the host-key link `companion serve` prints
     (issue 27: an address, loopback included, grants nothing)."""
     browser = app.test_client()
-    assert browser.get("/plays", query_string={"key": host_key(app)}).status_code == 303
+    assert give_key(browser, host_key(app)).status_code == 303
     return browser
+
+
+def give_key(client, key: str):
+    """What the page does with the host-key link's fragment (static/js/hostkey.js): post the key in a form's body."""
+    return client.post("/plays/key", data={"key": key})
 
 
 @pytest.fixture
@@ -372,13 +377,14 @@ def test_another_device_sees_the_plays_of_the_tables_it_joined(app, other, plays
     assert listed(text(other.get("/plays"))) == [joined["table"]]
 
 
-def test_the_host_key_shows_another_device_every_play_and_leaves_the_address(app, other, plays):
+def test_the_host_key_posted_shows_another_device_every_play(app, other, plays):
     key = host_key(app)
-    answer = other.get("/plays", query_string={"key": key, "game": "gutenberg"})
+    answer = give_key(other, key)
     assert answer.status_code == 303
-    assert answer.headers["Location"] == "/plays?game=gutenberg"  # the key is gone from the address
+    assert answer.headers["Location"] == "/plays"  # the key never was in an address
     cookie = answer.headers["Set-Cookie"]
     assert cookie.startswith(f"{HOST_COOKIE}={key};") and "HttpOnly" in cookie and "SameSite=Lax" in cookie
+    assert "Secure" not in cookie  # plain HTTP, no public HTTPS address: a Secure cookie would not come back
     assert int(re.search(r"Max-Age=(\d+)", cookie).group(1)) >= 60 * 60 * 24 * 300
     assert listed(text(other.get("/plays"))) == [d["table"] for d in all_results(app)]
     assert other.get(f"/plays/{plays[0]['table']}").status_code == 200
@@ -386,12 +392,26 @@ def test_the_host_key_shows_another_device_every_play_and_leaves_the_address(app
     assert other.get("/plays/backup").status_code == 200
 
 
+def test_a_host_key_in_the_address_is_refused_for_proxies_log_it(app, other, plays):
+    """The old link, /plays?key=KEY: the request line that carried the key is in a log by now, so it
+    grants nothing and says what to do instead; the page offers the form, and never shows the key."""
+    key = host_key(app)
+    answer = other.get("/plays", query_string={"key": key, "game": "gutenberg"})
+    assert answer.status_code == 400 and "Set-Cookie" not in answer.headers
+    page = text(answer)
+    assert esc(KEY_IN_ADDRESS) in page and key not in page
+    assert 'id="host-key-form"' in page and 'action="/plays/key"' in page
+    assert listed(text(other.get("/plays"))) == []
+
+
 def test_a_wrong_host_key_changes_nothing_and_says_so(app, other, plays):
     key = host_key(app)
-    for wrong in ("nope", key[:-1], key + "x", ""):
-        answer = other.get("/plays", query_string={"key": wrong})
-        assert answer.status_code == 403
-        assert esc(WRONG_KEY) in text(answer)
+    for wrong in ("nope", key[:-1], key + "x", "", "  "):
+        answer = give_key(other, wrong)
+        assert answer.status_code == (403 if wrong.strip() else 400)
+        assert esc(WRONG_KEY if wrong.strip() else NO_KEY) in text(answer)
+        form = text(answer).split('id="host-key-form"')[1].split("</form>")[0]
+        assert 'aria-describedby="host-key-error"' in form and "value=" not in form  # said beside the field, never echoed
         assert "Set-Cookie" not in answer.headers
         assert listed(text(answer)) == []
     assert listed(text(other.get("/plays"))) == []
@@ -435,7 +455,9 @@ def test_the_host_downloads_a_backup_that_holds_every_table(app, client, plays, 
     assert 'href="/plays/backup"' in page
     answer = client.get("/plays/backup")
     assert answer.status_code == 200
-    assert re.fullmatch(r'attachment; filename=companion-backup-\d{4}-\d\d-\d\d\.db', answer.headers["Content-Disposition"])
+    # the download says it carries the host key: in its file's name, and beside its button
+    assert re.fullmatch(r'attachment; filename=companion-backup-\d{4}-\d\d-\d\d-host-key-inside\.db', answer.headers["Content-Disposition"])
+    assert 'aria-describedby="backup-carries-key"' in page and "The file carries the host key" in page
     copy = tmp_path / "copy.db"
     copy.write_bytes(answer.data)
     with sqlite3.connect(copy) as db:

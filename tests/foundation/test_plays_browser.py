@@ -11,7 +11,7 @@ import re
 
 import pytest
 
-from tests.conftest import fits_a_phone
+from tests.conftest import fits_a_phone, open_key_link
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -76,8 +76,8 @@ def tour(page, server, shot, codex: dict, suffix: str) -> list[str]:
     errors = watch_console(page)
     page.goto(f"{server.url}/plays")
     assert page.locator(".play-entry").count() == 0  # 127.0.0.1 is no key (issue 27)
-    page.goto(server.key_link())
-    page.wait_for_url(f"{server.url}/plays")
+    open_key_link(page, server.key_link())
+    assert page.url == f"{server.url}/plays"  # the key left the address
     entries = page.locator(".play-entry")
     assert entries.count() == 3
     assert entries.first.locator(".play-game").inner_text() == "Codex Naturalis"  # newest first

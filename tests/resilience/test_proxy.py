@@ -302,6 +302,15 @@ def host_key_link(folder) -> str:
     return printed_key_link((folder / "serve.log").read_text())
 
 
+def post_key(port: int, link: str, source: str = "127.0.0.1") -> tuple[int, dict, bytes]:
+    """What the archive's page does with a host-key link's fragment (static/js/hostkey.js): post the key, through the proxy."""
+    from urllib.parse import unquote, urlencode
+
+    key = unquote(link.split("#key=", 1)[1])
+    return request(port, "POST", "/plays/key", source, {"Content-Type": "application/x-www-form-urlencoded"},
+                   urlencode({"key": key}).encode())
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("kind", ["nginx", "caddy"])
 @pytest.mark.parametrize("trusted", [(), ("--proxy", "1")], ids=["no-proxy-option", "proxy-1"])
@@ -319,8 +328,8 @@ def test_through_a_real_proxy_only_the_host_key_opens_the_archive(processes, tmp
     assert status == 303
     assert archive(port, PHONE_A, cookie(headers)) == {"listed": [mine["table"]], "json": [mine["table"]],
                                                       "csv": [mine["table"]], "backup": False}
-    # the host's own browser, on this machine: the link serve printed, then every play and the backup
-    status, headers, _ = request(port, "GET", host_key_link(tmp_path / "companion"))
+    # the host's own browser, on this machine: the key of the link serve printed, posted as its page does
+    status, headers, _ = post_key(port, host_key_link(tmp_path / "companion"))
     assert status == 303
     host = cookie(headers)
     assert archive(port, "127.0.0.1", host) == {"listed": both, "json": both, "csv": both, "backup": True}
@@ -330,11 +339,11 @@ def test_through_a_real_proxy_only_the_host_key_opens_the_archive(processes, tmp
     assert done.returncode == 0, done.stderr
     assert archive(port, "127.0.0.1", host) == nothing
     old_link = host_key_link(tmp_path / "companion")
-    assert request(port, "GET", old_link)[0] == 403
+    assert post_key(port, old_link)[0] == 403
 
-    new_link = re.search(r"(/plays\?key=\S+)", done.stdout).group(1)
+    new_link = re.search(r"(/plays#key=\S+)", done.stdout).group(1)
     assert new_link != old_link
-    status, headers, _ = request(port, "GET", new_link)
+    status, headers, _ = post_key(port, new_link)
     assert status == 303
     assert archive(port, "127.0.0.1", cookie(headers)) == {"listed": both, "json": both, "csv": both, "backup": True}
 
@@ -367,7 +376,101 @@ def test_the_host_key_cookie_is_secure_when_a_trusted_proxy_says_https(tmp_path)
     HTTP; an untrusted X-Forwarded-Proto changes nothing."""
     for hops, secure in ((1, True), (0, False)):
         app = create_app({"TESTING": True, "DATA_DIR": str(tmp_path / str(hops)), "PROXY": hops})
-        link = f"/plays?key={host_key(app)}"
-        answer = app.test_client().get(link, headers={"X-Forwarded-For": "10.0.0.1", "X-Forwarded-Proto": "https"})
+        answer = app.test_client().post("/plays/key", data={"key": host_key(app)},
+                                        headers={"X-Forwarded-For": "10.0.0.1", "X-Forwarded-Proto": "https"})
         assert answer.status_code == 303
         assert ("; Secure" in answer.headers["Set-Cookie"]) is secure
+
+
+# --- the public address (issue 31): --public-url ------------------------------------------------
+
+PUBLIC = "https://club.example.org"
+
+
+def public_app(tmp_path, url: str | None = PUBLIC, **config):
+    return create_app({"TESTING": True, "DATA_DIR": str(tmp_path / "data"), "PROXY": 1, "PUBLIC_URL": url, **config})
+
+
+def behind(client, method: str, path: str, host: str = "club.example.org", **kw):
+    """A request as Caddy hands it on: the phone's Host, its address and scheme in X-Forwarded-*."""
+    headers = {"Host": host, "X-Forwarded-For": "203.0.113.7", "X-Forwarded-Proto": "https", **kw.pop("headers", {})}
+    return client.open(path, method=method, headers=headers, **kw)
+
+
+def test_with_a_public_url_the_join_link_names_it_and_its_host_is_answered(tmp_path):
+    client = public_app(tmp_path).test_client()
+    answer = behind(client, "POST", "/api/v1/tables", json=DOC)
+    assert answer.status_code == 201, answer.get_data(as_text=True)
+    t = answer.get_json()
+    assert t["join_url"] == f"{PUBLIC}/join/{t['table']}/{t['token']}"  # what the QR code encodes
+    page = behind(client, "GET", f"/join/{t['table']}/{t['token']}", follow_redirects=True)
+    assert page.status_code == 200  # the public name is answered without --allow-host
+    # another name is still refused (DNS rebinding): the public address adds one name, not every name
+    assert behind(client, "GET", "/", host="evil.example").status_code == 400
+
+
+def test_without_a_public_url_the_public_name_is_refused_and_the_link_is_the_servers_own(tmp_path):
+    client = public_app(tmp_path, None).test_client()
+    assert behind(client, "GET", "/").status_code == 400
+    t = create(client, "10.0.0.1", proto="https").get_json()
+    assert not t["join_url"].startswith(PUBLIC)
+
+
+def test_with_an_https_public_url_cookies_are_secure_and_hsts_is_sent(tmp_path):
+    app = public_app(tmp_path)
+    client = app.test_client()
+    t = behind(client, "POST", "/api/v1/tables", json=DOC).get_json()
+    joined = behind(client, "GET", f"/join/{t['table']}/{t['token']}")
+    seat = behind(client, "POST", f"/t/{t['table']}/seat", data={"seat": "0"})
+    key = behind(client, "POST", "/plays/key", data={"key": host_key(app)})
+    for answer in (joined, seat, key):
+        assert answer.status_code == 303
+        cookies = answer.headers.getlist("Set-Cookie")
+        assert cookies and all("; Secure" in c and "HttpOnly" in c for c in cookies), cookies
+    for answer in (joined, behind(client, "GET", "/"), behind(client, "GET", "/", host="evil.example"),
+                   behind(client, "GET", "/static/app.css")):
+        assert answer.headers["Strict-Transport-Security"] == "max-age=31536000", answer.status_code
+        answer.close()  # the static file's
+    # the same app reached over plain HTTP by the operator (curl on the box): still Secure, as the phones see it
+    plain = client.get(f"/join/{t['table']}/{t['token']}", headers={"Host": "club.example.org"})
+    assert "; Secure" in plain.headers["Set-Cookie"]
+
+
+def test_without_a_public_url_there_is_no_hsts_and_cookies_follow_the_request(tmp_path):
+    client = public_app(tmp_path, None).test_client()
+    t = create(client, "10.0.0.1").get_json()
+    answer = client.get(f"/join/{t['table']}/{t['token']}", headers={"X-Forwarded-For": "10.0.0.1"})
+    assert "Strict-Transport-Security" not in answer.headers and "; Secure" not in answer.headers["Set-Cookie"]
+    # an http public address (a club's LAN box behind a proxy without TLS): no HSTS, no Secure
+    client = public_app(tmp_path / "http", "http://club.example.org:8080").test_client()
+    answer = behind(client, "GET", "/", host="club.example.org:8080", headers={"X-Forwarded-Proto": "http"})
+    assert answer.status_code == 200 and "Strict-Transport-Security" not in answer.headers
+
+
+@pytest.mark.parametrize("value", ["club.example.org", "ftp://club.example.org", "https://", "https://club.example.org/companion",
+                                   "https://club.example.org/?x=1", "https://user@club.example.org", "https://club.example.org:99999",
+                                   "https://bad_name!.org", "https://club.example.org#key"])
+def test_a_bad_public_url_is_one_line_and_exit_2(tmp_path, value, capsys):
+    from companion import cli
+
+    assert cli.main(["serve", "--data", str(tmp_path), "--public-url", value]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: --public-url: ") and err.count("\n") == 1, err
+
+
+@pytest.mark.parametrize("value, parsed", [("https://club.example.org/", "https://club.example.org"),
+                                           ("HTTPS://Club.Example.org:8443", "https://club.example.org:8443"),
+                                           ("http://192.0.2.9:8000", "http://192.0.2.9:8000"), ("https://[2001:db8::1]", "https://[2001:db8::1]")])
+def test_a_public_url_is_kept_as_scheme_name_and_port(value, parsed):
+    from companion.web.guard import parse_public_url
+
+    assert parse_public_url(value) == parsed
+
+
+def test_companion_public_url_in_the_environment_is_the_same_as_the_option(tmp_path, monkeypatch):
+    monkeypatch.setenv("COMPANION_PUBLIC_URL", PUBLIC)
+    client = create_app({"TESTING": True, "DATA_DIR": str(tmp_path / "data"), "PROXY": 1}).test_client()
+    assert behind(client, "POST", "/api/v1/tables", json=DOC).get_json()["join_url"].startswith(PUBLIC + "/join/")
+    monkeypatch.setenv("COMPANION_PUBLIC_URL", "club.example.org")
+    with pytest.raises(SystemExit, match="COMPANION_PUBLIC_URL"):
+        create_app({"TESTING": True, "DATA_DIR": str(tmp_path / "bad")})

@@ -190,3 +190,27 @@ def test_ctrl_c_stops_the_server_with_one_line_and_status_0(tmp_path, count):
     said = [line for line in out.splitlines() if not line.startswith("For a hall")]  # the hint may follow the archive line
     assert err == "" and said == ["Table Companion stopped (Ctrl-C)."], (out, err)
     assert process.returncode == 0
+
+
+def test_behind_a_proxy_the_banner_its_qr_code_and_the_archive_link_name_the_public_address(tmp_path):
+    process, lines = start_serving(tmp_path, "--port", "0", "--proxy", "1", "--public-url", "https://club.example.org/")
+    try:
+        found = re.fullmatch(r"Table Companion is running at (https://club\.example\.org/) \(through the proxy in front;"
+                             r" it listens on 127\.0\.0\.1:(\d+)\)", lines[0])
+        assert found, lines[0]
+        assert terminal_qr(lines) == "https://club.example.org/"  # what a phone scans: the proxy's address
+        assert re.fullmatch(r"Plays archive, every play \(.*\): https://club\.example\.org/plays#key=[\w-]+", lines[-1]), lines[-1]
+        assert not any(line.startswith("Note:") for line in lines), lines  # on loopback, only the proxy reaches it
+        assert Address(int(found.group(2))).send("GET", "/", headers={"Host": "club.example.org"})[0] == 200
+    finally:
+        stop(process)
+
+
+def test_a_trusted_proxy_on_every_interface_is_warned_about(tmp_path):
+    """--proxy on 0.0.0.0: whoever reaches the port directly writes its own X-Forwarded-For."""
+    process, lines = start_serving(tmp_path, "--host", "0.0.0.0", "--port", "0", "--proxy", "1", "--quiet")
+    try:
+        notes = [line for line in lines if line.startswith("Note: --proxy 1 ")]
+        assert len(notes) == 1 and "127.0.0.1" in notes[0], lines
+    finally:
+        stop(process)
