@@ -22,6 +22,7 @@ The 127.0.0.x loopback addresses stand for different clients (Linux routes all o
 
 from __future__ import annotations
 
+import http.client
 import os
 import socket
 import threading
@@ -140,6 +141,28 @@ def test_a_connection_past_its_addresss_cap_is_closed_and_other_addresses_are_se
         for sock in held:
             sock.close()
         server.stop()
+
+
+def test_behind_a_trusted_proxy_the_connection_cap_is_off_unless_given(tmp_path, enough_files):
+    # every connection comes from the proxy there: the default cap would cap the whole site
+    proxied = Server(data=tmp_path / "proxied", args=("--proxy", "1")).start()
+    capped = Server(data=tmp_path / "capped", args=("--proxy", "1", "--connection-limit", "3")).start()
+    held = []
+    try:
+        from companion.limits import CONNECTIONS_PER_CLIENT
+
+        held = [socket.create_connection(("127.0.0.1", proxied.port), timeout=GENEROUS_S)
+                for _ in range(CONNECTIONS_PER_CLIENT + 10)]
+        held += [socket.create_connection(("127.0.0.1", capped.port), timeout=GENEROUS_S) for _ in range(3)]
+        time.sleep(1)  # taken in by the servers
+        assert proxied.send("GET", "/", timeout=GENEROUS_S)[0] == 200
+        with pytest.raises((ConnectionError, http.client.RemoteDisconnected)):
+            capped.send("GET", "/", timeout=GENEROUS_S)
+    finally:
+        for sock in held:
+            sock.close()
+        proxied.stop()
+        capped.stop()
 
 
 def test_a_request_head_dripped_a_line_at_a_time_is_cut_off_with_408(tmp_path):
