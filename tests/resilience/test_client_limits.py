@@ -22,6 +22,7 @@ The 127.0.0.x loopback addresses stand for different clients (Linux routes all o
 
 from __future__ import annotations
 
+import contextlib
 import http.client
 import os
 import socket
@@ -44,10 +45,22 @@ FEW_SECONDS = 8
 GENEROUS_S = 30
 
 
+@contextlib.contextmanager
+def holding(*servers: Server):
+    """Yield a list for the sockets a test holds; then close them and stop the servers (started)."""
+    held: list[socket.socket] = []
+    try:
+        yield held
+    finally:
+        for sock in held:
+            sock.close()
+        for server in servers:
+            server.stop()
+
+
 def test_a_stream_past_its_addresss_cap_is_answered_429_and_other_addresses_are_not(tmp_path):
     server = Server(data=tmp_path / "srv", args=("--stream-limit", "2")).start()
-    held = []
-    try:
+    with holding(server) as held:
         t = create(server)
         for _ in range(2):
             sock, head = open_stream(server.port, t)
@@ -67,17 +80,12 @@ def test_a_stream_past_its_addresss_cap_is_answered_429_and_other_addresses_are_
         assert server.send("GET", f"/t/{t['table']}", headers={"Cookie": f"tc_{t['table']}={t['token']}"})[0] == 200
         assert api_post(server, t, "events", {"type": "fame", "data": {"player": 0, "delta": 1},
                                              "expected_version": 0})[0] == 200
-    finally:
-        for sock in held:
-            sock.close()
-        server.stop()
 
 
 def test_behind_a_trusted_proxy_the_forwarded_address_is_counted_and_not_the_proxys(tmp_path):
     proxied = Server(data=tmp_path / "proxied", args=("--stream-limit", "1", "--proxy", "1")).start()
     direct = Server(data=tmp_path / "direct", args=("--stream-limit", "1")).start()
-    held = []
-    try:
+    with holding(proxied, direct) as held:
         for server, second_phone in ((proxied, b"HTTP/1.1 200"), (direct, b"HTTP/1.1 429")):
             t = create(server)
             for forwarded, expected in (("203.0.113.5", b"HTTP/1.1 200"), ("203.0.113.5", b"HTTP/1.1 429"),
@@ -86,17 +94,11 @@ def test_behind_a_trusted_proxy_the_forwarded_address_is_counted_and_not_the_pro
                 held.append(sock)
                 # with --proxy 1 each forwarded address has its own cap; without, the header is ignored
                 assert head.startswith(expected), (server.args, forwarded, head)
-    finally:
-        for sock in held:
-            sock.close()
-        proxied.stop()
-        direct.stop()
 
 
 def test_a_closed_stream_gives_its_place_back_within_a_few_seconds(tmp_path):
     server = Server(data=tmp_path / "srv", args=("--stream-limit", "1")).start()
-    held = []
-    try:
+    with holding(server) as held:
         t = create(server)
         sock, head = open_stream(server.port, t)
         assert head.startswith(b"HTTP/1.1 200"), head
@@ -113,17 +115,12 @@ def test_a_closed_stream_gives_its_place_back_within_a_few_seconds(tmp_path):
             time.sleep(0.25)
         print(f"\nthe closed stream's place was given back after {time.monotonic() - closed:.1f} s")
         assert "Traceback" not in server.log.read_text()
-    finally:
-        for sock in held:
-            sock.close()
-        server.stop()
 
 
 def test_a_connection_past_its_addresss_cap_is_closed_and_other_addresses_are_served(tmp_path):
     server = Server(data=tmp_path / "srv", args=("--connection-limit", "3")).start()
-    held = []
-    try:
-        held = [socket.create_connection(("127.0.0.1", server.port), timeout=GENEROUS_S) for _ in range(3)]
+    with holding(server) as held:
+        held += [socket.create_connection(("127.0.0.1", server.port), timeout=GENEROUS_S) for _ in range(3)]
         time.sleep(0.5)  # taken in by the server
         extra = socket.create_connection(("127.0.0.1", server.port), timeout=GENEROUS_S)
         held.append(extra)
@@ -137,32 +134,22 @@ def test_a_connection_past_its_addresss_cap_is_closed_and_other_addresses_are_se
         held.pop(0).close()  # one of the address's own connections ends: it may open another
         time.sleep(0.5)
         assert server.send("GET", "/", timeout=GENEROUS_S)[0] == 200
-    finally:
-        for sock in held:
-            sock.close()
-        server.stop()
 
 
 def test_behind_a_trusted_proxy_the_connection_cap_is_off_unless_given(tmp_path, enough_files):
     # every connection comes from the proxy there: the default cap would cap the whole site
     proxied = Server(data=tmp_path / "proxied", args=("--proxy", "1")).start()
     capped = Server(data=tmp_path / "capped", args=("--proxy", "1", "--connection-limit", "3")).start()
-    held = []
-    try:
+    with holding(proxied, capped) as held:
         from companion.limits import CONNECTIONS_PER_CLIENT
 
-        held = [socket.create_connection(("127.0.0.1", proxied.port), timeout=GENEROUS_S)
+        held += [socket.create_connection(("127.0.0.1", proxied.port), timeout=GENEROUS_S)
                 for _ in range(CONNECTIONS_PER_CLIENT + 10)]
         held += [socket.create_connection(("127.0.0.1", capped.port), timeout=GENEROUS_S) for _ in range(3)]
         time.sleep(1)  # taken in by the servers
         assert proxied.send("GET", "/", timeout=GENEROUS_S)[0] == 200
         with pytest.raises((ConnectionError, http.client.RemoteDisconnected)):
             capped.send("GET", "/", timeout=GENEROUS_S)
-    finally:
-        for sock in held:
-            sock.close()
-        proxied.stop()
-        capped.stop()
 
 
 def test_a_request_head_dripped_a_line_at_a_time_is_cut_off_with_408(tmp_path):
@@ -283,8 +270,7 @@ def test_a_stream_refused_when_it_opens_again_does_not_say_the_server_is_unreach
     from tests.foundation.test_push_browser import wait_push_open
 
     server = Server(data=tmp_path / "srv", args=("--stream-limit", "1")).start()
-    held = []
-    try:
+    with holding(server) as held:
         t = create(server)
         open_table(phone, server, t, "Anna")
         wait_push_open(phone)
@@ -307,7 +293,3 @@ def test_a_stream_refused_when_it_opens_again_does_not_say_the_server_is_unreach
         phone.wait_for_timeout((2 * KEEP_ALIVE_S + 3) * 1000)  # past two missed keep-alives since the last one heard
         assert statuses and set(statuses) == {429}, statuses
         assert phone.evaluate("() => window.__banners") == []
-    finally:
-        for sock in held:
-            sock.close()
-        server.stop()
