@@ -84,7 +84,7 @@ def main() -> int:
     url = f"http://127.0.0.1:{port}/"
     with tempfile.TemporaryDirectory() as data:
         server = subprocess.Popen([sys.executable, "-m", "companion", "serve", "--host", "127.0.0.1", "--port", str(port), "--data", data, "--quiet",
-                                   "--workers", str(args.workers)], cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                                   "--workers", str(args.workers), "--connection-limit", "off"], cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                                   start_new_session=True)
         idle: list[socket.socket] = []
         try:

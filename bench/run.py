@@ -158,9 +158,10 @@ def start(argv: list[str], port: int, path: str = "/") -> Served:
 
 def start_companion(data: Path, workers: int | None = None) -> Served:
     port = free_port()
-    # the convention load creates hundreds of tables from this one address within seconds: no limit
+    # the convention load creates hundreds of tables from this one address within seconds, and
+    # its phones hold their streams and connections from it: no per-client limit
     argv = [sys.executable, "-m", "companion", "serve", "--host", HOST, "--port", str(port), "--data", str(data), "--quiet",
-            "--create-limit", "off"]
+            "--create-limit", "off", "--stream-limit", "off", "--connection-limit", "off"]
     if workers:
         argv += ["--workers", str(workers)]
     return start(argv, port)

@@ -7,7 +7,7 @@ import json
 import sys
 from pathlib import Path
 
-from . import games, rules
+from . import games, limits, rules
 from .games.validation import RulesError
 from .db import SYNC_MODES
 from .paths import DB_NAME, data_folder, default_data_folder
@@ -26,7 +26,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
-    serve = sub.add_parser("serve", help="serve the app to the phones at the table (gevent's production WSGI server)")
+    serve = sub.add_parser("serve", parents=[limits.serve_options()], help="serve the app to the phones at the table (gevent's production WSGI server)")
     serve.add_argument("--host", default="0.0.0.0", help="interface to listen on (default: all interfaces)")
     serve.add_argument("--port", type=int, default=8000, help="port (default: 8000)")
     serve.add_argument("--data", default=None, help=f"data folder holding {DB_NAME} (default: $COMPANION_DATA, else {default_data_folder()})")
@@ -426,7 +426,7 @@ def serve_config(args) -> tuple[dict, tuple[str, str] | None]:
         except ValueError as exc:
             return config, ("--create-limit", str(exc))
         config["CREATE_LIMIT"] = args.create_limit
-    return config, None
+    return config, limits.read_options(args, config)
 
 
 def cannot_listen(args, exc: Exception) -> tuple[str, str]:

@@ -22,12 +22,25 @@ What is set here, and why:
 - an event stream whose phone stopped reading is ended: its send buffer is small
   (STREAM_SEND_BUFFER) and a write that waits STREAM_WRITE_TIMEOUT_S (or the idle timeout, if
   shorter) is given up; the phone's browser opens the stream again and catches up by version;
+- a request's head (its request line and headers) must arrive whole within HEAD_TIMEOUT_S of
+  its first byte, or the connection gets 408 and is closed: the idle timeout counts each wait
+  for bytes alone, so a client sending a header line every few seconds held its place for good
+  (1,000 of them filled a server with a 1024 open-file limit). $COMPANION_HEAD_TIMEOUT_S sets it;
+- at most `--connection-limit` connections per client address (companion/limits.py;
+  Server.do_handle: past it a new connection is closed at once, unread, before it is given a
+  greenlet); off by default behind a trusted proxy, whose connections they all are;
+- an event stream notices a phone that left within push.KEEP_ALIVE_S: before each write of a
+  stream the socket is asked, without waiting, whether the phone closed its side (a write to
+  such a socket succeeds once, and only the next fails); and where TCP_USER_TIMEOUT exists
+  (Linux), a stream whose phone stopped acknowledging for STREAM_UNACKED_S (out of the Wi-Fi's
+  reach: no close ever comes) is ended by the kernel, instead of after TCP's retries (minutes);
 - the request log is off (a phone's every tap would be a line) and errors go through
   `logging`, where companion/logs.py takes the secrets out.
 """
 
 from __future__ import annotations
 
+import errno
 import logging
 import os
 import signal
@@ -37,6 +50,8 @@ import gevent
 from gevent import GreenletExit
 from gevent.pool import Pool
 from gevent.pywsgi import WSGIHandler, WSGIServer
+
+from .limits import CLIENT_SHARE, client_cap, client_key
 
 #: seconds a connection may stay silent before it is closed (waitress's channel_timeout was 30)
 IDLE_TIMEOUT_S = 30
@@ -48,12 +63,22 @@ STREAM_WRITE_TIMEOUT_S = 5
 #: phone that stopped reading can leave unsent on the server, instead of the megabytes Linux's
 #: tuning allows a socket; it holds a whole event, so a reading phone's write completes at once
 STREAM_SEND_BUFFER = 64 * 1024
+#: seconds a request's head may take to arrive whole, from its first byte (nginx's
+#: client_header_timeout is 60, Apache's mod_reqtimeout 20-40): a phone sends its head in one packet
+HEAD_TIMEOUT_S = 10
+#: seconds a stream's written bytes may stay unacknowledged before the kernel ends it (TCP_USER_TIMEOUT)
+STREAM_UNACKED_S = 15
 #: descriptors kept free beside the connections: SQLite's file and WAL, listening sockets, logs
 FD_HEADROOM = 64
 #: the open-file limit asked for at start-up, where the hard limit allows it
 WANTED_FILES = 65536
 #: the most connections where the open-file limit cannot be read (Windows: no `resource`)
 NO_RLIMIT_CONNECTIONS = 10000
+
+#: what a client whose request head took longer than HEAD_TIMEOUT_S is answered, before the connection closes
+_SLOW_HEAD = b"the request's headers came too slowly\n"
+HEAD_TOO_SLOW = (b"HTTP/1.1 408 Request Timeout\r\nConnection: close\r\nContent-Type: text/plain; charset=utf-8\r\n"
+                 b"Content-Length: %d\r\n\r\n%s" % (len(_SLOW_HEAD), _SLOW_HEAD))
 
 #: not under "companion", the Flask app's logger: its handler writes to the request's wsgi.errors,
 #: which is this logger (pywsgi's error_log), and a record would go round for ever
@@ -105,6 +130,34 @@ class Handler(WSGIHandler):
 
     #: the seconds a write of this connection's answer may wait; set for an event stream
     write_timeout: float | None = None
+    #: the running deadline for the request head being read (HEAD_TIMEOUT_S)
+    head_deadline: gevent.Timeout | None = None
+
+    def handle_one_request(self):
+        """pywsgi's, with a deadline for the whole head: from its first byte (the wait for it is
+        the idle timeout's) until its headers are read, or 408 and the connection is closed."""
+        if self.rfile.closed:
+            return None
+        try:
+            self.rfile.peek(1)  # the next request's first byte, or b"" (closed), or the idle timeout
+        except OSError:  # the idle timeout, or a reset: closed as pywsgi closes it
+            return None
+        self.head_deadline = gevent.Timeout.start_new(self.server.head_timeout)
+        try:
+            return super().handle_one_request()
+        except gevent.Timeout as fired:
+            if fired is not self.head_deadline:
+                raise
+            self.close_connection = True
+            return ("408", HEAD_TOO_SLOW)
+        finally:
+            self.head_deadline.cancel()
+
+    def read_request(self, raw_requestline):
+        try:
+            return super().read_request(raw_requestline)
+        finally:  # the head is read: what follows (the body, the answer) has its own timeouts
+            self.head_deadline.cancel()
 
     def finalize_headers(self):
         super().finalize_headers()
@@ -125,9 +178,28 @@ class Handler(WSGIHandler):
         self.write_timeout = min(STREAM_WRITE_TIMEOUT_S, self.server.idle_timeout)
         try:
             self.socket.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, STREAM_SEND_BUFFER)
-        except OSError:  # closed meanwhile: the first write says so
+            if hasattr(socket, "TCP_USER_TIMEOUT"):  # Linux: a phone out of reach acknowledges nothing
+                self.socket.setsockopt(socket.IPPROTO_TCP, socket.TCP_USER_TIMEOUT, STREAM_UNACKED_S * 1000)
+        except OSError:  # closed meanwhile (the first write says so), or not TCP (a test's Unix socket)
             pass
         self.socket.settimeout(self.write_timeout)
+
+    def _sendall(self, data):
+        if self.write_timeout is not None and self.peer_closed():
+            # the phone closed its side (it left the page): end the stream now, as a write that
+            # failed would, instead of writing once more into a socket nobody reads
+            raise BrokenPipeError(errno.EPIPE, "the phone closed its stream")
+        return super()._sendall(data)
+
+    def peer_closed(self) -> bool:
+        """True when the client has closed its side: a look at the socket that never waits."""
+        raw = getattr(self.socket, "_sock", self.socket)
+        try:
+            return raw.recv(1, socket.MSG_PEEK | socket.MSG_DONTWAIT) == b""
+        except BlockingIOError:  # nothing to read: still open
+            return False
+        except OSError:  # reset: the write says so
+            return False
 
     def handle_one_response(self):
         try:
@@ -164,6 +236,10 @@ class Server(WSGIServer):
     handler_class = Handler
     #: seconds a connection may stay silent, or a write wait, before it is closed
     idle_timeout: float = IDLE_TIMEOUT_S
+    #: seconds a request's head may take from its first byte
+    head_timeout: float = HEAD_TIMEOUT_S
+    #: connections one client address may hold at once (None: no cap)
+    per_client: int | None = None
     #: connections the kernel queues while the server is busy, as `--workers`' sockets do
     #: (gevent's default, 256, dropped part of a burst of connects, which the phones then retried
     #: seconds later)
@@ -177,13 +253,39 @@ class Server(WSGIServer):
         sock.settimeout(self.idle_timeout)
         return super().handle(sock, address)
 
+    def do_handle(self, sock, address):
+        """Serve a new connection, or close it at once when its address holds `per_client` already.
+
+        Decided as it is accepted, before a greenlet or a place in the pool is given to it."""
+        if self.per_client is not None:
+            key = client_key(address[0]) if isinstance(address, tuple) and address else str(address)
+            held = self.clients.get(key, 0)
+            if held >= self.per_client:
+                sock.close()
+                return
+            self.clients[key] = held + 1
+        super().do_handle(sock, address)
+
+    def do_close(self, sock, address):
+        try:
+            super().do_close(sock, address)
+        finally:
+            if self.per_client is not None:
+                key = client_key(address[0]) if isinstance(address, tuple) and address else str(address)
+                left = self.clients.get(key, 0) - 1
+                if left > 0:
+                    self.clients[key] = left
+                else:
+                    self.clients.pop(key, None)
+
 
 def server(app, host: str = "127.0.0.1", port: int = 8000, sockets: list[socket.socket] | None = None,
            connections: int | None = None) -> Server:
     """Return the server for the app, listening but not yet serving.
 
     Give `sockets` (one, already listening: a worker's) or host and port. Raises OSError when
-    it cannot listen (the port is taken, the host is not this machine's).
+    it cannot listen (the port is taken, the host is not this machine's). The app's settings
+    cap the connections of one client address (`per_client`); a bare WSGI app has none.
     """
     import gevent.socket
 
@@ -194,10 +296,31 @@ def server(app, host: str = "127.0.0.1", port: int = 8000, sockets: list[socket.
     if sockets:
         # gevent accepts until the socket has nothing more: a blocking one would block the process
         sockets[0].setblocking(False)
-    made = Server(listener, app, spawn=Pool(connections or connection_limit()), log=None, error_log=log)
+    connections = connections or connection_limit()
+    made = Server(listener, app, spawn=Pool(connections), log=None, error_log=log)
     made.idle_timeout = env_seconds("COMPANION_IDLE_TIMEOUT_S", IDLE_TIMEOUT_S, 3600)
+    made.head_timeout = env_seconds("COMPANION_HEAD_TIMEOUT_S", HEAD_TIMEOUT_S, 3600)
+    made.clients = {}  # client_key -> connections it holds
+    most = per_client(app)
+    if most is not None:
+        made.per_client = max(1, min(most, connections // CLIENT_SHARE))
     made.init_socket()  # binds now: a taken port is an error here, not once serving
     return made
+
+
+def per_client(app) -> int | None:
+    """The connections one client address may hold, from the app's settings (`--connection-limit`);
+    off by default when the app trusts a proxy in front (werkzeug's ProxyFix in its chain)."""
+    config = getattr(app, "config", None)
+    if config is None:  # a bare WSGI app (bench/hello.py)
+        return None
+    from werkzeug.middleware.proxy_fix import ProxyFix
+
+    layer, proxied = getattr(app, "wsgi_app", None), False
+    while layer is not None and not proxied:
+        proxied = isinstance(layer, ProxyFix)
+        layer = getattr(layer, "wsgi_app", None) or getattr(layer, "app", None)
+    return client_cap(config, "CONNECTION_LIMIT", proxied=proxied)
 
 
 def listening(made: Server) -> tuple[str, int]:

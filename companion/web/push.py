@@ -31,11 +31,14 @@ from gevent.hub import Waiter
 #: seconds between two looks at the database while streams are open (a change reaches an
 #: open stream within this, plus the render)
 TICK_S = 0.02
-#: seconds between two keep-alives on an idle stream: they find a phone that left (the write
-#: fails), stay under serving.IDLE_TIMEOUT_S, after which a silent connection is closed, and
-#: tell the page the server is there: one that hears nothing for two of them says its table
-#: may be out of date (static/js/push.js; a stalled server keeps its connections open)
-KEEP_ALIVE_S = 10
+#: seconds between two keep-alives on an idle stream: they find a phone that left (before each,
+#: serving.py looks whether the phone closed its side, so its place is given back within this;
+#: it was 10, and a write to a closed socket fails only the second time: 15 to 30 s), stay
+#: under serving.IDLE_TIMEOUT_S, after which a silent connection is closed, and under a proxy's
+#: read timeout (nginx's proxy_read_timeout is 60 s), and tell the page the server is there:
+#: one that hears nothing for two of them says its table may be out of date (static/js/push.js;
+#: a stalled server keeps its connections open). 200 idle phones write 40 a second.
+KEEP_ALIVE_S = 5
 #: a keep-alive: an event (a comment would reach no script), whose data is the seconds until the next
 ALIVE = f"event: alive\ndata: {KEEP_ALIVE_S}\n\n".encode()
 #: what the browser waits before it opens a stream that dropped again (the SSE `retry` field)
@@ -71,10 +74,16 @@ class Hub:
         self._wake_up = Event()  # set when the first stream opens: the watcher runs only while there are some
 
     def open(self, table_id: str, version: int) -> None:
-        """Count a stream on the table, which has shown `version`."""
+        """Count a stream on the table, which has shown `version`.
+
+        Only the first stream of a table sets the version the Hub knows: a newer one read by a
+        later stream is left for the watcher to find, which then wakes the table's streams and
+        drops its stored answers. Raised here, the watcher would not count the table as moved,
+        and its other streams would be handed the keep-alive stored for their old version, again
+        and again, instead of the new one (tests/resilience/test_keep_alive_flood.py).
+        """
         self.streams[table_id] = self.streams.get(table_id, 0) + 1
-        if self.versions.get(table_id, -1) < version:
-            self.versions[table_id] = version
+        self.versions.setdefault(table_id, version)
         if self._watcher is None or self._watcher.dead:
             self._watcher = gevent.spawn(self._watch)
         self._wake_up.set()
@@ -144,8 +153,12 @@ class Hub:
         """
         loop = gevent.get_hub().loop
         size, woken = 1, 0
+        # every moved table's stored answers go before the first pause: `_read_versions` raised
+        # all their versions at once, and a stream of a table not yet reached that asks meanwhile
+        # must compute its answer, not be handed the keep-alive stored for its old version
         for table_id in moved:
             self.answers.pop(table_id, None)
+        for table_id in moved:
             for waiter in list(self.parked.pop(table_id, {})):
                 loop.run_callback(waiter.switch, None)
                 woken += 1
@@ -201,12 +214,94 @@ def enable(app) -> None:
     """Push to the app's table pages: called by `companion serve`, which serves with gevent.
 
     $COMPANION_PUSH_TICK_S sets the seconds between looks at the database (default TICK_S);
-    a test slows it to have pushes arrive after the taps they follow.
+    a test slows it to have pushes arrive after the taps they follow. The streams one client
+    address may hold open are capped (StreamLimit, `--stream-limit`).
     """
+    from ..limits import client_cap
     from ..serving import env_seconds
 
     seconds = env_seconds("COMPANION_PUSH_TICK_S", TICK_S)
     app.extensions["companion.push"] = Hub(app.config["DATABASE"], seconds)
+    most = client_cap(app.config, "STREAM_LIMIT")
+    if most is not None:  # its refusal carries the headers every answer does, as the Host check's does
+        headers = app.extensions["companion.host_check"].headers()
+        app.wsgi_app = app.extensions["companion.stream_limit"] = StreamLimit(app.wsgi_app, most, headers)
+
+
+#: seconds a refused stream is told to wait before it asks again (Retry-After)
+REFUSED_RETRY_S = 30
+#: what a stream past its address's cap is answered (docs/CONTRACT.md)
+REFUSED = ("this network holds as many live streams as one address may (companion serve --stream-limit):"
+           " the page checks for changes every second instead\n").encode()
+
+
+class StreamLimit:
+    """WSGI middleware: at most `most` open event streams per client address, past which 429.
+
+    Outermost, around the Host check and werkzeug's ProxyFix: the app's answer says whether it
+    is an event stream (its Content-Type), and the address is read once the app has answered,
+    when ProxyFix has put the one the trusted proxy forwarded in REMOTE_ADDR (it sets the
+    environ it is given). A stream past the cap is closed before its first byte, so it never
+    counts on its table (Hub.open runs at its first), and the phone is answered 429 with
+    Retry-After: its browser's EventSource fails, and the page polls (static/js/push.js) while
+    htmx's SSE extension tries the stream again, less and less often (at most every 64 s).
+    A stream is counted until the server closes its answer (a phone that left: serving.py).
+    """
+
+    def __init__(self, wsgi_app, most: int, headers=()):
+        self.wsgi_app = wsgi_app
+        self.most = most
+        self.headers = list(headers)
+        self.open: dict[str, int] = {}  # client_key -> event streams it holds open
+
+    def __call__(self, environ, start_response):
+        from ..limits import client_key
+
+        started: list = []
+        body = self.wsgi_app(environ, lambda status, headers, exc_info=None: started.append((status, headers, exc_info)))
+        if not started:  # a streaming app that starts its answer later: not one of ours
+            return body
+        status, headers, exc_info = started[0]
+        if not (status.startswith("200") and any(name.lower() == "content-type" and value.startswith("text/event-stream")
+                                                  for name, value in headers)):
+            start_response(status, headers, exc_info)
+            return body
+        key = client_key(environ.get("REMOTE_ADDR") or "")
+        if self.open.get(key, 0) >= self.most:
+            if hasattr(body, "close"):
+                body.close()
+            start_response("429 Too Many Requests", [
+                ("Content-Type", "text/plain; charset=utf-8"), ("Content-Length", str(len(REFUSED))),
+                ("Retry-After", str(REFUSED_RETRY_S)), ("Cache-Control", "no-store"), *self.headers])
+            return [REFUSED]
+        self.open[key] = self.open.get(key, 0) + 1
+        start_response(status, headers, exc_info)
+        return _Counted(body, lambda: self._release(key))
+
+    def _release(self, key: str) -> None:
+        left = self.open.get(key, 0) - 1
+        if left > 0:
+            self.open[key] = left
+        else:
+            self.open.pop(key, None)
+
+
+class _Counted:
+    """A stream's answer, which gives its place back when the server closes it."""
+
+    def __init__(self, body, release):
+        self.body = body
+        self.release = release
+
+    def __iter__(self):
+        return iter(self.body)
+
+    def close(self) -> None:
+        try:
+            if hasattr(self.body, "close"):
+                self.body.close()
+        finally:
+            self.release()
 
 
 def event(version: int, html: str) -> bytes:

@@ -29,10 +29,14 @@ export function streamOpen(evt) {
   pushOpen = true;
   answered();
 }
-// htmx:sseError
+// htmx:sseError. A stream the server refused (429 past its address's cap of streams: docs/CONTRACT.md,
+// or any answer but 200) is closed for good; htmx's extension opens another later, less and less
+// often (at most every 64 s), and meanwhile the page polls, whose answers say whether the server
+// is there: the closed stream's silence is no sign of anything.
 export function streamError(evt) {
   var source = evt.detail && evt.detail.source;
   pushOpen = !!(source && source.readyState === 1);
+  if (source && source.readyState === 2) clearTimeout(silence);
 }
 // htmx:sseClose
 export function streamClosed() { pushOpen = false; clearTimeout(silence); }

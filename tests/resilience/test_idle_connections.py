@@ -52,7 +52,8 @@ def enough_files():
 
 @pytest.mark.parametrize("workers", [1, 2], ids=["one process", "two workers"])
 def test_thousands_of_idle_connections_leave_the_server_answering(tmp_path, enough_files, workers):
-    server = Server(data=tmp_path / "data", workers=workers).start()
+    # all from this one address: its cap (test_client_limits.py) lifted
+    server = Server(data=tmp_path / "data", workers=workers, args=("--connection-limit", "off")).start()
     sockets = []
     try:
         sockets = idle_connections(server.port, IDLE)
@@ -76,7 +77,7 @@ def test_thousands_of_idle_connections_leave_the_server_answering(tmp_path, enou
 def test_a_1024_file_limit_queues_connections_instead_of_spinning(tmp_path, enough_files):
     # the server may not raise its own limit here: past it, connections wait in the kernel's
     # queue until idle ones time out, and nothing is written to the log
-    server = Server(data=tmp_path / "data", open_files=1024).start()
+    server = Server(data=tmp_path / "data", open_files=1024, args=("--connection-limit", "off")).start()
     sockets = []
     try:
         sockets = idle_connections(server.port, 1100)
@@ -169,7 +170,7 @@ def test_thousands_of_open_streams_all_get_the_next_version_and_the_server_answe
     import json
 
     server = Server(data=tmp_path / "data", workers=workers,
-                    args=("--create-limit", "off")).start()
+                    args=("--create-limit", "off", "--stream-limit", "off", "--connection-limit", "off")).start()
     sockets = []
     try:
         tables = []
