@@ -26,6 +26,10 @@ What is set here, and why:
   its first byte, or the connection gets 408 and is closed: the idle timeout counts each wait
   for bytes alone, so a client sending a header line every few seconds held its place for good
   (1,000 of them filled a server with a 1024 open-file limit). $COMPANION_HEAD_TIMEOUT_S sets it;
+- a few places are always kept free for new connections (Server.make_room): when they run
+  short, the connections that have waited longest without a whole request (idle keep-alives,
+  heads still dripping in) are closed, so many slow clients from many addresses cannot queue a
+  phone's tap behind them;
 - at most `--connection-limit` connections per client address (companion/limits.py;
   Server.do_handle: past it a new connection is closed at once, unread, before it is given a
   greenlet); off by default behind a trusted proxy, whose connections they all are;
@@ -68,6 +72,10 @@ STREAM_SEND_BUFFER = 64 * 1024
 HEAD_TIMEOUT_S = 10
 #: seconds a stream's written bytes may stay unacknowledged before the kernel ends it (TCP_USER_TIMEOUT)
 STREAM_UNACKED_S = 15
+#: of the places for connections, at least 1/RESERVE_SHARE, and RESERVE_LEAST, are kept free for new ones
+#: (Server.make_room): a new phone is never queued behind connections that send no whole request
+RESERVE_SHARE = 50
+RESERVE_LEAST = 8
 #: descriptors kept free beside the connections: SQLite's file and WAL, listening sockets, logs
 FD_HEADROOM = 64
 #: the open-file limit asked for at start-up, where the hard limit allows it
@@ -138,26 +146,34 @@ class Handler(WSGIHandler):
         the idle timeout's) until its headers are read, or 408 and the connection is closed."""
         if self.rfile.closed:
             return None
+        waiting = self.server.waiting
+        waiting[self] = None  # until its head is read, the first this server closes when it runs out of places
         try:
-            self.rfile.peek(1)  # the next request's first byte, or b"" (closed), or the idle timeout
-        except OSError:  # the idle timeout, or a reset: closed as pywsgi closes it
-            return None
-        self.head_deadline = gevent.Timeout.start_new(self.server.head_timeout)
-        try:
-            return super().handle_one_request()
-        except gevent.Timeout as fired:
-            if fired is not self.head_deadline:
-                raise
-            self.close_connection = True
-            return ("408", HEAD_TOO_SLOW)
+            try:
+                self.rfile.peek(1)  # the next request's first byte, or b"" (closed), or the idle timeout
+            except OSError:  # the idle timeout, or a reset: closed as pywsgi closes it
+                return None
+            if self not in waiting:  # closed to make room while it waited (Server.make_room)
+                return None
+            self.head_deadline = gevent.Timeout.start_new(self.server.head_timeout)
+            try:
+                return super().handle_one_request()
+            except gevent.Timeout as fired:
+                if fired is not self.head_deadline:
+                    raise
+                self.close_connection = True
+                return ("408", HEAD_TOO_SLOW)
+            finally:
+                self.head_deadline.cancel()
         finally:
-            self.head_deadline.cancel()
+            waiting.pop(self, None)
 
     def read_request(self, raw_requestline):
         try:
             return super().read_request(raw_requestline)
         finally:  # the head is read: what follows (the body, the answer) has its own timeouts
             self.head_deadline.cancel()
+            self.server.waiting.pop(self, None)
 
     def finalize_headers(self):
         super().finalize_headers()
@@ -240,6 +256,10 @@ class Server(WSGIServer):
     head_timeout: float = HEAD_TIMEOUT_S
     #: connections one client address may hold at once (None: no cap)
     per_client: int | None = None
+    #: places kept free for new connections (make_room); set from the pool's size in server()
+    reserve: int = 0
+    #: connections closed to keep the reserve (tests and the log read it)
+    made_room: int = 0
     #: connections the kernel queues while the server is busy, as `--workers`' sockets do
     #: (gevent's default, 256, dropped part of a burst of connects, which the phones then retried
     #: seconds later)
@@ -264,7 +284,26 @@ class Server(WSGIServer):
                 sock.close()
                 return
             self.clients[key] = held + 1
+        self.make_room()
         super().do_handle(sock, address)
+
+    def make_room(self) -> None:
+        """Keep `reserve` places free: when fewer are, close the connections that have waited longest
+        without a whole request (idle between requests, or a head still coming), as nginx drains its
+        idle keep-alive connections when it runs out. Past the last place the server stops accepting,
+        and a phone's tap would wait in the kernel's queue until a slow head timed out (HEAD_TIMEOUT_S);
+        an answer being written, an event stream above all, is never closed here. A browser whose idle
+        keep-alive connection was closed opens another for its next request."""
+        short = self.reserve - self.pool.free_count() + 1
+        if short <= 0 or not self.waiting:
+            return
+        for handler in list(self.waiting)[:short]:
+            del self.waiting[handler]
+            self.made_room += 1
+            try:
+                handler.socket.shutdown(socket.SHUT_RDWR)  # its greenlet's read ends: it closes as on a hang-up
+            except OSError:  # closed meanwhile
+                pass
 
     def do_close(self, sock, address):
         try:
@@ -301,6 +340,8 @@ def server(app, host: str = "127.0.0.1", port: int = 8000, sockets: list[socket.
     made.idle_timeout = env_seconds("COMPANION_IDLE_TIMEOUT_S", IDLE_TIMEOUT_S, 3600)
     made.head_timeout = env_seconds("COMPANION_HEAD_TIMEOUT_S", HEAD_TIMEOUT_S, 3600)
     made.clients = {}  # client_key -> connections it holds
+    made.waiting = {}  # handlers waiting for a whole request head, oldest first (make_room)
+    made.reserve = max(RESERVE_LEAST, connections // RESERVE_SHARE)
     most = per_client(app)
     if most is not None:
         made.per_client = max(1, min(most, connections // CLIENT_SHARE))
