@@ -376,10 +376,8 @@ def serve(args) -> int:
     if count == 1 and workers.hall_workers() > 1:
         print(f"For a hall of more than about 150 tables: companion serve --workers {workers.hall_workers()}", flush=True)
     if count == 1:
-        ctrl_c = serving.stop_on_ctrl_c(made)  # held while serving: gevent drops a watcher nothing holds
-        made.serve_forever()
-        ctrl_c.cancel()
-        print(workers.STOPPED, flush=True)
+        if serving.serve_until_signal(made):  # Ctrl-C; SIGTERM (systemd's stop) is as clean an end, said by nobody
+            print(workers.STOPPED, flush=True)
         return 0
 
     def serve_on(sock):

@@ -175,6 +175,15 @@ class Handler(WSGIHandler):
             self.head_deadline.cancel()
             self.server.waiting.pop(self, None)
 
+    def _handle_client_error(self, ex):
+        # pywsgi prints a traceback for any error but a malformed head: a client that hung up while
+        # its head came (a phone gone, a connection closed to make room) is nobody's fault, and there
+        # is nobody to answer
+        if isinstance(ex, ConnectionError):
+            self.close_connection = True
+            return None
+        return super()._handle_client_error(ex)
+
     def finalize_headers(self):
         super().finalize_headers()
         # pywsgi closes after a request that asked it to (Connection: close) without saying so
@@ -374,11 +383,26 @@ def serve(app, **options) -> None:
     server(app, **options).serve_forever()
 
 
-def stop_on_ctrl_c(made):
-    """Have Ctrl-C (SIGINT) stop the one-process server as a clean end, not a KeyboardInterrupt traceback;
-    return gevent's watcher, to keep until the server stopped.
+def serve_until_signal(made) -> bool:
+    """Serve until Ctrl-C (SIGINT) or SIGTERM (systemd's stop, `docker stop`) stops the one-process
+    server as a clean end, not a KeyboardInterrupt traceback nor death by the signal; return True
+    for Ctrl-C (serve says so), False for SIGTERM.
 
     gevent runs the handler in a greenlet of its own: stop() closes the socket, waits for the
-    connections (open streams are ended after the server's stop_timeout, 1 s), and serve_forever() returns.
+    connections (open streams are ended after the server's stop_timeout, 1 s), and serve_forever()
+    returns; the process then ends as after any command, its database closed.
     """
-    return gevent.signal_handler(signal.SIGINT, made.stop)
+    caught = []
+
+    def stop(signum):
+        caught.append(signum)
+        made.stop()
+
+    # held while serving: gevent drops a watcher nothing holds
+    watchers = [gevent.signal_handler(signum, stop, signum) for signum in (signal.SIGINT, signal.SIGTERM)]
+    try:
+        made.serve_forever()
+    finally:
+        for watcher in watchers:
+            watcher.cancel()
+    return caught[:1] == [signal.SIGINT]

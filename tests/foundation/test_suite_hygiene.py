@@ -131,6 +131,7 @@ RAW = {
     "tests/resilience/test_idle_connections.py": "thousands of connections that send nothing, or streams read together",
     "tests/resilience/test_small_findings.py": "several requests on one kept-alive connection",
     "tests/resilience/test_client_limits.py": "streams held open, connections that send nothing, heads sent a line at a time",
+    "tests/resilience/test_serve_options.py": "an event stream held open while the server is stopped with SIGTERM",
     "tests/resilience/test_https_browser.py": "TLS to Caddy, naming the site (SNI), to read the certificate the browser then pins",
 }
 CALLS = re.compile(r"\burlopen\(|\bbuild_opener\(|\bHTTPConnection\(|\bcreate_connection\(|\.connect\(\(")

@@ -26,6 +26,7 @@ import contextlib
 import http.client
 import os
 import socket
+import struct
 import threading
 import time
 
@@ -295,3 +296,21 @@ def test_a_stream_refused_when_it_opens_again_does_not_say_the_server_is_unreach
         phone.wait_for_timeout((2 * KEEP_ALIVE_S + 3) * 1000)  # past two missed keep-alives since the last one heard
         assert statuses and set(statuses) == {429}, statuses
         assert phone.evaluate("() => window.__banners") == []
+
+
+def test_a_client_that_hangs_up_in_the_middle_of_its_head_leaves_no_traceback(tmp_path):
+    """A reset while the server reads the headers (a phone gone, or a connection closed to make
+    room: serving.Server.make_room) is nobody's fault: no traceback in the log, nothing answered."""
+    server = Server(data=tmp_path / "srv").start()
+    try:
+        for _ in range(3):
+            sock = socket.create_connection(("127.0.0.1", server.port), timeout=GENEROUS_S)
+            sock.sendall(f"GET / HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\nX-Half: 1\r\n".encode())
+            time.sleep(0.3)  # the server is reading the headers
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+            sock.close()  # a reset, not a goodbye
+        time.sleep(0.5)
+        assert server.send("GET", "/")[0] == 200
+        assert "Traceback" not in server.log.read_text(), server.log.read_text()
+    finally:
+        server.stop()

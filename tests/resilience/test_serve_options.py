@@ -228,3 +228,33 @@ def test_who_reaches_a_server_on_each_host(host, others):
     from companion.web.guard import others_reach
 
     assert others_reach(host) is others
+
+
+@pytest.mark.parametrize("count", WORKERS)
+def test_sigterm_stops_the_server_cleanly_with_status_0_and_keeps_every_table(tmp_path, count):
+    """systemd's stop (and `docker stop`): SIGTERM to the whole group ends it as Ctrl-C does, with status
+    0 and nothing said, an open stream ended, and every acknowledged table in the file."""
+    import os
+
+    process, lines = start_serving(tmp_path, "--host", "127.0.0.1", "--port", "0", "--quiet", "--workers", str(count))
+    try:
+        address = Address(listening_port("\n".join(lines)))
+        status, t = address.call("POST", "/api/v1/tables", {"game": "gutenberg", "players": ["Anna", "Tom"]})
+        assert status == 201, t
+        stream = socket.create_connection(("127.0.0.1", address.port), timeout=10)
+        stream.sendall(f"GET /t/{t['table']}/events HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: tc_{t['table']}={t['token']}\r\n\r\n".encode())
+        assert stream.recv(64).startswith(b"HTTP/1.1 200")
+        os.killpg(process.pid, signal.SIGTERM)
+        out, err = process.communicate(timeout=20)
+        stream.close()
+    finally:
+        stop(process)
+    assert process.returncode == 0, (process.returncode, err[-3000:])
+    assert "Traceback" not in err + out and [line for line in out.splitlines() if not line.startswith("For a hall")] == [], (out, err)
+    import sqlite3
+
+    conn = sqlite3.connect(tmp_path / "data" / "companion.db")
+    try:
+        assert conn.execute("SELECT id FROM tables").fetchall() == [(t["table"],)]
+    finally:
+        conn.close()
