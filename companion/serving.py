@@ -53,7 +53,7 @@ import socket
 import gevent
 from gevent import GreenletExit
 from gevent.pool import Pool
-from gevent.pywsgi import WSGIHandler, WSGIServer
+from gevent.pywsgi import WSGIHandler, WSGIServer, _InvalidClientInput
 
 from .limits import CLIENT_SHARE, client_cap, client_key
 
@@ -162,7 +162,11 @@ class Handler(WSGIHandler):
                 if fired is not self.head_deadline:
                     raise
                 self.close_connection = True
-                return ("408", HEAD_TOO_SLOW)
+                try:  # said here, not by pywsgi, which writes it unguarded: the client may be gone
+                    self.socket.sendall(HEAD_TOO_SLOW)
+                except OSError:
+                    pass
+                return None
             finally:
                 self.head_deadline.cancel()
         finally:
@@ -179,7 +183,9 @@ class Handler(WSGIHandler):
         # pywsgi prints a traceback for any error but a malformed head: a client that hung up while
         # its head came (a phone gone, a connection closed to make room) is nobody's fault, and there
         # is nobody to answer
-        if isinstance(ex, ConnectionError):
+        # (gevent's shutdown() from make_room ends the read with its own OSError, EBADF); an OSError
+        # pywsgi raises itself is a malformed head, answered 400 as before
+        if isinstance(ex, OSError) and not isinstance(ex, _InvalidClientInput):
             self.close_connection = True
             return None
         return super()._handle_client_error(ex)
