@@ -23,6 +23,17 @@ export function focusOn(el, reveal) {
     el.setAttribute("tabindex", "-1");
   }
   el.focus({ preventScroll: true });
+  if (reveal) bringIntoView(el);
+}
+// Bring it wholly onto the screen, by as little as it takes. The screen scrolls by whole pixels
+// (Chromium rounds the offset), so scrollIntoView({block: "nearest"}) leaves an edge that falls at a
+// fraction of a pixel (the page's text above is as tall as it is) up to a pixel off the screen: a
+// refused field's top cut. What is still out comes in by the next whole pixel, outward.
+function bringIntoView(el) {
   var box = el.getBoundingClientRect();
-  if (reveal && (box.top < 0 || box.bottom > window.innerHeight)) el.scrollIntoView({ block: "nearest" });
+  if (box.top >= 0 && box.bottom <= window.innerHeight) return;
+  el.scrollIntoView({ block: "nearest" });
+  box = el.getBoundingClientRect();
+  if (box.top < 0) window.scrollBy(0, Math.floor(box.top));
+  else if (box.bottom > window.innerHeight) window.scrollBy(0, Math.ceil(box.bottom - window.innerHeight));
 }

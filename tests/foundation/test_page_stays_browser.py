@@ -144,6 +144,13 @@ def in_view(page, selector: str) -> bool:
                                                  return r.height > 0 && r.top >= 0 && r.bottom <= innerHeight; }""")
 
 
+def where(page, **selectors: str) -> str:
+    """Where these are on the screen and the screen itself, in a line: a failed in_view's message."""
+    screen_ = page.evaluate("() => `scrollY ${scrollY}, innerHeight ${innerHeight}`")
+    box = "e => { const r = e.getBoundingClientRect(); return `top ${r.top}, bottom ${r.bottom}`; }"
+    return "; ".join([screen_] + [f"{name}: {page.locator(s).first.evaluate(box)}" for name, s in selectors.items()])
+
+
 def tap_and_measure(page, control: str, answered) -> tuple[dict, dict]:
     """Tap the control, wait for its answer, and return where things were before and after."""
     before = page.evaluate(MEASURE, control)
@@ -163,6 +170,37 @@ def moved(before: dict, after: dict) -> float:
     return abs(after["top"] - before["top"])
 
 
+def refuse_and_check(page, form: str, row: dict) -> tuple[dict, dict]:
+    """Fill the form with the row, then a value the server refuses in its last number field, in view as the
+    player taps the Save; return where things were before and after the refusal, checked: the Save stays put,
+    focus goes to the refused field, marked invalid, described by the message beside it, both wholly on the screen."""
+    save = form + " button[type=submit]"
+    page.evaluate(FILL, [form, {k: v for k, v in row.items() if k != "player"}])
+    bad = page.evaluate("""([s, refused]) => { const fields = [...document.querySelectorAll(s + ' input[inputmode=numeric]')].filter(f => f.offsetParent);
+                                const f = fields[fields.length - 1]; f.value = refused;
+                                return [f.name, [...f.form.elements].filter(e => e.name === f.name).indexOf(f)]; }""", [form, REFUSED])
+    put_at(page, save)
+    bad_field = f'{form} input[name="{bad[0]}"] >> nth={bad[1]}'
+    assert in_view(page, bad_field)
+    before, after = tap_and_measure(page, save, lambda: page.locator("#table-live > .table-head .error").wait_for())
+    field = page.locator(bad_field)
+    # the Save stays put, but for what it takes to bring the refused field onto the screen: where the message
+    # beside it puts the field above the screen's top with the Save kept in place, the page moves by that much,
+    # in whole pixels (the screen scrolls by them): less than a pixel more
+    above = field.evaluate("(f, save) => document.querySelector(save).getBoundingClientRect().top - f.getBoundingClientRect().top", save) - before["top"]
+    assert moved(before, after) <= max(STILL_PX, above + 1), (before, after, f"the field {above:.2f} px above the screen with the Save kept")
+    assert field.evaluate("f => f === document.activeElement"), after
+    assert field.get_attribute("aria-invalid") == "true"
+    described = field.get_attribute("aria-describedby") or ""
+    message = page.evaluate("ids => ids.split(' ').map(id => document.getElementById(id)).filter(Boolean).map(e => e.id)", described)
+    assert message, described
+    said = page.locator("#table-live > .table-head .error").inner_text()
+    assert page.locator(f"#{message[-1]}").inner_text() == said and said
+    assert in_view(page, f"#{message[-1]}") and in_view(page, bad_field), \
+        where(page, message=f"#{message[-1]}", field=bad_field, save=save)
+    return before, after
+
+
 @pytest.mark.parametrize("game", sorted(games.registry()))
 def test_a_calculator_save_keeps_the_row_and_focus_where_they_were_and_the_end_shows_the_result_once(server, browser, game):
     setup, rows = calculator_example(game)
@@ -171,32 +209,12 @@ def test_a_calculator_save_keeps_the_row_and_focus_where_they_were_and_the_end_s
     ben = open_phone(browser, server, t, "Ben", "dark")
     try:
         form = sheet_form(0)
-        save = form + " button[type=submit]"
-        ann.evaluate(FILL, [form, {k: v for k, v in rows[0].items() if k != "player"}])
-        # the refused value goes in the last number field before the Save, in view as the player taps
-        bad = ann.evaluate("""([s, refused]) => { const fields = [...document.querySelectorAll(s + ' input[inputmode=numeric]')].filter(f => f.offsetParent);
-                                    const f = fields[fields.length - 1]; f.value = refused;
-                                    return [f.name, [...f.form.elements].filter(e => e.name === f.name).indexOf(f)]; }""", [form, REFUSED])
-        put_at(ann, save)
-        bad_field = f'{form} input[name="{bad[0]}"] >> nth={bad[1]}'
-        assert in_view(ann, bad_field)
         start = version(ann)
-
-        # refused: the Save stays put, focus goes to the refused field, described by the message beside it
-        before, after = tap_and_measure(ann, save, lambda: ann.locator("#table-live > .table-head .error").wait_for())
+        before, after = refuse_and_check(ann, form, rows[0])
         FIGURES.append(f"{game} calculator, refused Save: scrollY {before['y']} -> {after['y']}, "
                        f"Save's top {before['top']:.0f} -> {after['top']:.0f}, focus {after['active']}")
         assert version(ann) == start
-        assert moved(before, after) <= STILL_PX, (before, after)
-        field = ann.locator(bad_field)
-        assert field.evaluate("f => f === document.activeElement"), after
-        assert field.get_attribute("aria-invalid") == "true"
-        described = field.get_attribute("aria-describedby") or ""
-        message = ann.evaluate("ids => ids.split(' ').map(id => document.getElementById(id)).filter(Boolean).map(e => e.id)", described)
-        assert message, described
-        said = ann.locator("#table-live > .table-head .error").inner_text()
-        assert ann.locator(f"#{message[-1]}").inner_text() == said and said
-        assert in_view(ann, f"#{message[-1]}") and in_view(ann, bad_field)
+        save = form + " button[type=submit]"
         # one alert, beside the field: a screen reader says the refusal once (the head's copy stays, read in place)
         alerts = ann.evaluate("() => [...document.querySelectorAll('#table-live [role=alert]')].map(e => e.closest('.table-head') ? 'head' : 'beside')")
         FIGURES.append(f"{game} calculator, refused Save: role=alert on {alerts}")
@@ -248,6 +266,28 @@ def test_a_calculator_save_keeps_the_row_and_focus_where_they_were_and_the_end_s
     finally:
         ann.context.close()
         ben.context.close()
+
+
+#: where the page's content falls, to a fraction of a pixel: what sits above the sheets is as tall as
+#: its text (the invite's join address is one line or two, as long as the table's random address is), and the
+#: screen scrolls by whole pixels
+SUB_PIXEL = [0.25, 0.64]
+
+
+@pytest.mark.parametrize("shift", SUB_PIXEL)
+@pytest.mark.parametrize("game", sorted(games.registry()))
+def test_a_refused_field_is_wholly_on_the_screen_wherever_the_sheet_falls(server, browser, game, shift):
+    """The refused field brought into view lies wholly on the screen, also where the page's content falls at
+    a fraction of a pixel and the screen, scrolled by whole pixels, cannot put the field's edge on its own."""
+    setup, rows = calculator_example(game)
+    t = create(server, game, calculator=True, setup=setup)
+    ann = open_phone(browser, server, t, "Ann")
+    try:
+        ann.evaluate("""shift => { const above = document.getElementById('invite');
+                                   above.style.marginBottom = (parseFloat(getComputedStyle(above).marginBottom) + shift) + 'px'; }""", shift)
+        refuse_and_check(ann, sheet_form(0), rows[0])
+    finally:
+        ann.context.close()
 
 
 def test_a_codex_plus_n_keeps_its_place_and_focus(server, browser):
