@@ -455,16 +455,23 @@ def _mark_moves_nothing(page, button, route: str, name: str, version: int) -> No
     before = boxes(page, "#table-live .btn")
     page.route(route, lambda r: r.abort())
     button.click()
-    mark = page.locator(".unsaved-mark")
-    mark.wait_for()
-    assert mark.text_content().strip() == "not saved"
+    # the mark and the button measured together, in one frame, while the mark says "not saved": the
+    # page sends a kept write again by itself (send.js), and meanwhile its mark says "sending…" or
+    # is redrawn, so two measurements a moment apart could fall on either side of such a try
+    tapped_handle = button.element_handle()
+    seen = page.wait_for_function("""button => { const m = document.querySelector('.unsaved-mark');
+        if (!m || m.textContent.trim() !== 'not saved' || !m.getClientRects().length) return null;
+        const box = r => { const b = r.getBoundingClientRect(); return {x: b.x, y: b.y, width: b.width, height: b.height}; };
+        const style = getComputedStyle(m);
+        return {box: box(m), tapped: box(button), size: parseFloat(style.fontSize), events: style.pointerEvents}; }""",
+                                  arg=tapped_handle).json_value()
     same_boxes(before, boxes(page, "#table-live .btn"))
-    box, tapped = mark.bounding_box(), button.bounding_box()
+    box, tapped = seen["box"], seen["tapped"]
     assert box["x"] >= 0 and box["x"] + box["width"] <= 360 and box["height"] >= 20, box
     centre = {"x": tapped["x"] + tapped["width"] / 2 - 1, "y": tapped["y"] + tapped["height"] / 2 - 1, "width": 2, "height": 2}
     assert not overlap(centre, box), (box, tapped)  # the button's own label still shows
-    assert mark.evaluate("m => parseFloat(getComputedStyle(m).fontSize)") >= 16
-    assert mark.evaluate("m => getComputedStyle(m).pointerEvents") == "none"
+    assert seen["size"] >= 16
+    assert seen["events"] == "none"
     fits_a_phone(page)
     screen_shot(page, name)
     page.unroute(route)
