@@ -161,14 +161,34 @@ def print_step(s: dict) -> None:
         notes.append("the load generator was saturated: this step measured it, not the server")
     if s["others_cpu_pct"] > 50:
         notes.append("other processes took more than half a core: noisy")
+    cores = os.cpu_count() or 1
+    if s["server_cpu_pct"] + s["bench_cpu_pct"] + s["others_cpu_pct"] > 90 * cores:
+        notes.append(f"the machine was saturated (server, load generator and others together past 90% of its {cores} cores): "
+                     "the server waited for a core")
+    expected = s["phones"] * (s["seconds"] + s["ramp_s"] + 20) / KEEP_ALIVE_S
+    if s["keep_alives"] > 3 * expected:
+        notes.append(f"{s['keep_alives']} keep-alives received, about {expected:.0f} expected: a keep-alive flood (bench/README.md)")
     if notes:
         print("    " + "; ".join(notes), flush=True)
 
 
+def calm(below: float | None, most_s: float) -> None:
+    """Wait (at most most_s) until the one-minute load average is under `below`; say how long it took."""
+    if below is None:
+        return
+    began = time.perf_counter()
+    while float(loadavg().split()[0]) >= below and time.perf_counter() - began < most_s:
+        time.sleep(2)
+    waited = time.perf_counter() - began
+    if waited >= 1:
+        print(f"    (waited {waited:.0f} s for the load average to fall under {below}: now {loadavg()})", flush=True)
+
+
 def sweep(tmp: Path, workers: int, steps: list[int], seconds: float, ramp: float | None, extra: list[str],
-          per_address: int, all_steps: bool) -> list[dict]:
+          per_address: int, all_steps: bool, calm_below: float | None = None, calm_most_s: float = 60) -> list[dict]:
     done = []
     for tables in steps:
+        calm(calm_below, calm_most_s)
         step = hall_step(tmp / f"hall-w{workers}-t{tables}", workers, tables, seconds, ramp, extra, spread_phones(per_address))
         print_step(step)
         done.append(step)
@@ -279,6 +299,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="phones (or idle streams) per loopback source address (default 1; 0: all from 127.0.0.1)")
     parser.add_argument("--serve-arg", action="append", default=[], metavar="ARG",
                         help="one more argument for every `companion serve` (repeat it; write --serve-arg=--option)")
+    parser.add_argument("--calm", type=float, default=None, metavar="LOAD",
+                        help="before each step, wait until the one-minute load average is under LOAD (at most --calm-wait s)")
+    parser.add_argument("--calm-wait", type=float, default=60.0, metavar="S", help="the longest such wait (default 60 s)")
     parser.add_argument("--json", metavar="FILE", help="also write every figure to FILE as JSON")
     args = parser.parse_args(argv)
 
@@ -295,8 +318,9 @@ def main(argv: list[str] | None = None) -> int:
                   f"propagation p95 <= {TARGET_PROPAGATION_P95_MS:.0f} ms, 0 errors", flush=True)
             for workers in args.workers:
                 figures["hall"] += sweep(Path(tmp), workers, args.tables, args.seconds, args.ramp, args.serve_arg,
-                                         args.phones_per_address, args.all_steps)
+                                         args.phones_per_address, args.all_steps, args.calm, args.calm_wait)
         if args.streams:
+            calm(args.calm, args.calm_wait)
             print(f"\nmemory per open stream: `companion serve --workers {args.memory_workers}`, idle streams 4 a table, "
                   f"each count settled 3 s, then its CPU over {KEEP_ALIVE_S:.0f} s", flush=True)
             figures["memory"] = memory(Path(tmp), sorted(args.streams), args.memory_workers, args.serve_arg, args.phones_per_address)
