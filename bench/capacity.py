@@ -172,23 +172,35 @@ def print_step(s: dict) -> None:
         print("    " + "; ".join(notes), flush=True)
 
 
-def calm(below: float | None, most_s: float) -> None:
-    """Wait (at most most_s) until the one-minute load average is under `below`; say how long it took."""
-    if below is None:
+def busy_pct(seconds: float = 3.0) -> float:
+    """The CPU the whole machine used over the next `seconds`, in percent of one core (no server of ours runs then)."""
+    began = machine_cpu_seconds()
+    time.sleep(seconds)
+    return (machine_cpu_seconds() - began) / seconds * 100
+
+
+def calm(below: float | None, most_s: float, cpu_below: float | None = None) -> None:
+    """Wait (at most most_s) until the one-minute load average is under `below` and the machine's CPU
+    over 3 s under `cpu_below` percent of a core; say how long it took."""
+    if below is None and cpu_below is None:
         return
     began = time.perf_counter()
-    while float(loadavg().split()[0]) >= below and time.perf_counter() - began < most_s:
-        time.sleep(2)
+    while time.perf_counter() - began < most_s:
+        if (below is None or float(loadavg().split()[0]) < below) and (cpu_below is None or busy_pct() < cpu_below):
+            break
+        time.sleep(1)
     waited = time.perf_counter() - began
     if waited >= 1:
-        print(f"    (waited {waited:.0f} s for the load average to fall under {below}: now {loadavg()})", flush=True)
+        print(f"    (waited {waited:.0f} s for a calmer machine: load average {loadavg()}"
+              + (f", CPU in use {busy_pct():.0f}% of a core)" if cpu_below is not None else ")"), flush=True)
 
 
 def sweep(tmp: Path, workers: int, steps: list[int], seconds: float, ramp: float | None, extra: list[str],
-          per_address: int, all_steps: bool, calm_below: float | None = None, calm_most_s: float = 60) -> list[dict]:
+          per_address: int, all_steps: bool, calm_below: float | None = None, calm_most_s: float = 60,
+          calm_cpu: float | None = None) -> list[dict]:
     done = []
     for tables in steps:
-        calm(calm_below, calm_most_s)
+        calm(calm_below, calm_most_s, calm_cpu)
         step = hall_step(tmp / f"hall-w{workers}-t{tables}", workers, tables, seconds, ramp, extra, spread_phones(per_address))
         print_step(step)
         done.append(step)
@@ -301,6 +313,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="one more argument for every `companion serve` (repeat it; write --serve-arg=--option)")
     parser.add_argument("--calm", type=float, default=None, metavar="LOAD",
                         help="before each step, wait until the one-minute load average is under LOAD (at most --calm-wait s)")
+    parser.add_argument("--calm-cpu", type=float, default=None, metavar="PCT",
+                        help="before each step, wait until the machine's CPU over 3 s is under PCT%% of a core (at most --calm-wait s)")
     parser.add_argument("--calm-wait", type=float, default=60.0, metavar="S", help="the longest such wait (default 60 s)")
     parser.add_argument("--json", metavar="FILE", help="also write every figure to FILE as JSON")
     args = parser.parse_args(argv)
@@ -318,9 +332,10 @@ def main(argv: list[str] | None = None) -> int:
                   f"propagation p95 <= {TARGET_PROPAGATION_P95_MS:.0f} ms, 0 errors", flush=True)
             for workers in args.workers:
                 figures["hall"] += sweep(Path(tmp), workers, args.tables, args.seconds, args.ramp, args.serve_arg,
-                                         args.phones_per_address, args.all_steps, args.calm, args.calm_wait)
+                                         args.phones_per_address, args.all_steps, args.calm, args.calm_wait,
+                                         args.calm_cpu)
         if args.streams:
-            calm(args.calm, args.calm_wait)
+            calm(args.calm, args.calm_wait, args.calm_cpu)
             print(f"\nmemory per open stream: `companion serve --workers {args.memory_workers}`, idle streams 4 a table, "
                   f"each count settled 3 s, then its CPU over {KEEP_ALIVE_S:.0f} s", flush=True)
             figures["memory"] = memory(Path(tmp), sorted(args.streams), args.memory_workers, args.serve_arg, args.phones_per_address)
