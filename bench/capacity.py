@@ -88,15 +88,7 @@ def spread_phones(per_address: int) -> type:
 
 def rss_mb(served: Served) -> float:
     """The server's resident memory now (VmRSS), summed over its processes, in MiB."""
-    total = 0
-    for pid in served.pids():
-        try:
-            for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-                if line.startswith("VmRSS:"):
-                    total += int(line.split()[1])
-        except OSError:
-            pass
-    return total / 1024
+    return served.memory_mb("VmRSS")
 
 
 def loadavg() -> str:
@@ -185,14 +177,17 @@ def calm(below: float | None, most_s: float, cpu_below: float | None = None) -> 
     if below is None and cpu_below is None:
         return
     began = time.perf_counter()
+    busy = float("nan")
     while time.perf_counter() - began < most_s:
-        if (below is None or float(loadavg().split()[0]) < below) and (cpu_below is None or busy_pct() < cpu_below):
-            break
+        if below is None or float(loadavg().split()[0]) < below:
+            busy = busy_pct() if cpu_below is not None else busy
+            if cpu_below is None or busy < cpu_below:
+                break
         time.sleep(1)
     waited = time.perf_counter() - began
-    if waited >= 1:
+    if waited >= 1:  # the last look's figures: those that let the step start, or not, at the end of the wait
         print(f"    (waited {waited:.0f} s for a calmer machine: load average {loadavg()}"
-              + (f", CPU in use {busy_pct():.0f}% of a core)" if cpu_below is not None else ")"), flush=True)
+              + (f", CPU in use {busy:.0f}% of a core over 3 s)" if cpu_below is not None else ")"), flush=True)
 
 
 def sweep(tmp: Path, workers: int, steps: list[int], seconds: float, ramp: float | None, extra: list[str],
@@ -341,7 +336,7 @@ def main(argv: list[str] | None = None) -> int:
             figures["memory"] = memory(Path(tmp), sorted(args.streams), args.memory_workers, args.serve_arg, args.phones_per_address)
     figures["uptime_after"] = uptime()
     print(f"\n  uptime after: {figures['uptime_after']} ({time.perf_counter() - started:.0f} s in all)", flush=True)
-    for workers in args.workers:
+    for workers in ([] if args.no_hall else args.workers):
         held = [s for s in figures["hall"] if s["workers"] == workers and s["within"]]
         best = max(held, key=lambda s: s["tables"]) if held else None
         print(f"workers={workers}: " + (f"{best['tables']} tables ({best['phones']} phones, {best['taps_per_s']:.0f} taps/s) "

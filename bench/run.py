@@ -92,11 +92,15 @@ class Served:
 
     def peak_rss_mb(self) -> float:
         """Return the sum over the server's processes of each one's peak resident memory (VmHWM), in MiB."""
+        return self.memory_mb("VmHWM")
+
+    def memory_mb(self, name: str) -> float:
+        """Return the sum over the server's processes of a /proc/PID/status figure in kB (VmHWM, VmRSS), in MiB."""
         total = 0
         for pid in self.pids():
             try:
                 for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-                    if line.startswith("VmHWM:"):
+                    if line.startswith(name + ":"):
                         total += int(line.split()[1])
             except OSError:
                 pass
