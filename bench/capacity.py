@@ -1,6 +1,6 @@
 """How much one `companion serve` holds (issue 31): tables and phones within the hall targets, memory per open stream, CPU per change. Prints figures.
 
-    python bench/capacity.py                      # both parts, --workers 1 then 2: about 10-13 minutes
+    python bench/capacity.py                      # both parts, --workers 1 then 2: 4-15 minutes, by where the targets break
     python bench/capacity.py --tables 100 200 --seconds 20 --streams 1000   # a shorter look
     python bench/capacity.py --serve-arg=--some-option --serve-arg=VALUE  # more `companion serve` arguments
 
