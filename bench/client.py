@@ -58,16 +58,25 @@ def parse_head(head: bytes) -> tuple[int, dict[str, str], dict[str, str]]:
     return status, headers, cookies
 
 
-class AsyncConnection:
-    """One keep-alive connection driven by asyncio; reconnects after the server closes it."""
+def local(source: str | None) -> tuple[str, int] | None:
+    """The local_addr to connect from: the source address and any free port, or None."""
+    return (source, 0) if source else None
 
-    def __init__(self, host: str, port: int):
-        self.host, self.port = host, port
+
+class AsyncConnection:
+    """One keep-alive connection driven by asyncio; reconnects after the server closes it.
+
+    `source`: the local address to connect from (bench/capacity.py spreads its phones over
+    loopback addresses, 127.x.y.z, as phones come from addresses of their own); None: any.
+    """
+
+    def __init__(self, host: str, port: int, source: str | None = None):
+        self.host, self.port, self.source = host, port, source
         self.reader: asyncio.StreamReader | None = None
         self.writer: asyncio.StreamWriter | None = None
 
     async def _open(self) -> None:
-        self.reader, self.writer = await asyncio.open_connection(self.host, self.port)
+        self.reader, self.writer = await asyncio.open_connection(self.host, self.port, local_addr=local(self.source))
 
     async def close(self) -> None:
         if self.writer is not None:
@@ -205,8 +214,8 @@ class EventStream:
     (lines starting with a colon) counted and skipped.
     """
 
-    def __init__(self, host: str, port: int):
-        self.host, self.port = host, port
+    def __init__(self, host: str, port: int, source: str | None = None):
+        self.host, self.port, self.source = host, port, source  # source: as AsyncConnection's
         self.reader: asyncio.StreamReader | None = None
         self.writer: asyncio.StreamWriter | None = None
         self.chunked = False
@@ -225,7 +234,7 @@ class EventStream:
         The Response's seconds are the time to the head, the time a browser waits before its
         EventSource is open.
         """
-        self.reader, self.writer = await asyncio.open_connection(self.host, self.port)
+        self.reader, self.writer = await asyncio.open_connection(self.host, self.port, local_addr=local(self.source))
         started = time.perf_counter()
         self.writer.write(build_request("GET", path, f"{self.host}:{self.port}", headers))
         await self.writer.drain()

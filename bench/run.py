@@ -92,11 +92,15 @@ class Served:
 
     def peak_rss_mb(self) -> float:
         """Return the sum over the server's processes of each one's peak resident memory (VmHWM), in MiB."""
+        return self.memory_mb("VmHWM")
+
+    def memory_mb(self, name: str) -> float:
+        """Return the sum over the server's processes of a /proc/PID/status figure in kB (VmHWM, VmRSS), in MiB."""
         total = 0
         for pid in self.pids():
             try:
                 for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-                    if line.startswith("VmHWM:"):
+                    if line.startswith(name + ":"):
                         total += int(line.split()[1])
             except OSError:
                 pass
@@ -156,7 +160,8 @@ def start(argv: list[str], port: int, path: str = "/") -> Served:
     raise RuntimeError(f"{argv} did not answer within 30 s")
 
 
-def start_companion(data: Path, workers: int | None = None) -> Served:
+def start_companion(data: Path, workers: int | None = None, extra: list[str] = ()) -> Served:
+    """Start `companion serve` on a free port; `extra` are further serve arguments (bench/capacity.py's --serve-arg)."""
     port = free_port()
     # the convention load creates hundreds of tables from this one address within seconds, and
     # its phones hold their streams and connections from it: no per-client limit
@@ -164,7 +169,7 @@ def start_companion(data: Path, workers: int | None = None) -> Served:
             "--create-limit", "off", "--stream-limit", "off", "--connection-limit", "off"]
     if workers:
         argv += ["--workers", str(workers)]
-    return start(argv, port)
+    return start(argv + list(extra), port)
 
 
 def start_hello(workers: int | None = None) -> Served:
@@ -591,11 +596,19 @@ class Phone:
         self.table, self.seat, self.load, self.spread = table, seat, load, spread
         self.port = port
         self.mine = Table(table.id, table.token)  # what this phone has seen
-        self.conn = AsyncConnection(HOST, port)
+        self.conn = self.connection()
         self.lock = asyncio.Lock()
         self.last_id: str | None = None  # the last event id received, sent back as Last-Event-ID
         self.settled = False  # its page loaded and its stream opened (or refused) at least once
         self.streaming = False
+
+    def connection(self) -> AsyncConnection:
+        """The page's keep-alive connection (bench/capacity.py binds it to a loopback address of the phone's own)."""
+        return AsyncConnection(HOST, self.port)
+
+    def event_stream(self) -> EventStream:
+        """A connection for the event stream (as for `connection`)."""
+        return EventStream(HOST, self.port)
 
     def hold(self, version: int | None) -> None:
         """Note a version this phone now shows."""
@@ -665,7 +678,7 @@ class Phone:
         if self.last_id is not None:
             headers["Last-Event-ID"] = self.last_id
             named = int(self.last_id) if self.last_id.isdigit() else named
-        stream = EventStream(HOST, self.port)
+        stream = self.event_stream()
         sent_at = time.perf_counter()
         counted = self.load.counts(sent_at)
         self.load.sent += counted
@@ -759,7 +772,8 @@ async def taps_at(table: Table, phones: list[Phone], load: Load, rng: random.Ran
         await phones[table.changes % len(phones)].tap()
 
 
-async def _run_hall(companion: Served, tables: list[Table], ramp: float, seconds: float, write_every: float | None) -> dict:
+async def _run_hall(companion: Served, tables: list[Table], ramp: float, seconds: float, write_every: float | None,
+                    phone: type = Phone) -> dict:
     """Seat 4 phones at each table over the ramp, let them settle, then measure for `seconds`.
 
     The window opens once every phone holds its stream or was refused it (at most
@@ -769,7 +783,7 @@ async def _run_hall(companion: Served, tables: list[Table], ramp: float, seconds
     """
     load, spread, rng = Load(), Spread(), random.Random(7)
     started = time.perf_counter()
-    seated = {t.id: [Phone(t, seat, companion.port, load, spread) for seat in range(4)] for t in tables}
+    seated = {t.id: [phone(t, seat, companion.port, load, spread) for seat in range(4)] for t in tables}
     phones = [p for at_table in seated.values() for p in at_table]
     watching = [asyncio.create_task(p.watch(started + rng.uniform(0, ramp))) for p in phones]
     await asyncio.sleep(ramp)
@@ -834,10 +848,13 @@ def hall_figures(companion: Served, run: dict, workers: int) -> dict:
     }
 
 
-def convention_load(companion: Served, n_tables: int, ramp: float, seconds: float, workers: int, write_every: float = 3.0) -> dict:
-    """n tables of 4 phones following their table by stream, each table changing a score every few seconds."""
+def convention_load(companion: Served, n_tables: int, ramp: float, seconds: float, workers: int, write_every: float = 3.0,
+                    phone: type = Phone) -> dict:
+    """n tables of 4 phones following their table by stream, each table changing a score every few seconds.
+
+    `phone` is the Phone class the hall seats (bench/capacity.py's binds each to a loopback address of its own)."""
     tables = make_tables(companion, n_tables)
-    run = asyncio.run(_run_hall(companion, tables, ramp, seconds, write_every))
+    run = asyncio.run(_run_hall(companion, tables, ramp, seconds, write_every, phone))
     load, spread = run["load"], run["spread"]
     every = load.pages + load.polls + load.writes + load.opens
     propagation = spread.figures()
