@@ -31,7 +31,7 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--port", type=int, default=8000, help="port (default: 8000)")
     serve.add_argument("--data", default=None, help=f"data folder holding {DB_NAME} (default: $COMPANION_DATA, else {default_data_folder()})")
     serve.add_argument("--workers", type=int, default=1,
-                       help="server processes sharing the port (default 1; for a hall of more than ~150 tables, one per CPU core; Linux only)")
+                       help="server processes sharing the port (default 1; for a hall of more than ~250 tables, one per CPU core past 2; Linux only)")
     serve.add_argument("--quiet", action="store_true", help="do not draw the QR code in the terminal")
     serve.add_argument("--sync", choices=SYNC_MODES, default=None,
                        help="normal (default, or $COMPANION_SYNC): an acknowledged event survives any crash of the server"
@@ -373,8 +373,8 @@ def serve(args) -> int:
         print(qr.terminal(url), flush=True)
     # after the QR code, which is only the address: the key is the host's to hand to a device of its own
     print(archive_line(path, url), flush=True)
-    if count == 1 and workers.hall_workers() > 1:
-        print(f"For a hall of more than about 150 tables: companion serve --workers {workers.hall_workers()}", flush=True)
+    if count == 1 and workers.hall_workers() >= workers.ADVISE_FROM_CORES:
+        print(f"For a hall of more than about 250 tables: companion serve --workers {workers.hall_workers()}", flush=True)
     if count == 1:
         if serving.serve_until_signal(made):  # Ctrl-C; SIGTERM (systemd's stop) is as clean an end, said by nobody
             print(workers.STOPPED, flush=True)

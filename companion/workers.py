@@ -1,15 +1,18 @@
 """Serve from several processes on one port, so a busy table hall can use every core.
 
-One Python process serves on one core at a time (the GIL): plenty for a few tables, and the
-limit at a convention hall, about 160 tables of four phones on this project's 2-core benchmark
-machine (bench/README.md). `companion serve --workers N` (Linux) starts N worker processes:
+One Python process serves on one core at a time (the GIL): about 250 tables of four phones within
+the hall's targets on this project's 2-core benchmark machine (docs/scaling.md). There two workers
+held the same 250, at 1.8 times the CPU per change (a table's phones land on both workers, and each
+change is drawn in each), so `serve` suggests workers only where there are more than 2 cores,
+where they spread a bigger hall (not measured here). `companion serve --workers N` (Linux) starts N worker processes:
 the parent binds one listening socket per worker, all with SO_REUSEPORT on the same port, so
 the kernel spreads new connections over them, then forks the workers. Each worker builds its
 own app (its connections, its render cache, its push hub) and serves on its socket. Nothing else is
 shared but the SQLite file, whose locks already serialise the writes.
 
 One process stays the default: at a table it answers a tap about 0.1 ms sooner (measured, not
-explained), and it is half the memory. `hall_workers()` is the number to use for a hall.
+explained), and it is half the memory. `hall_workers()` is the number to use for a hall, and
+`ADVISE_FROM_CORES` the cores from which `serve` suggests it.
 
 The parent restarts a worker that dies and stops them all on SIGTERM or Ctrl-C; a worker dies
 with its parent (PR_SET_PDEATHSIG), so killing `companion serve` never leaves one behind.
@@ -28,6 +31,8 @@ import time
 from typing import Callable
 
 MAX_WORKERS = 4
+#: `serve` suggests --workers only with more cores than this: on 2, two workers held no more tables than one
+ADVISE_FROM_CORES = 3
 #: what `companion serve` says when Ctrl-C stopped it, with one process or several
 STOPPED = "Table Companion stopped (Ctrl-C)."
 BACKLOG = 1024
