@@ -118,3 +118,23 @@ def test_the_archive_on_a_phone_light_and_dark(server, phone, dark_phone, shot):
     assert light != dark
     background = dark_phone.evaluate("getComputedStyle(document.body).backgroundColor")
     assert background not in dark
+
+
+def test_a_wrong_host_key_is_said_where_the_phone_shows_it(server, phone, dark_phone, shot):
+    """Typed on a phone at 360 px: the refusal is on the screen beside the field, which keeps the
+    focus, and nothing is granted; an old ?key= link says why the same way."""
+    in_view = """e => { const r = document.querySelector(e).getBoundingClientRect();
+                        return r.height > 0 && r.top >= 0 && r.bottom <= innerHeight; }"""
+    for page, theme in ((phone, "light"), (dark_phone, "dark")):
+        page.goto(f"{server.url}/plays")
+        page.fill("#host-key-field", "not-the-key")
+        page.get_by_role("button", name="Show every play").click()
+        page.locator("#host-key-error").wait_for()
+        assert page.evaluate(in_view, "#host-key-error") and page.evaluate(in_view, "#host-key-field"), theme
+        assert page.evaluate("document.activeElement.id") == "host-key-field"
+        assert page.locator(".plays-backup").count() == 0 and not any(c["name"] == "host_key" for c in page.context.cookies())
+        fits_a_phone(page)
+        shot(page, f"plays-wrong-key-{theme}")
+        page.goto(f"{server.url}/plays?key=anything")
+        assert page.evaluate(in_view, "#host-key-error"), theme
+        assert "not taken" in page.locator("#host-key-error").inner_text()
