@@ -110,3 +110,30 @@ def client_key(address: str) -> str:
             return str(parsed.ipv4_mapped)
         return str(ipaddress.ip_network(f"{parsed}/64", strict=False).network_address) + "/64"
     return str(parsed)
+
+
+class Held:
+    """What each client address holds of one thing (connections, or event streams), at most `most`
+    each: serving.Server counts connections with it, push.StreamLimit streams."""
+
+    def __init__(self, most: int):
+        self.most = most
+        self.counts: dict[str, int] = {}  # client_key -> how many it holds
+
+    def take(self, address: str) -> bool:
+        """Count one more for `address`; False (nothing counted) when it holds `most` already."""
+        key = client_key(address)
+        held = self.counts.get(key, 0)
+        if held >= self.most:
+            return False
+        self.counts[key] = held + 1
+        return True
+
+    def give_back(self, address: str) -> None:
+        """One fewer for `address` (after a take() that counted)."""
+        key = client_key(address)
+        left = self.counts.get(key, 0) - 1
+        if left > 0:
+            self.counts[key] = left
+        else:
+            self.counts.pop(key, None)

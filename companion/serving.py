@@ -55,7 +55,7 @@ from gevent import GreenletExit
 from gevent.pool import Pool
 from gevent.pywsgi import WSGIHandler, WSGIServer, _InvalidClientInput
 
-from .limits import CLIENT_SHARE, client_cap, client_key
+from .limits import CLIENT_SHARE, Held, client_cap
 
 #: seconds a connection may stay silent before it is closed (waitress's channel_timeout was 30)
 IDLE_TIMEOUT_S = 30
@@ -269,12 +269,10 @@ class Server(WSGIServer):
     idle_timeout: float = IDLE_TIMEOUT_S
     #: seconds a request's head may take from its first byte
     head_timeout: float = HEAD_TIMEOUT_S
-    #: connections one client address may hold at once (None: no cap)
-    per_client: int | None = None
+    #: the connections each client address holds, and how many it may (None: no cap)
+    per_client: Held | None = None
     #: places kept free for new connections (make_room); set from the pool's size in server()
     reserve: int = 0
-    #: connections closed to keep the reserve (tests and the log read it)
-    made_room: int = 0
     #: connections the kernel queues while the server is busy, as `--workers`' sockets do
     #: (gevent's default, 256, dropped part of a burst of connects, which the phones then retried
     #: seconds later)
@@ -292,13 +290,9 @@ class Server(WSGIServer):
         """Serve a new connection, or close it at once when its address holds `per_client` already.
 
         Decided as it is accepted, before a greenlet or a place in the pool is given to it."""
-        if self.per_client is not None:
-            key = client_key(address[0]) if isinstance(address, tuple) and address else str(address)
-            held = self.clients.get(key, 0)
-            if held >= self.per_client:
-                sock.close()
-                return
-            self.clients[key] = held + 1
+        if self.per_client is not None and not self.per_client.take(peer(address)):
+            sock.close()
+            return
         self.make_room()
         super().do_handle(sock, address)
 
@@ -314,7 +308,6 @@ class Server(WSGIServer):
             return
         for handler in list(self.waiting)[:short]:
             del self.waiting[handler]
-            self.made_room += 1
             try:
                 handler.socket.shutdown(socket.SHUT_RDWR)  # its greenlet's read ends: it closes as on a hang-up
             except OSError:  # closed meanwhile
@@ -325,12 +318,12 @@ class Server(WSGIServer):
             super().do_close(sock, address)
         finally:
             if self.per_client is not None:
-                key = client_key(address[0]) if isinstance(address, tuple) and address else str(address)
-                left = self.clients.get(key, 0) - 1
-                if left > 0:
-                    self.clients[key] = left
-                else:
-                    self.clients.pop(key, None)
+                self.per_client.give_back(peer(address))
+
+
+def peer(address) -> str:
+    """The client address of an accepted connection: a TCP peer's host, a Unix socket's name as given."""
+    return address[0] if isinstance(address, tuple) and address else str(address)
 
 
 def server(app, host: str = "127.0.0.1", port: int = 8000, sockets: list[socket.socket] | None = None,
@@ -354,12 +347,11 @@ def server(app, host: str = "127.0.0.1", port: int = 8000, sockets: list[socket.
     made = Server(listener, app, spawn=Pool(connections), log=None, error_log=log)
     made.idle_timeout = env_seconds("COMPANION_IDLE_TIMEOUT_S", IDLE_TIMEOUT_S, 3600)
     made.head_timeout = env_seconds("COMPANION_HEAD_TIMEOUT_S", HEAD_TIMEOUT_S, 3600)
-    made.clients = {}  # client_key -> connections it holds
     made.waiting = {}  # handlers waiting for a whole request head, oldest first (make_room)
     made.reserve = max(RESERVE_LEAST, connections // RESERVE_SHARE)
     most = per_client(app)
     if most is not None:
-        made.per_client = max(1, min(most, connections // CLIENT_SHARE))
+        made.per_client = Held(max(1, min(most, connections // CLIENT_SHARE)))
     made.init_socket()  # binds now: a taken port is an error here, not once serving
     return made
 

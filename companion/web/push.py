@@ -224,8 +224,7 @@ def enable(app) -> None:
     app.extensions["companion.push"] = Hub(app.config["DATABASE"], seconds)
     most = client_cap(app.config, "STREAM_LIMIT")
     if most is not None:  # its refusal carries the headers every answer does, as the Host check's does
-        headers = app.extensions["companion.host_check"].headers()
-        app.wsgi_app = app.extensions["companion.stream_limit"] = StreamLimit(app.wsgi_app, most, headers)
+        app.wsgi_app = StreamLimit(app.wsgi_app, most, app.extensions["companion.headers"])
 
 
 #: seconds a refused stream is told to wait before it asks again (Retry-After)
@@ -249,14 +248,13 @@ class StreamLimit:
     """
 
     def __init__(self, wsgi_app, most: int, headers=()):
+        from ..limits import Held
+
         self.wsgi_app = wsgi_app
-        self.most = most
         self.headers = list(headers)
-        self.open: dict[str, int] = {}  # client_key -> event streams it holds open
+        self.open = Held(most)  # the event streams each client address holds open
 
     def __call__(self, environ, start_response):
-        from ..limits import client_key
-
         started: list = []
         body = self.wsgi_app(environ, lambda status, headers, exc_info=None: started.append((status, headers, exc_info)))
         if not started:  # a streaming app that starts its answer later: not one of ours
@@ -266,24 +264,16 @@ class StreamLimit:
                                                   for name, value in headers)):
             start_response(status, headers, exc_info)
             return body
-        key = client_key(environ.get("REMOTE_ADDR") or "")
-        if self.open.get(key, 0) >= self.most:
+        address = environ.get("REMOTE_ADDR") or ""
+        if not self.open.take(address):
             if hasattr(body, "close"):
                 body.close()
             start_response("429 Too Many Requests", [
                 ("Content-Type", "text/plain; charset=utf-8"), ("Content-Length", str(len(REFUSED))),
                 ("Retry-After", str(REFUSED_RETRY_S)), ("Cache-Control", "no-store"), *self.headers])
             return [REFUSED]
-        self.open[key] = self.open.get(key, 0) + 1
         start_response(status, headers, exc_info)
-        return _Counted(body, lambda: self._release(key))
-
-    def _release(self, key: str) -> None:
-        left = self.open.get(key, 0) - 1
-        if left > 0:
-            self.open[key] = left
-        else:
-            self.open.pop(key, None)
+        return _Counted(body, lambda: self.open.give_back(address))
 
 
 class _Counted:
