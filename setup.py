@@ -5,11 +5,16 @@ companion/templates, companion/static and companion/data, where companion/paths.
 them. Every folder is listed as a package (setuptools warns about data folders that are not),
 so this file walks them rather than keeping a hand-written list. Everything else about the
 project is in pyproject.toml.
+
+The translation catalogs (`translations/` folders inside companion/, companion/games/speech.py) are
+compiled here, by the build: the wheel ships each `messages.mo`, so an installed app speaks every
+language with no step of its own; the `.po` sources stay in the repository.
 """
 
 from pathlib import Path
 
 from setuptools import setup
+from setuptools.command.build_py import build_py
 
 ROOT = Path(__file__).resolve().parent
 #: top-level folder -> the package the wheel installs it as
@@ -27,8 +32,27 @@ def folders(top: str) -> list[Path]:
 code = [".".join(p.parts) for p in folders("companion") if (ROOT / p / "__init__.py").exists()]
 carried = [".".join((package, *p.parts[1:])) for top, package in CARRIED.items() for p in folders(top)]
 
+#: the translations/ folders and those below them: data folders listed as packages, as above,
+#: each shipping its compiled catalog (never the .pot or .po, which the build compiled)
+catalogs = [".".join(p.parts) for p in folders("companion") if "translations" in p.parts]
+
+
+class BuildWithCatalogs(build_py):
+    """Compile every catalog (scripts/catalogs.py --compile) before the files are copied into the build."""
+
+    def run(self):
+        import importlib.util
+
+        spec = importlib.util.spec_from_file_location("catalogs", ROOT / "scripts" / "catalogs.py")
+        catalogs = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(catalogs)
+        catalogs.compile_all()
+        super().run()
+
+
 setup(
-    packages=code + carried,
+    packages=code + carried + catalogs,
     package_dir={package: top for top, package in CARRIED.items()},
-    package_data={package: SHIPPED_FILES for package in carried},
+    package_data={**{package: SHIPPED_FILES for package in carried}, **{package: ["*.mo"] for package in catalogs}},
+    cmdclass={"build_py": BuildWithCatalogs},
 )

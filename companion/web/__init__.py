@@ -100,7 +100,9 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.register_error_handler(HTTPException, http_error)
     app.register_error_handler(Exception, unexpected_error)
 
-    from . import api, health, home, plays, profiles, tables
+    from . import api, health, home, language, plays, profiles, tables
+
+    language.init(app)  # before the pages: every page speaks its phone's language
 
     app.register_blueprint(home.bp)
     app.jinja_env.globals["home_screen"] = home.HOME_SCREEN

@@ -34,8 +34,8 @@ from .parts import Split
 class LiveCache:
     """Rendered live regions by (table id, screen), each cut into parts, with older fingerprints."""
 
-    #: the most screens kept for one table (four phones, each on its own screen, and some to spare)
-    SCREENS_PER_TABLE = 8
+    #: the most (screen, language) regions kept for one table (four phones, each on its own screen, in two languages, and some to spare)
+    SCREENS_PER_TABLE = 16
     #: the older versions whose fingerprints are kept (a phone further behind gets the whole region)
     VERSIONS_KEPT = 8
 

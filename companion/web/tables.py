@@ -10,6 +10,7 @@ from flask import (Blueprint, Response, abort, current_app, make_response, redir
 from markupsafe import Markup
 
 from .. import forms, network, qr, results, tables, wording
+from ..games import speech
 from ..games.validation import RulesError
 from ..network import EVERY_INTERFACE, is_local, lan_address
 from . import answers, guard, parts, push, steppers
@@ -154,10 +155,11 @@ def region(table, screen: str | None) -> parts.Split:
     screen (as the game reads the screen), shared by every phone and stream."""
     key = table.rules.screen_of(screen, table.names)
     cache = current_app.extensions["companion.live"]
-    split = cache.get(table.id, key, table.version)
+    kept = (key, speech.language())  # and once per language the table's phones read (issue 29)
+    split = cache.get(table.id, kept, table.version)
     if split is None:
         split = parts.split(render_block("tables/table.html", "live", **table_context(table, key)), table.version)
-        cache.put(table.id, key, split)
+        cache.put(table.id, kept, split)
     return split
 
 
@@ -172,7 +174,7 @@ def _fingerprint(table, screen: str | None, version: int | None) -> dict | None:
     if version is None:
         return None
     key = table.rules.screen_of(screen, table.names)
-    return current_app.extensions["companion.live"].fingerprint(table.id, key, version)
+    return current_app.extensions["companion.live"].fingerprint(table.id, (key, speech.language()), version)
 
 
 def said_update(table, screen: str | None, has: int | None, redraw: tuple[str, ...], error, notice, posted) -> str:
@@ -234,6 +236,7 @@ def events(table_id: str):
     table = current_table(table_id)
     key = table.rules.screen_of(_screen(), table.names)
     secret = answers.secret_of(request.cookies, table_id)
+    lang = speech.language()  # the phone's: the streams reading one language share each answer
 
     def update_after(version: int | None):
         """(version, parts) newer than `version` (None: everything), (version, None) if none is, None if gone."""
@@ -243,14 +246,15 @@ def events(table_id: str):
             now = tables.authorize(get_db(), table_id, secret)
         except tables.NotFound:
             return None
-        return now.version, update(now, key, version)
+        with speech.speaking(lang):
+            return now.version, update(now, key, version)
 
     opening = answers.version_number(request.headers.get("Last-Event-ID") or request.args.get("v"))
     hub = current_app.extensions.get("companion.push")
     if hub is None:
         return "", 204  # served without gevent: the page polls
     first = None if opening == table.version else update(table, key, opening)  # the table as just read
-    body = stream_with_context(push.stream(hub, table_id, table.version, first, update_after, key=key))
+    body = stream_with_context(push.stream(hub, table_id, table.version, first, update_after, key=(key, lang)))
     return Response(body, mimetype="text/event-stream", headers={"X-Accel-Buffering": "no"})
 
 

@@ -52,11 +52,12 @@ def test_made_up_screens_do_not_grow_the_live_cache_without_bound(app, api):
     for i in range(300):
         assert poll(client, table, f"made-up-{i}").status_code == 200
     entries = [key for key in cache._entries if key[0] == table["table"]]
-    assert len(entries) <= 8, f"{len(entries)} renders kept for one table"  # LiveCache.SCREENS_PER_TABLE
-    # a made-up screen is the main one as the game reads it (Game.screen_of): one render for all 300
-    assert set(entries) == {(table["table"], s) for s in ("end", "book-0", None)}
+    assert len(entries) <= cache.SCREENS_PER_TABLE, f"{len(entries)} renders kept for one table"
+    # a made-up screen is the main one as the game reads it (Game.screen_of): one render for all 300,
+    # kept with the language it was drawn in (English: no Accept-Language, no cookie)
+    assert set(entries) == {(table["table"], (s, "en")) for s in ("end", "book-0", None)}
     # the other table's render is still kept
-    assert (other["table"], "end") in cache._entries
+    assert (other["table"], ("end", "en")) in cache._entries
 
 
 @pytest.mark.slow

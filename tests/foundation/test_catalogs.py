@@ -1,0 +1,111 @@
+"""The translation catalogs (issue 29): whole, faithful to the English, and up to date with the code.
+
+Every catalog folder (scripts/catalogs.py: the pages', the shared words', each game's) holds a
+messages.pot extracted from the code and one messages.po per language. Checked here:
+- the .pot files are what the code says now (`scripts/catalogs.py --check`);
+- every language holds every sentence, translated: none empty, none fuzzy, every plural form
+  the language has filled (Polish three);
+- each translation has the placeholders of its English, no more and no fewer, so a name or a
+  number is never lost or invented, and keeps a number the English spells out as it is;
+- a sentence said in two catalogs is translated the same in both (the merged catalog keeps one).
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from babel.messages.pofile import read_po
+
+from companion.games import speech
+
+ROOT = Path(__file__).resolve().parents[2]
+TRANSLATED = [lang for lang in speech.LANGUAGES if lang != speech.SOURCE]
+FOLDERS = speech.catalog_folders()
+PLACEHOLDER = re.compile(r"%\([a-z_0-9]+\)[sdif]|%[sdif]|\{[a-z_0-9]*\}")
+DIGITS = re.compile(r"\d+")
+
+
+def catalog(folder: Path, lang: str):
+    with (folder / lang / "LC_MESSAGES" / "messages.po").open("rb") as fp:
+        return read_po(fp, locale=lang)
+
+
+def template(folder: Path):
+    with (folder / "messages.pot").open("rb") as fp:
+        return read_po(fp)
+
+
+def test_every_part_of_the_app_has_a_catalog_in_every_language():
+    names = {str(f.relative_to(ROOT)) for f in FOLDERS}
+    games = {p.name for p in (ROOT / "companion" / "games").iterdir() if (p / "__init__.py").is_file()}
+    assert names == {"companion/translations", "companion/web/translations",
+                     *(f"companion/games/{key}/translations" for key in games)}
+    for folder in FOLDERS:
+        assert (folder / "messages.pot").is_file()
+        for lang in TRANSLATED:
+            assert (folder / lang / "LC_MESSAGES" / "messages.po").is_file(), (folder, lang)
+
+
+def test_the_english_catalogs_are_what_the_code_says_now():
+    done = subprocess.run([sys.executable, "scripts/catalogs.py", "--check"], cwd=ROOT, capture_output=True, text=True)
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+@pytest.mark.parametrize("folder", FOLDERS, ids=lambda f: str(f.relative_to(ROOT)))
+def test_each_catalog_holds_sentences(folder):
+    assert len([m for m in template(folder) if m.id]) >= 5, f"{folder}: nothing marked for translation"
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+@pytest.mark.parametrize("folder", FOLDERS, ids=lambda f: str(f.relative_to(ROOT)))
+def test_every_sentence_is_translated_with_the_same_placeholders(folder, lang):
+    english = {m.id: m for m in template(folder) if m.id}
+    translated = catalog(folder, lang)
+    forms = translated.num_plurals
+    problems = []
+    held = {m.id: m for m in translated if m.id}
+    problems += [f"missing: {key!r}" for key in english if key not in held]
+    problems += [f"not in the code: {key!r}" for key in held if key not in english]
+    for key, message in held.items():
+        if message.fuzzy:
+            problems.append(f"fuzzy: {key!r}")
+        strings = message.string if isinstance(message.string, (list, tuple)) else (message.string,)
+        if isinstance(key, (list, tuple)):
+            if len(strings) != forms:
+                problems.append(f"{len(strings)} plural forms, {lang} has {forms}: {key!r}")
+            source = key[1]
+        else:
+            source = key
+        for text in strings:
+            if not text or not text.strip():
+                problems.append(f"empty: {key!r}")
+                continue
+            wanted = sorted(set(PLACEHOLDER.findall(source)))
+            got = sorted(set(PLACEHOLDER.findall(text)))
+            if isinstance(key, (list, tuple)) and forms > 1 and "%(num)d" in wanted and "%(num)d" not in got:
+                got = sorted(set(got) | {"%(num)d"})  # a form for exactly one may say "one" in words
+            if wanted != got:
+                problems.append(f"placeholders {got} for {wanted}: {key!r} -> {text!r}")
+            if not set(DIGITS.findall(source)) <= set(DIGITS.findall(text)):
+                problems.append(f"a number of the English is missing: {key!r} -> {text!r}")
+    assert not problems, f"{folder} [{lang}]:\n" + "\n".join(problems[:40])
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_a_sentence_in_two_catalogs_is_translated_alike(lang):
+    seen: dict[object, tuple[Path, object]] = {}
+    clashes = []
+    for folder in FOLDERS:
+        for message in catalog(folder, lang):
+            if not message.id:
+                continue
+            key = (message.context, message.id if isinstance(message.id, str) else tuple(message.id))
+            string = message.string if isinstance(message.string, str) else tuple(message.string)
+            if key in seen and seen[key][1] != string:
+                clashes.append(f"{key}: {seen[key][0].relative_to(ROOT)} {seen[key][1]!r}, {folder.relative_to(ROOT)} {string!r}")
+            seen.setdefault(key, (folder, string))
+    assert not clashes, "\n".join(clashes)
