@@ -1,0 +1,211 @@
+"""Every page in every language (issue 29): no English left on a page read in another language,
+the phone's language chosen as the issue says, one render per version and language, and the API,
+exports and BG Stats in English whatever the phone reads.
+
+The English sentences looked for are the catalogs' own (every messages.pot): a sentence, or
+the longest run of words between its placeholders, that its language's catalog translates
+differently and that no translation of that language contains. A page is read as a person reads
+it: its text and the words of its aria-label, title, placeholder and alt attributes.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from functools import lru_cache
+from pathlib import Path
+
+import pytest
+from babel.messages.pofile import read_po
+
+from companion.games import registry, speech
+from tests.examples import examples
+from tests.foundation.test_plays import host_client
+
+TRANSLATED = [lang for lang in speech.LANGUAGES if lang != speech.SOURCE]
+GAMES = tuple(registry())
+PLACEHOLDER = re.compile(r"%\([a-z_0-9]+\)[sdif]|%[sdif]|\{[a-z_0-9]*\}")
+SHOWN_ATTRIBUTES = re.compile(r'\s(?:aria-label|title|placeholder|alt)="([^"]*)"')
+
+
+def messages(path: Path):
+    with path.open("rb") as fp:
+        return [m for m in read_po(fp) if m.id]
+
+
+def _ids(message) -> list[str]:
+    return list(message.id) if isinstance(message.id, (list, tuple)) else [message.id]
+
+
+@lru_cache(maxsize=None)
+def english_phrases(lang: str) -> tuple[str, ...]:
+    """The English a page in `lang` must not show: each catalog sentence's longest literal run of words."""
+    translations: list[str] = []
+    pairs = []
+    for folder in speech.catalog_folders():
+        with (folder / lang / "LC_MESSAGES" / "messages.po").open("rb") as fp:
+            for m in read_po(fp, locale=lang):
+                if m.id:
+                    strings = list(m.string) if isinstance(m.string, (list, tuple)) else [m.string]
+                    translations += [s for s in strings if s]
+                    pairs.append((_ids(m), strings))
+    phrases = set()
+    for ids, strings in pairs:
+        for english in ids:
+            runs = [r.strip(" .,:;!?()\"'“”…-–—") for r in PLACEHOLDER.split(english)]
+            run = max(runs, key=len)
+            if len(re.findall(r"[A-Za-z]{2,}", run)) == 0 or len(run) < 4:
+                continue  # "+", "%(n)s/%(m)s": nothing English in it
+            if run in strings or any(run in t for t in translations):
+                continue  # the language says it the same (a proper name, "OK", "Total")
+            phrases.add(run)
+    return tuple(sorted(phrases, key=len, reverse=True))
+
+
+def shown_text(page: str) -> str:
+    """What a person reads on a page: the text (no script, style or template bodies) and the shown attributes."""
+    body = re.sub(r"<(script|style|template)\b.*?</\1>", " ", page, flags=re.S | re.I)
+    attributes = " | ".join(SHOWN_ATTRIBUTES.findall(body))
+    text = re.sub(r"<[^>]+>", " | ", body)
+    return html.unescape(re.sub(r"\s+", " ", text + " | " + attributes))
+
+
+def english_found(page: str, lang: str, names=()) -> list[str]:
+    text = shown_text(page)
+    for name in names:
+        text = text.replace(name, " | ")
+    found = []
+    for phrase in english_phrases(lang):
+        if re.search(r"(?<![\w'’])" + re.escape(phrase) + r"(?![\w'’])", text):
+            found.append(phrase)
+    return found
+
+
+def reader(app, lang: str):
+    """A phone whose browser reads `lang` first, holding the host key (it sees the archive)."""
+    phone = host_client(app)
+    phone.environ_base["HTTP_ACCEPT_LANGUAGE"] = f"{lang},en;q=0.5"
+    return phone
+
+
+def seat_cookies(phone, api, t: dict) -> None:
+    """Let `phone` open table `t` as a phone that joined it (its secret in the cookie)."""
+    phone.set_cookie(f"tc_{t['table']}", t["token"])
+
+
+def finished_calculator(api, key: str) -> dict:
+    ex = examples(key)
+    t = api.create(key, list(ex.CALCULATOR_NAMES), calculator=True)
+    for type_, data in ex.CALCULATOR_SETUP:
+        assert api.event(t, type_, data).status_code == 200
+    for row in ex.CALCULATOR_ROWS:
+        answer = api.event(t, "sheet", row)
+        assert answer.status_code == 200, answer.get_json()
+    return t
+
+
+def pages(api, key: str) -> tuple[list[tuple[str, str]], list[dict]]:
+    """(what it is, its address) for every page of one game a phone opens, and the tables they show."""
+    ex = examples(key)
+    made = []
+    found = [("home", "/"), (f"new {key} table", f"/new/{key}"), (f"new {key} calculator", f"/new/{key}?calculator=1")]
+    if (Path(__file__).resolve().parents[2] / "templates" / key / "profile.html").is_file():
+        found.append((f"new {key} profile", f"/profiles/new/{key}"))
+    for events, screens in ex.NAMED_PAGES:
+        t = api.create(key, ["Anna", "Ben", "Cleo"])
+        for type_, data in events:
+            assert api.event(t, type_, data).status_code == 200
+        found += [(f"{key} table: {name}", f"/t/{t['table']}" + (f"?screen={screen}" if screen else ""))
+                  for name, screen in screens.items()]
+        made.append(t)
+    empty = api.create(key, ["Anna", "Ben"], calculator=True)
+    done = finished_calculator(api, key)
+    found += [(f"{key} calculator", f"/t/{empty['table']}"), (f"{key} calculator finished", f"/t/{done['table']}"),
+              (f"{key} play record", f"/plays/{done['table']}")]
+    return found, made + [empty, done]
+
+
+@pytest.mark.parametrize("key", GAMES)
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_no_page_shows_an_english_sentence_in_another_language(app, api, key, lang):
+    phone = reader(app, lang)
+    names = ["Anna", "Ben", "Cleo", *examples(key).CALCULATOR_NAMES]
+    shown = []
+    found, made = pages(api, key)
+    for t in made:
+        seat_cookies(phone, api, t)
+    for what, address in found + [("archive", "/plays"), ("stats", "/plays/stats"), ("profiles", "/profiles/")]:
+        answer = phone.get(address)
+        assert answer.status_code == 200, (what, address, answer.status_code)
+        page = answer.get_data(as_text=True)
+        assert f'lang="{lang}"' in page[:300], f"{what}: the page does not say it is in {lang}"
+        english = english_found(page, lang, names)
+        if english:
+            shown.append(f"{what} ({address}): {english[:8]}")
+    assert not shown, f"English on {lang} pages:\n" + "\n".join(shown)
+
+
+def test_the_check_finds_english_where_it_is(app):
+    """The test above can fail: an English sentence of the catalogs on a page is found."""
+    phrases = english_phrases("pl")
+    assert phrases, "no English sentence to look for: the catalogs are empty"
+    page = f'<html lang="pl"><body><p>{html.escape(phrases[-1])}</p></body></html>'
+    assert english_found(page, "pl") == [phrases[-1]] or phrases[-1] in english_found(page, "pl")
+
+
+def test_a_phone_reads_its_choice_then_its_browser_then_english(app):
+    phone = app.test_client()
+    assert 'lang="en"' in phone.get("/").get_data(as_text=True)[:300]
+    phone.environ_base["HTTP_ACCEPT_LANGUAGE"] = "de-CH,de;q=0.9,en;q=0.8"
+    assert 'lang="de"' in phone.get("/").get_data(as_text=True)[:300]
+    phone.environ_base["HTTP_ACCEPT_LANGUAGE"] = "ja,ko;q=0.9"  # none the app speaks
+    assert 'lang="en"' in phone.get("/").get_data(as_text=True)[:300]
+    chosen = phone.post("/language", data={"lang": "pl", "next": "/plays?game=codex"})
+    assert chosen.status_code == 303 and chosen.headers["Location"].endswith("/plays?game=codex")
+    cookie = chosen.headers["Set-Cookie"]
+    assert cookie.startswith("lang=pl;") and "Max-Age=31536000" in cookie and "HttpOnly" in cookie
+    phone.environ_base["HTTP_ACCEPT_LANGUAGE"] = "de"
+    assert 'lang="pl"' in phone.get("/").get_data(as_text=True)[:300]  # the choice wins over the browser
+
+
+@pytest.mark.parametrize("sent", [{"lang": "xx", "next": "/"}, {"lang": "fr", "next": "https://evil.example/"},
+                                  {"lang": "fr", "next": "//evil.example/x"}, {}])
+def test_the_picker_never_sends_a_phone_elsewhere_nor_keeps_a_language_it_does_not_speak(client, sent):
+    answer = client.post("/language", data=sent)
+    assert answer.status_code == 303
+    location = answer.headers["Location"]
+    assert location == "/" or location.startswith("/") and not location.startswith("//"), location
+    cookie = answer.headers.get("Set-Cookie") or ""
+    assert ("lang=" in cookie) == (sent.get("lang") == "fr")
+
+
+def test_the_api_and_the_downloads_speak_english_whatever_the_phone_reads(app, api):
+    key = "gutenberg"
+    done = finished_calculator(api, key)
+    english_phone, polish_phone = reader(app, "en"), reader(app, "pl")
+    polish_phone.set_cookie("lang", "pl")
+    headers = {"X-Table-Token": done["token"]}
+    for path in (f"/api/v1/tables/{done['table']}", f"/api/v1/tables/{done['table']}/result",
+                 f"/api/v1/tables/{done['table']}/events"):
+        assert polish_phone.get(path, headers=headers).get_json() == english_phone.get(path, headers=headers).get_json()
+    bad = {"type": "sheet", "data": {"player": 0, "fame": "lots"}, "expected_version": 0}
+    a = english_phone.post(f"/api/v1/tables/{done['table']}/events", json=bad, headers=headers).get_json()
+    b = polish_phone.post(f"/api/v1/tables/{done['table']}/events", json=bad, headers=headers).get_json()
+    assert a == b and a["error"]
+    for path in ("/plays/export.json", "/plays/export.csv"):
+        assert polish_phone.get(path).get_data() == english_phone.get(path).get_data()
+
+
+def test_a_table_region_is_rendered_once_per_version_and_language(app, api):
+    t = api.create("codex", ["Anna", "Tom"])
+    cache = app.extensions["companion.live"]
+    phones = {lang: [reader(app, lang) for _ in range(2)] for lang in ("fr", "pl")}
+    for group in phones.values():
+        for phone in group:
+            seat_cookies(phone, api, t)
+    misses = cache.misses
+    bodies = {lang: [phone.get(f"/t/{t['table']}/live").get_data(as_text=True) for phone in group]
+              for lang, group in phones.items()}
+    assert cache.misses - misses == 2  # one render for the two French phones, one for the two Polish
+    assert bodies["fr"][0] == bodies["fr"][1] and bodies["pl"][0] == bodies["pl"][1]
+    assert bodies["fr"][0] != bodies["pl"][0]
