@@ -240,9 +240,11 @@ class Table:
     changes: int = 0  # score changes sent at this table (whose turn it is to tap next)
     due: float = 0.0  # when the next score change is due
     steppers: dict = field(default_factory=dict)  # stepper id -> its hidden settings, as the page shows them
+    #: the languages its phones read, seat by seat in turn (the picker's cookie; issue 29)
+    languages: tuple[str, ...] = ("en",)
 
     def cookie(self, seat: int = 0) -> str:
-        return f"tc_{self.id}={self.token}; seat_{self.id}={seat}"
+        return f"tc_{self.id}={self.token}; seat_{self.id}={seat}; lang={self.languages[seat % len(self.languages)]}"
 
 
 def browser_headers(table: Table, seat: int = 0, htmx: bool = True) -> dict[str, str]:
@@ -817,10 +819,20 @@ async def _run_hall(companion: Served, tables: list[Table], ramp: float, seconds
             "settled": sum(p.settled for p in phones), "streams_open": streams_open, "phones": len(phones)}
 
 
+#: the languages the app speaks (companion/games/speech.py): the hall's tables mix them (--languages)
+LANGUAGES = ("en", "fr", "de", "pl", "es", "it")
+#: how many languages the phones at one table read (--languages): 2 unless told, so that every
+#: change at a table is drawn twice, and the hall holds all six
+LANGUAGES_PER_TABLE = 2
+
+
 def make_tables(companion: Served, n_tables: int) -> list[Table]:
+    """The hall's tables; the phones at each read LANGUAGES_PER_TABLE languages, seat by seat in turn."""
     setup = Connection(HOST, companion.port)
     tables = [create_table(setup) for _ in range(n_tables)]
     setup.close()
+    for i, table in enumerate(tables):
+        table.languages = tuple(LANGUAGES[(i + k) % len(LANGUAGES)] for k in range(LANGUAGES_PER_TABLE))
     return tables
 
 
@@ -930,6 +942,7 @@ def print_hall(figures: dict) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
+    global LANGUAGES_PER_TABLE
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true",
                         help="about a minute: fewer samples, 50 tables for 10 s, the idle hall for 8 s")
@@ -938,10 +951,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--load-workers", type=int,
                         help="its processes for the convention load and the idle hall "
                              "(default: one per core, as a hall runs `companion serve --workers N`)")
+    parser.add_argument("--languages", type=int, default=LANGUAGES_PER_TABLE, choices=range(1, len(LANGUAGES) + 1),
+                        metavar="N", help="languages read at each table of the load and the idle hall, 1-6 "
+                                          f"(default {LANGUAGES_PER_TABLE}: each change drawn once per language)")
     args = parser.parse_args(argv)
+    LANGUAGES_PER_TABLE = args.languages
     samples, n_tables, ramp, seconds, startups, idle_s = (200, 50, 5.0, 10.0, 1, 8.0) if args.quick else (1000, 200, 20.0, 60.0, 3, 20.0)
     idle_tables = 200
-    figures: dict = {"quick": args.quick}
+    figures: dict = {"quick": args.quick, "languages_per_table": LANGUAGES_PER_TABLE}
 
     with tempfile.TemporaryDirectory(prefix="companion-bench-") as tmp:
         print(f"start-up: seconds from `companion serve` to its first answer ({startups} run(s), fresh data folder)", flush=True)
@@ -990,7 +1007,7 @@ def main(argv: list[str] | None = None) -> int:
         load_workers = args.load_workers or hall_workers()
         companion = start_companion(Path(tmp) / "load", load_workers)
         try:
-            print(f"convention load: {n_tables} tables x 4 phones, each holding the table's event stream (polling every "
+            print(f"convention load: {n_tables} tables x 4 phones reading {LANGUAGES_PER_TABLE} language(s) per table, each holding the table's event stream (polling every "
                   f"{POLL_S * 1000:.0f} ms only without one),\n  a score change per table every ~3 s, for {seconds:.0f} s "
                   f"(after {ramp:.0f} s in which the phones join, and until their streams are open),\n"
                   f"  against `companion serve --workers {load_workers}` (a hall's setting: one process per core)", flush=True)
