@@ -25,6 +25,7 @@ from pathlib import Path
 import pytest
 
 from companion import rules
+from companion.games import speech
 from companion.games import registry
 from tests.conftest import Server
 from tests.resilience.fuzzing import SEEDS
@@ -50,6 +51,12 @@ def wheel(tmp_path_factory) -> Path:
     subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--quiet", "--wheel-dir", str(out), str(source)],
                    check=True, capture_output=True)
     (built,) = out.glob("table_companion-*.whl")
+    import zipfile
+
+    shipped = {n for n in zipfile.ZipFile(built).namelist() if n.endswith((".mo", ".po", ".pot"))}
+    wanted = {f"{folder.relative_to(ROOT)}/{lang}/LC_MESSAGES/messages.mo" for folder in speech.catalog_folders()
+              for lang in speech.LANGUAGES if lang != speech.SOURCE}
+    assert shipped == wanted, shipped ^ wanted  # compiled by the build, every one; no source
     return built
 
 
@@ -160,6 +167,14 @@ def test_the_installed_app_runs_from_an_empty_folder_and_writes_only_its_data(ho
         status, _, page = server.send("GET", joined["Location"], headers={"Cookie": joined["Set-Cookie"].split(";", 1)[0]})
         html = page.decode()
         assert status == 200 and "Anna" in html and "Tom" in html
+        # it speaks every language with no step of its own: the wheel's compiled catalogs (setup.py)
+        cookie = joined["Set-Cookie"].split(";", 1)[0]
+        for lang in speech.LANGUAGES:
+            status, _, page = server.send("GET", joined["Location"], headers={"Cookie": cookie, "Accept-Language": lang})
+            with speech.speaking(lang):
+                history = speech.gettext("History")
+            assert status == 200 and f'<html lang="{lang}">' in page.decode() and f"<summary>{history}</summary>" in page.decode()
+            assert (history == "History") == (lang == "en"), lang
 
         linked = set(re.findall(r'(?:src|href)="(/static/[^"?]+)', html))
         assert any("htmx" in path for path in linked) and any(path.endswith(".css") for path in linked)
