@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Container, Mapping
 
 from .. import tables
+from ..games import speech
 from . import steppers
 
 
@@ -70,8 +71,9 @@ def screen_of(value: str | None) -> str | None:
 
 
 def live_tag(table_id: str, version: int) -> str:
-    """Return the live region's validator: it changes exactly when the table's version does."""
-    return f"{table_id}-{version}"
+    """Return the live region's validator: it changes exactly when the table's version does, and
+    names the language it is drawn in (a phone that changed language never revalidates the other's)."""
+    return f"{table_id}-{version}-{speech.language()}"
 
 
 def version_number(raw: str | None) -> int | None:

@@ -44,6 +44,7 @@ def init(app) -> None:
     app.jinja_env.filters["number"] = speech.number
     app.jinja_env.filters["day"] = speech.day
     app.before_request(speak)
+    app.after_request(vary)
     app.teardown_request(stop_speaking)
     app.register_blueprint(bp)
 
@@ -53,6 +54,14 @@ def speak() -> None:
     if request.path.startswith("/api/"):
         return
     g.speech_token = speech.begin(str(get_locale()))
+
+
+def vary(response):
+    """A page's words depend on the phone's cookie and Accept-Language: say so to every cache between."""
+    if "speech_token" in g and response.mimetype in ("text/html", "text/event-stream"):
+        response.vary.add("Accept-Language")
+        response.vary.add("Cookie")
+    return response
 
 
 def stop_speaking(exc=None) -> None:

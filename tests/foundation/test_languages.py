@@ -209,3 +209,17 @@ def test_a_table_region_is_rendered_once_per_version_and_language(app, api):
     assert cache.misses - misses == 2  # one render for the two French phones, one for the two Polish
     assert bodies["fr"][0] == bodies["fr"][1] and bodies["pl"][0] == bodies["pl"][1]
     assert bodies["fr"][0] != bodies["pl"][0]
+
+
+def test_a_poll_never_revalidates_a_region_drawn_in_another_language(app, api):
+    """The browser revalidates a cached poll by its ETag: one drawn in French must not pass for Polish."""
+    t = api.create("codex", ["Anna", "Tom"])
+    french, polish = reader(app, "fr"), reader(app, "pl")
+    for phone in (french, polish):
+        seat_cookies(phone, api, t)
+    first = french.get(f"/t/{t['table']}/live")
+    assert first.status_code == 200
+    assert french.get(f"/t/{t['table']}/live", headers={"If-None-Match": first.headers["ETag"]}).status_code == 304
+    again = polish.get(f"/t/{t['table']}/live", headers={"If-None-Match": first.headers["ETag"]})
+    assert again.status_code == 200 and again.headers["ETag"] != first.headers["ETag"]
+    assert {"accept-language", "cookie"} <= {v.strip().lower() for v in again.headers["Vary"].split(",")}

@@ -115,7 +115,7 @@ def test_a_poll_is_answered_by_the_tags_and_the_cookie_it_sends(app, case):
               # another service on the LAN set it: the header's bytes are not UTF-8 (latin-1 é)
               "a cookie not in UTF-8": f"tc_{tid}={t['token']}; other=caf\xe9"}.get(case, f"tc_{tid}={t['token']}; seat_{tid}=1")
     query = {"screen": "end"} if case == "screen" else {"screen": " book-1\u00e9%"} if case == "odd screen" else {}
-    etag = f'"{tid}-0"'
+    etag = f'"{tid}-0-en"'  # the table, its version and the language it is drawn in (answers.live_tag)
     first = None
     if case.startswith("changed"):
         client.post(f"/api/v1/tables/{tid}/events", json={"type": "points", "data": {"player": 0, "delta": 3}, "expected_version": 0},
