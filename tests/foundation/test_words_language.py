@@ -193,6 +193,7 @@ def test_a_notice_a_table_keeps_is_stored_in_english_on_a_polish_page(conn, poli
     table, _ = tables.create(conn, {"game": "gutenberg", "players": ["Anna", "Ben"]}, no_profile)
     with speech.speaking("pl"):
         assert plural(9, "guilder") == "9 guldenów"  # the catalog is read: a Polish page says it so
+        assert [signed(n, "point") for n in (1, 2, -5, 22)] == ["+1 punkt", "+2 punkty", "-5 punktów", "+22 punkty"]
         table = tables.append(conn, table.id, {"type": "buy_types", "data": {"player": 0, "count": 2}, "expected_version": 0})
     stored = tables.load(conn, table.id).state["notice"]["text"]
     assert stored == table.state["notice"]["text"] == "paid 9 guilders for 2 types"
