@@ -37,7 +37,7 @@ def _counted(count: int, word: str, words: str | None) -> str:
     ngettext entry of these English words when one is marked somewhere, else the English."""
     word, words = word.replace("%", "%%"), (words or word + "s").replace("%", "%%")
     singular, several = f"%(num)d {word}", f"%(num)d {words}"
-    return speech.translations(speech.language()).ungettext(singular, several, abs(count))
+    return speech.translations(speech.language()).ungettext(singular, several, count)
 
 
 def plural(count: int, word: str, words: str | None = None) -> str:
@@ -62,4 +62,4 @@ def signed(count: int, word: str, words: str | None = None) -> str:
     if isinstance(count, bool) or not isinstance(count, int):
         return plural(count, word, words)
     # the plural's sentence, its number written with the sign (the form chosen for the number without it)
-    return _counted(count, word, words).replace("%(num)d", f"{count:+d}").replace("%%", "%")
+    return _counted(abs(count), word, words).replace("%(num)d", f"{count:+d}").replace("%%", "%")
