@@ -211,3 +211,14 @@ def test_english_words_are_unchanged():
     with pytest.raises(RulesError) as err:
         listof([1], "x", 2, 3)
     assert err.value.message == "must hold 2 to 3 items"
+
+
+@pytest.mark.parametrize("lang, line", [
+    ("fr", "Nom du joueur 2 : &#39;anna&#39; ressemble à &#39;Anna&#39; ; les noms doivent être uniques"),
+    ("pl", "Imię gracza 2: &#39;anna&#39; wygląda tak samo jak &#39;Anna&#39;; imiona muszą być różne"),
+    ("en", "Player 2&#39;s name: &#39;anna&#39; looks the same as &#39;Anna&#39;; names must be unique"),
+])
+def test_a_refused_name_on_the_start_page_is_said_in_the_phones_language(client, lang, line):
+    client.set_cookie("lang", lang)
+    page = client.post("/new/codex", data={"players[]": ["Anna", "anna"]})
+    assert page.status_code == 400 and line in page.get_data(as_text=True)
