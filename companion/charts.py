@@ -29,6 +29,8 @@ import math
 from html import escape
 from typing import Sequence
 
+from .games.speech import _, pgettext
+
 #: how many series styles there are (static/app.css defines --series-0 ... --series-5)
 STYLES = 6
 #: dash patterns, one per style, so that series differ by more than colour
@@ -125,11 +127,12 @@ def line_chart(names: Sequence[str], points: Sequence[Sequence[int]], label: str
         parts.append(f'<text x="{LEFT - 6}" y="{y + 4:.1f}" text-anchor="end">{value}</text>')
     parts.append("</g>")
     base = HEIGHT - BOTTOM + 18
-    parts.append(f'<g class="axis"><text x="{LEFT}" y="{base}">start</text>'
-                 f'<text x="{WIDTH - RIGHT}" y="{base}" text-anchor="end">end</text></g>')
+    start, end = pgettext("chart axis", "start"), pgettext("chart axis", "end")  # the game's start and end
+    parts.append(f'<g class="axis"><text x="{LEFT}" y="{base}">{escape(start)}</text>'
+                 f'<text x="{WIDTH - RIGHT}" y="{base}" text-anchor="end">{escape(end)}</text></g>')
     for s, line in enumerate(positions(points)):
         style = style_of(s)
-        name = names[s] if s < len(names) else f"Seat {s + 1}"
+        name = names[s] if s < len(names) else _("Seat %(number)s", number=s + 1)
         coords = " ".join(f"{x:.1f},{y:.1f}" for x, y in line)
         marked = line if len(line) <= MARKED_POINTS else line[-1:]
         marks = "".join(_marker(MARKERS[style], x, y) for x, y in marked)

@@ -20,6 +20,7 @@ from __future__ import annotations
 import json
 from typing import Any, Iterable
 
+from .games.speech import gettext
 from .games.validation import RulesError, no_lone_surrogates
 
 #: form fields that belong to the page machinery, not to the document
@@ -38,7 +39,7 @@ def decode(items: Iterable[tuple[str, str]]) -> dict:
             name = name[:-2]
         path = name.split(".")
         if not all(path):
-            raise RulesError(raw_name, "is not a valid field name")
+            raise RulesError(raw_name, gettext("is not a valid field name"))
         converted = _convert(value, kind, name)
         if converted is _ABSENT:
             if is_list:
@@ -64,7 +65,7 @@ def _convert(value: str, kind: str, name: str) -> Any:
         try:
             return int(value, 10)
         except ValueError:
-            raise RulesError(name, "must be a whole number") from None
+            raise RulesError(name, gettext("must be a whole number")) from None
     if kind == "bool":
         return value.lower() not in ("", "0", "false", "off", "no")
     if kind == "json":
@@ -73,12 +74,12 @@ def _convert(value: str, kind: str, name: str) -> Any:
         try:
             decoded = json.loads(value)
         except ValueError:
-            raise RulesError(name, "must be valid JSON") from None
+            raise RulesError(name, gettext("must be valid JSON")) from None
         except RecursionError:  # [[[[...]]]] nested past what Python's parser can follow
-            raise RulesError(name, "is nested too deeply") from None
+            raise RulesError(name, gettext("is nested too deeply")) from None
         # outside the try: its RulesError is a ValueError, not "must be valid JSON"
         return no_lone_surrogates(decoded, name)
-    raise RulesError(name, f"unknown field kind {kind!r}")
+    raise RulesError(name, gettext("unknown field kind %(kind)s", kind=repr(kind)))
 
 
 def _place(doc: dict, path: list[str], value: Any, raw_name: str, merge_list: bool = False) -> None:
@@ -86,15 +87,15 @@ def _place(doc: dict, path: list[str], value: Any, raw_name: str, merge_list: bo
     for part in path[:-1]:
         child = node.setdefault(part, {})
         if not isinstance(child, dict):
-            raise RulesError(raw_name, "clashes with another field")
+            raise RulesError(raw_name, gettext("clashes with another field"))
         node = child
     last = path[-1]
     if merge_list:
         existing = node.setdefault(last, [])
         if not isinstance(existing, list):
-            raise RulesError(raw_name, "clashes with another field")
+            raise RulesError(raw_name, gettext("clashes with another field"))
         existing.extend(value)
     elif last in node:
-        raise RulesError(raw_name, "is given twice")
+        raise RulesError(raw_name, gettext("is given twice"))
     else:
         node[last] = value

@@ -4,6 +4,8 @@ Plain Python, like companion/tables.py, which re-exports these for its callers. 
 by role: tables.py writes and folds the log, this module reads it back as lines for people.
 Each line is a games/sentence.py Sentence: the game writes it from the names marked, so a page
 prints each name in <bdi> and a right-to-left one cannot turn "محمد: +5 points" around.
+The lines are said when they are read, in the language spoken (games/speech.py): the log keeps
+only the events.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ import json
 from typing import Any
 
 from .games import sentence
+from .games.speech import _
 
 
 def event_of(row: tuple) -> dict:
@@ -64,9 +67,13 @@ def _marked(table: Any, names: list[str], event: dict, by_seq: dict[int, dict]) 
     data = event["data"]
     if event["type"] == "undo":
         taken = by_seq.get(data.get("seq"))
-        return "Undo: " + (_marked(table, names, taken, by_seq) if taken else f"event {data.get('seq')}")
+        if taken is None:
+            # Translators: the history's line for an undo whose event is no longer read
+            return _("Undo: event %(seq)s", seq=data.get("seq"))
+        # Translators: the history's line for an undo, then the line of the event it took back
+        return _("Undo: %(line)s", line=_marked(table, names, taken, by_seq))
     if event["type"] == "rename":
-        return f"Player {data['player'] + 1} is now called {sentence.name(data['name'])}"
+        return _("Player %(number)s is now called %(name)s", number=data["player"] + 1, name=sentence.name(data["name"]))
     try:
         return table.rules.describe(event["type"], data, names)
     except Exception:  # describing must never break the page

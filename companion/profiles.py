@@ -13,6 +13,7 @@ from typing import Any
 import sqlite_utils
 
 from . import games
+from .games.speech import _
 from .games.validation import RulesError, name_key, no_lone_surrogates, obj, text, whole
 from .tables import now
 
@@ -56,7 +57,7 @@ def check(doc: Any) -> tuple[str, str, dict]:
     obj(doc, "$", required=("game", "name", "data"))
     game = games.get(doc["game"]) if isinstance(doc["game"], str) else None
     if game is None:
-        raise RulesError("game", f"must be one of: {', '.join(games.registry())}")
+        raise RulesError("game", _("must be one of: %(options)s", options=", ".join(games.registry())))
     name = text(doc["name"], "name")
     try:
         data = game.validate_profile(doc["data"])
@@ -75,8 +76,10 @@ def save(db: sqlite_utils.Database, doc: Any, profile_id: int | None = None) -> 
         others = db.execute("SELECT name FROM profiles WHERE game = ? AND id IS NOT ?", [game, profile_id]).fetchall()
         clash = next((other for (other,) in others if name_key(other) == name_key(name)), None)
         if clash is not None:
-            said = f"called {name!r}" if clash == name else f"called {clash!r}, which looks the same,"
-            raise RulesError("name", f"a {games.get(game).title} profile {said} exists already")
+            title = games.get(game).title
+            raise RulesError("name", _("a %(game)s profile called %(name)s exists already", game=title, name=repr(name))
+                             if clash == name else _("a %(game)s profile called %(name)s, which looks the same, exists already",
+                                                     game=title, name=repr(clash)))
         if profile_id is None:
             cursor = db.execute(
                 "INSERT INTO profiles (game, name, data, created, updated) VALUES (?, ?, ?, ?, ?)",
@@ -111,6 +114,7 @@ def snapshot_for_table(db: sqlite_utils.Database):
         try:
             return get(db, profile_id, game)["data"]
         except ProfileNotFound:
-            raise RulesError("profile", f"no {games.get(game).title} box profile with id {profile_id}") from None
+            raise RulesError("profile", _("no %(game)s box profile with id %(id)s", game=games.get(game).title,
+                                          id=profile_id)) from None
 
     return lookup

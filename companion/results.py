@@ -4,6 +4,10 @@ Plain Python over the database: the result endpoint, the plays archive, the stat
 `companion export` all read a finished table through `result`, so they can never disagree.
 The totals, places and winners are exactly what the game's `score` rules function gives
 (`Game.final_result`); this module only adds where and when, and the BG Stats document.
+
+The document leaves the app (the API, the export, BG Stats), so it is made in English whatever
+the page that asks speaks (`speech.english()`). Its verdict is a `Verdict`: English as a str
+(the JSON's, the CSV's), and said again in the reader's language on a page (`verdict`).
 """
 
 from __future__ import annotations
@@ -18,8 +22,10 @@ from urllib.parse import quote
 import sqlite_utils
 
 from . import tables
-from .games import sentence
+from . import games
+from .games import sentence, speech
 from .games.base import Context, is_calculator
+from .games.speech import _
 
 #: BG Stats remembers its matches of games and players per source: never change this name
 SOURCE_NAME = "Table Companion"
@@ -51,8 +57,53 @@ def player_id(name: str) -> str:
     return "name-" + hashlib.sha256(key.encode()).hexdigest()[:16]
 
 
+class Verdict(sentence.Sentence):
+    """Who won a finished table, in one line: the contract's English as a str (the JSON, the export,
+    BG Stats), in the language spoken on a page (Jinja calls `__html__`; Python calls `verdict`).
+
+    It keeps the game and the scored result it was said from, to say it again in another language.
+    """
+
+    game: str
+    scored: dict
+
+    def __new__(cls, game: str, scored: dict) -> "Verdict":
+        with speech.english():
+            self = super().__new__(cls, games.get(game).verdict(scored))
+        self.game, self.scored = game, scored
+        return self
+
+    def spoken(self) -> sentence.Sentence:
+        """The verdict in the language spoken (the English one as it is)."""
+        if speech.language() == speech.SOURCE:
+            return sentence.Sentence(self.isolated)
+        return sentence.said(games.get(self.game).verdict(self.scored))
+
+    def __html__(self) -> str:
+        return self.spoken().__html__()
+
+    def __reduce__(self):
+        return Verdict, (self.game, self.scored)
+
+
+def verdict(doc: dict) -> str:
+    """A result document's verdict in the language spoken: what a page shows (`doc["verdict"]`
+    itself says the same on a page; this is for Python and for a template that wants it named).
+    A document read back from JSON has only its English: that is given as it is."""
+    said = doc["verdict"]
+    return said.spoken() if isinstance(said, Verdict) else said
+
+
 def result(table: tables.Table) -> dict:
-    """Return the table's result document (the endpoint's answer); raise NotOver before the end."""
+    """Return the table's result document (the endpoint's answer); raise NotOver before the end.
+
+    In English whatever the language spoken: it is exported, sent to BG Stats and answered by the API.
+    """
+    with speech.english():
+        return _result(table)
+
+
+def _result(table: tables.Table) -> dict:
     game = table.rules
     scored = game.final_result(table.state, list(table.names), table.options, table.profile) if table.finished else None
     if scored is None or table.finished_at is None:
@@ -72,8 +123,9 @@ def result(table: tables.Table) -> dict:
     }
     doc["play"] = play(table, doc)
     doc["bgstats_url"] = bgstats_url(doc["play"])
-    # a Sentence: its str (the JSON's, the export's) is the contract's plain line; a page puts its names in <bdi>
-    doc["verdict"] = sentence.said(game.verdict(scored))
+    # a Sentence: its str (the JSON's, the export's) is the contract's plain line; a page puts its names in
+    # <bdi>, and says it in its own language
+    doc["verdict"] = Verdict(table.game, scored)
     return doc
 
 
@@ -118,11 +170,14 @@ def share_text(table: tables.Table, doc: dict) -> str:
 
     It leaves the app for a chat, where no <bdi> exists: each name is between U+2068 and U+2069
     (sentence.name), the plain-text <bdi>, so "محمد 111" keeps its number after the name.
+    The line is in the language spoken: the phone that shares it reads it.
     """
     when = _parse(doc["finished_at"])
     scores = ", ".join(f"{sentence.name(p['name'])} {p['total']}" for p in sorted(doc["players"], key=lambda p: p["place"]))
-    verdict = sentence.naming(doc["verdict"], [p["name"] for p in doc["players"]])  # the JSON's verdict is plain
-    return f"{table.rules.title}, {when.day} {when:%b}: {scores}, {verdict.isolated}"
+    said = sentence.naming(verdict(doc), [p["name"] for p in doc["players"]])  # a plain verdict's names marked
+    # Translators: a finished game shared to a chat: "Codex Naturalis, 3 Dec: Tom 111, Anna 111, Tom wins on fewer types"
+    return _("%(title)s, %(day)s: %(scores)s, %(verdict)s", title=table.rules.title, day=speech.day(when, "d MMM"),
+             scores=scores, verdict=said.isolated)
 
 
 def finished(db: sqlite_utils.Database, game: str | None = None, ids: set[str] | None = None,

@@ -21,15 +21,19 @@ import sqlite3
 import tempfile
 from pathlib import Path
 
+from .games.speech import N_
+
 #: the first 16 bytes of every SQLite 3 database file (sqlite.org/fileformat.html, 1.3)
 SQLITE_HEADER = b"SQLite format 3\x00"
 #: quick_check's rows are problems; the first few say enough on one line
 SHOWN_PROBLEMS = 1
 
-DISK_FULL = "the server's disk is full: nothing was saved"
-READ_ONLY = "the server cannot write to its data folder (it is read-only): nothing was saved"
-DAMAGED = "the server's database file is damaged: nothing was saved; the host can restore a backup"
-DISK_FAILED = "the server could not use its disk: nothing was saved"
+#: what a page and the API say of a disk's failure while serving: English here (the log's, the API's),
+#: marked so that a page says them in its language with `_(message)` (the command line's stay English)
+DISK_FULL = N_("the server's disk is full: nothing was saved")
+READ_ONLY = N_("the server cannot write to its data folder (it is read-only): nothing was saved")
+DAMAGED = N_("the server's database file is damaged: nothing was saved; the host can restore a backup")
+DISK_FAILED = N_("the server could not use its disk: nothing was saved")
 
 # SQLite's primary result codes (sqlite.org/rescode.html); exceptions carry them from Python 3.11
 SQLITE_READONLY = 8

@@ -20,6 +20,7 @@ import sqlite_utils
 
 from . import games
 from .games.base import SHEET, Context, Game
+from .games.speech import _
 from .games.validation import RulesError, name_key, names as check_names, obj, text, whole
 from .history import describe, event_of as _event, history, recent_history  # noqa: F401 (callers read them here)
 
@@ -130,7 +131,7 @@ def validate_create(doc: Any, profile_data: "callable") -> tuple[Game, list[str]
     key = doc["game"]
     game = games.get(key) if isinstance(key, str) else None
     if game is None:
-        raise RulesError("game", f"must be one of: {', '.join(games.registry())}")
+        raise RulesError("game", _("must be one of: %(options)s", options=", ".join(games.registry())))
     player_names = check_names(doc["players"], "players", game.min_players, game.max_players)
     raw_options = {k: v for k, v in doc.items() if k not in ("game", "players", "profile", "calculator")}
     options = game.validate_options(raw_options, len(player_names))
@@ -138,7 +139,7 @@ def validate_create(doc: Any, profile_data: "callable") -> tuple[Game, list[str]
     # It is kept in the options, where initial_state and the views read it, only when true.
     calculator = doc.get("calculator", False)
     if not isinstance(calculator, bool):
-        raise RulesError("calculator", "must be true or false")
+        raise RulesError("calculator", _("must be true or false"))
     if calculator:
         options = {**options, "calculator": True}
     profile: dict = {}
@@ -252,7 +253,7 @@ def check_event_document(doc: Any) -> tuple[str, Any, int]:
     """Check the shape of an event request: {"type", "data", "expected_version", "write_id"}."""
     obj(doc, "$", required=("type", "expected_version"), optional=("data", "write_id"))
     if not isinstance(doc["type"], str) or not doc["type"]:
-        raise RulesError("type", "must be a non-empty string")
+        raise RulesError("type", _("must be a non-empty string"))
     expected = whole(doc["expected_version"], "expected_version", 0)
     return doc["type"], doc.get("data", {}), expected
 
@@ -260,13 +261,13 @@ def check_event_document(doc: Any) -> tuple[str, Any, int]:
 def apply_one(game: Game, names: list[str], state: dict, type_: str, data: Any, ctx: Context) -> tuple[list[str], dict]:
     """Apply one event, the framework's own or the game's; return (names, state)."""
     if type_ == "undo":
-        raise RulesError("type", "undo is recorded by the undo call, not posted as an event")
+        raise RulesError("type", _("undo is recorded by the undo call, not posted as an event"))
     if type_ == "rename":
         obj(data, "data", required=("player", "name"))
         index = whole(data["player"], "data.player", 0, len(names) - 1)
         new = text(data["name"], "data.name")
         if any(name_key(n) == name_key(new) for i, n in enumerate(names) if i != index):
-            raise RulesError("data.name", f"{new!r} is already a player at this table; names must be unique")
+            raise RulesError("data.name", _("%(name)s is already a player at this table; names must be unique", name=repr(new)))
         names = list(names)
         names[index] = new
         return names, state
@@ -279,7 +280,7 @@ def write_id_of(doc: dict) -> str | None:
         return None
     value = doc["write_id"]
     if not isinstance(value, str) or not WRITE_ID.fullmatch(value):
-        raise RulesError("write_id", "must be 8 to 64 letters, digits, - or _")
+        raise RulesError("write_id", _("must be 8 to 64 letters, digits, - or _"))
     return value
 
 
@@ -388,7 +389,7 @@ def undo(db: sqlite_utils.Database, table_id: str, doc: Any, seat: int | None = 
         log = events(db, table_id)
         standing = in_force(log)
         if not standing:
-            raise RulesError("$", "there is nothing to undo")
+            raise RulesError("$", _("there is nothing to undo"))
         taken = standing[-1]["seq"]
         remaining = standing[:-1]
         names, state = fold(table, remaining)

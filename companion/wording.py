@@ -13,6 +13,12 @@ CONTRACT.md "Errors"). A page must not: it names the field as the player sees it
   the player at the path's last index, for a list with one entry per player.
 - without a label, the path's words are said plainly ("Ben's inventions VP"), never its syntax.
 
+Every word is said in the language spoken (games/speech.py): a label's pattern is translated
+before its placeholders are filled (a game marks its LABELS with N_, the patterns keep their
+braces), and a whole line is one translated pattern ("%(label)s is missing"), never English
+glued around translated words. A message is compared with its English and its translation
+alike, so a refusal raised in either language is said the same way.
+
 A label and a whole line are games/sentence.py Sentences: plain as a str, each player's name in
 <bdi> on a page, so "محمد's VP: must be ..." keeps its words in order.
 
@@ -25,8 +31,9 @@ import re
 from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
-from .games import sentence
+from .games import sentence, speech
 from .games.sentence import Sentence
+from .games.speech import N_, _
 from .games.validation import RulesError
 from .games.words import ordinal, plural  # noqa: F401  (the templates' filters, web/__init__.py)
 
@@ -38,14 +45,16 @@ WHOLE = {"", "$", "data", "type", "options", "expected_version"}
 ABBREVIATIONS = {"gk": "GK", "vp": "VP"}
 #: the start page's and every table's own fields
 COMMON_LABELS = {
-    "players[]": "Player {number}'s name",  # the start form's rows are "Player 1", "Player 2"...
-    "players": "the players",
-    "name": "{who}'s new name",
-    "rename.name": "{who}'s new name",
-    "profile": "the box profile",
-    "calculator": "\"Just the final score\"",
-    "seat": "your seat",
+    "players[]": N_("Player {number}'s name"),  # the start form's rows are "Player 1", "Player 2"...
+    "players": N_("the players"),
+    "name": N_("{who}'s new name"),
+    "rename.name": N_("{who}'s new name"),
+    "profile": N_("the box profile"),
+    "calculator": N_("\"Just the final score\""),
+    "seat": N_("your seat"),
 }
+#: the one message a line says otherwise: a field left empty is "missing" (compared in English and translated)
+REQUIRED = N_("is required")
 
 
 @dataclass(frozen=True)
@@ -59,27 +68,36 @@ class Said:
     player: int | None = None
     #: the table's names, which the message ("it is Tom's turn") may hold: marked for the page's <bdi>
     names: tuple[str, ...] = ()
+    #: whether the field's words name several things ("Ana's markers are missing"), when the label
+    #: is not English (`said` decides it from the English label); None: decided from `label`
+    many: bool | None = None
 
     @property
     def text(self) -> Sentence:
         """The whole line a page shows: "Ben's VP: must be a whole number from 0 to 999".
 
         A label or message that opens with a name keeps the name as typed (no capital forced on it).
+        In every language the line is one pattern of the catalogs, the label and message filled in.
         """
         message = sentence.naming(self.message, self.names).isolated
         label = sentence.said(self.label).isolated
         if not label:
-            return Sentence(message[:1].upper() + message[1:])
-        label = label[:1].upper() + label[1:]
-        be = "are" if several(self.label) else "is"  # "Ana's markers are missing"
-        if message == "is required":  # a field left empty: "Ana's GK is missing", not "Ana's GK: is required"
-            return Sentence(f"{label} {be} missing")
-        if message.startswith("is "):  # "Cy's suspicion is required at the Stake: ..."
-            return Sentence(f"{label} {be} {message[3:]}")
-        return Sentence(f"{label}: {message}")
+            return _capital(message)
+        many = several(self.label) if self.many is None else self.many  # "Ana's markers are missing"
+        if self.message in (REQUIRED, _(REQUIRED)):  # a field left empty: "Ana's GK is missing", not "Ana's GK: is required"
+            return _capital(_("%(label)s are missing", label=label) if many else _("%(label)s is missing", label=label))
+        if speech.language() == speech.SOURCE and message.startswith("is "):  # "Cy's suspicion is required at the Stake: ..."
+            return _capital(f"{label} {'are' if many else 'is'} {message[3:]}")
+        # Translators: a refused field and what is wrong with it: "Ben's VP: must be a whole number from 0 to 999"
+        return _capital(_("%(label)s: %(problem)s", label=label, problem=message))
 
     def __str__(self) -> str:
         return self.text
+
+
+def _capital(line: str) -> Sentence:
+    """The line with a capital first letter: a name that opens it stays as typed (its mark comes first)."""
+    return Sentence(line[:1].upper() + line[1:])
 
 
 #: words that open a clause ("where Ana starts taking inks"): one thing, whatever its last word
@@ -126,21 +144,24 @@ def _label(field: str, names: Sequence[str], labels: Mapping[str, str], type_: s
     indices = [int(i) for i in _INDEX.findall(path)]
     player = re.search(r"players\[(\d+)\]", path)
     pattern = _INDEX.sub("[]", path)
+    # Translators: a player the sentence cannot name ("the player's VP")
+    anyone = _("the player")
     values = {
-        "who": who or "the player",
+        "who": who or anyone,
         "name": _name(names, int(player.group(1))) if player else None,
         "nth": ordinal(indices[-1] + 1) if indices else "",
         "number": indices[-1] + 1 if indices else "",
         # for a list with one entry per player: the last index's player
-        "nth_name": (_name(names, indices[-1]) if indices else None) or "the player",
+        "nth_name": (_name(names, indices[-1]) if indices else None) or anyone,
     }
     if values["name"] is None:
-        values["name"] = f"the {values['nth']} player" if indices else "the player"
+        # Translators: a player named by their place at the table: "the 2nd player"
+        values["name"] = _("the %(nth)s player", nth=values["nth"]) if indices else anyone
     table = {**COMMON_LABELS, **labels}
     exact = [f"{type_}.{path}", path] if type_ else [path]  # a label for one item ("pages.botany[0]")
     for key in exact + ([f"{type_}.{pattern}"] if type_ else []) + [pattern, pattern.rsplit(".", 1)[-1]]:
-        if key in table:
-            return table[key].format(**values)
+        if key in table:  # the pattern in the language spoken (its game marked it with N_), then filled
+            return _(table[key]).format(**values)
     return _plainly(path, names, who)
 
 
@@ -160,13 +181,16 @@ def _plainly(path: str, names: Sequence[str], who: str | None) -> str:
                 if words and words[-1] == "players":
                     words.pop()
             else:
-                words.append(f"number {n + 1}")
+                # Translators: an item of a list, named by its place: "counts, number 3"
+                words.append(_("number %(n)s", n=n + 1))
         elif token.startswith("["):
-            words.append(token[2:-2] or "a blank name")
-        else:
-            words.append(" ".join(ABBREVIATIONS.get(w, w) for w in token.split("_")))
-    text = ", ".join(words) or "this value"
-    return f"{owner}'s {text}" if owner else text
+            words.append(token[2:-2] or _("a blank name"))
+        else:  # the path's own words, in the language spoken where a catalog holds them ("players")
+            said = " ".join(ABBREVIATIONS.get(w, w) for w in token.split("_"))
+            words.append(_(said))
+    text = ", ".join(words) or _("this value")
+    # Translators: a player's value named by its path's words: "Ben's inventions VP"
+    return _("%(owner)s's %(text)s", owner=owner, text=text) if owner else text
 
 
 def said(error: RulesError, names: Sequence[str], labels: Mapping[str, str] = {},
@@ -176,4 +200,9 @@ def said(error: RulesError, names: Sequence[str], labels: Mapping[str, str] = {}
     player = player if isinstance(player, int) and not isinstance(player, bool) else None
     # a page says what the player sees where the rule gave its words for a page (RulesError.said)
     message = getattr(error, "said", None) or error.message
-    return Said(error.field, message, label_of(error.field, names, labels, type_, data), player, tuple(names))
+    label = label_of(error.field, names, labels, type_, data)
+    many = None
+    if speech.language() != speech.SOURCE:  # "is" or "are": the English label says which
+        with speech.english():
+            many = several(label_of(error.field, names, labels, type_, data))
+    return Said(error.field, message, label, player, tuple(names), many)

@@ -30,6 +30,10 @@ A table's state is derived by folding its events in force, oldest first:
 
 `apply` never mutates the state it is given and raises RulesError (with a field under
 `data`) for an invalid event, so that nothing is stored.
+
+A state is stored, and the JSON API and the exports read it: whatever it keeps in words (a
+notice) is English, whichever language the page that posted the event speaks (`Game.apply`
+speaks English; a refusal is said in the page's language, games/speech.py).
 """
 
 from __future__ import annotations
@@ -41,6 +45,8 @@ from dataclasses import dataclass, field
 from types import ModuleType, SimpleNamespace
 from typing import Any, Callable, Mapping, Union
 
+from . import speech
+from .speech import _
 from .validation import RulesError
 
 
@@ -191,19 +197,33 @@ class Game:
         return self.modules.table.validate_options(options, player_count)
 
     def initial_state(self, names: list[str], options: dict, profile: dict) -> dict:
-        """Return the state of a new table (JSON-serialisable; players referred to by index)."""
-        return self.modules.table.initial_state(names, options, profile)
+        """Return the state of a new table (JSON-serialisable; players referred to by index), its words English."""
+        with speech.english():
+            return self.modules.table.initial_state(names, options, profile)
 
     def apply(self, state: dict, type_: str, data: Any, ctx: Context) -> dict:
         """Return the state after one event; raise RulesError for an invalid one.
 
         The game's `apply` sees only its own event types (`rename` is companion/tables.py's).
+        The state is stored: it is made speaking English (the words it keeps are the API's and
+        the exports'), and a refusal is asked again in the language spoken, for the page's words.
         """
+        spoken = speech.language()
+        try:
+            with speech.english():
+                return self._apply(state, type_, data, ctx)
+        except RulesError:
+            if spoken != speech.SOURCE:  # apply never changes the state it is given: the same refusal, in its words
+                self._apply(state, type_, data, ctx)
+            raise
+
+    def _apply(self, state: dict, type_: str, data: Any, ctx: Context) -> dict:
         if type_ not in self.events:
-            allowed = ", ".join([*self.events, "rename"])
-            raise RulesError("type", f"unknown event type for {self.title}: {type_!r}; allowed: {allowed}")
+            raise RulesError("type", _("unknown event type for %(game)s: %(type)s; allowed: %(allowed)s",
+                                       game=self.title, type=repr(type_), allowed=", ".join([*self.events, "rename"])))
         if is_calculator(ctx.options) and type_ not in self.calculator_events:
-            raise RulesError("type", f"this table is just the final score: {self.calculator_hint}")
+            # Translators: the end is what the game's calculator_hint says: what such a table takes
+            raise RulesError("type", _("this table is just the final score: %(hint)s", hint=_(self.calculator_hint)))
         return self.modules.table.apply(state, type_, data, ctx)
 
     def describe(self, type_: str, data: Any, names: list[str]) -> str:
@@ -294,7 +314,8 @@ def describe_event(lines: EventLines, type_: str, data: Any, names: list[str] | 
     line = lines.get(type_)
     if line is None:
         return type_.replace("_", " ")
-    return line(d, who) if callable(line) else line.format(**d, who=who)
+    # a line written out is a pattern the game marked with N_: said in the language spoken, then filled
+    return line(d, who) if callable(line) else _(line).format(**d, who=who)
 
 
 _ATOMS = (str, int, float, bool, type(None))

@@ -11,6 +11,8 @@ from __future__ import annotations
 import unicodedata
 from typing import Any, Callable, Iterable
 
+from .speech import N_, _, ngettext
+
 NAME_MAX = 40
 
 
@@ -45,15 +47,17 @@ def at(parent: str, key: str | int) -> str:
 def obj(value: Any, field: str, required: Iterable[str] = (), optional: Iterable[str] = ()) -> dict:
     """Check an object: every required key present, no key outside required + optional."""
     if not isinstance(value, dict):
-        raise RulesError(field, "must be an object")
+        raise RulesError(field, _("must be an object"))
     required = tuple(required)
     allowed = set(required) | set(optional)
     for key in value:
         if not isinstance(key, str) or key not in allowed:
-            raise RulesError(at(field, str(key)), f"unknown key; allowed: {', '.join(sorted(allowed)) or 'none'}")
+            # Translators: what "unknown key; allowed: ..." lists when no key is allowed
+            listed = ", ".join(sorted(allowed)) or _("none")
+            raise RulesError(at(field, str(key)), _("unknown key; allowed: %(allowed)s", allowed=listed))
     for key in required:
         if key not in value:
-            raise RulesError(at(field, key), "is required")
+            raise RulesError(at(field, key), _("is required"))
     return value
 
 
@@ -68,18 +72,18 @@ def whole(value: Any, field: str, lo: int | None = None, hi: int | None = None) 
 
 def _range_text(lo: int | None, hi: int | None) -> str:
     if lo is not None and hi is not None:
-        return f"must be a whole number from {lo} to {hi}"
+        return _("must be a whole number from %(lo)s to %(hi)s", lo=lo, hi=hi)
     if lo is not None:
-        return f"must be a whole number of at least {lo}"
+        return _("must be a whole number of at least %(lo)s", lo=lo)
     if hi is not None:
-        return f"must be a whole number of at most {hi}"
-    return "must be a whole number"
+        return _("must be a whole number of at most %(hi)s", hi=hi)
+    return _("must be a whole number")
 
 
 def flag(value: Any, field: str) -> bool:
     """Check a JSON boolean."""
     if not isinstance(value, bool):
-        raise RulesError(field, "must be true or false")
+        raise RulesError(field, _("must be true or false"))
     return value
 
 
@@ -87,7 +91,7 @@ def choice(value: Any, field: str, options: Iterable[str]) -> str:
     """Check that value is one of the given strings."""
     options = list(options)
     if not isinstance(value, str) or value not in options:
-        raise RulesError(field, f"must be one of: {', '.join(options)}")
+        raise RulesError(field, _("must be one of: %(options)s", options=", ".join(options)))
     return value
 
 
@@ -95,16 +99,17 @@ def text(value: Any, field: str, max_len: int = NAME_MAX) -> str:
     """Check a name or other short text the other phones show: trimmed, in NFC, non-empty, at most
     max_len characters, and showing what it holds (see `hidden`)."""
     if not isinstance(value, str):
-        raise RulesError(field, "must be a string")
+        raise RulesError(field, _("must be a string"))
     surrogate = _lone_surrogate(value)
     if surrogate:
         raise RulesError(field, surrogate)
     # NFC: "ë" typed as e + U+0308 and as one character are stored alike
     value = unicodedata.normalize("NFC", value).strip()
     if not value:
-        raise RulesError(field, "must not be empty")
+        raise RulesError(field, _("must not be empty"))
     if len(value) > max_len:
-        raise RulesError(field, f"must be at most {max_len} characters")
+        # the English says "characters" whatever the number (as it always did); other languages choose the form
+        raise RulesError(field, ngettext("must be at most %(num)d characters", "must be at most %(num)d characters", max_len))
     problem = hidden(value)
     if problem:
         raise RulesError(field, problem)
@@ -171,7 +176,7 @@ def _said(ch: str) -> str:
 def _lone_surrogate(value: str) -> str | None:
     for ch in value:
         if 0xD800 <= ord(ch) <= 0xDFFF:
-            return f"must not contain a lone surrogate ({_said(ch)}): half of a UTF-16 pair is no character"
+            return _("must not contain a lone surrogate (%(char)s): half of a UTF-16 pair is no character", char=_said(ch))
     return None
 
 
@@ -209,28 +214,29 @@ def hidden(value: str) -> str | None:
             skip = len(tags) - 1 if tags else 0
             continue
         if category == "Cc":
-            return f"must not contain control characters ({_said(ch)})"
+            return _("must not contain control characters (%(char)s)", char=_said(ch))
         if category in ("Zl", "Zp"):
-            return f"must not contain line or paragraph separators ({_said(ch)})"
+            return _("must not contain line or paragraph separators (%(char)s)", char=_said(ch))
         if ch in BIDI:
-            return f"must not contain direction controls ({_said(ch)}): they turn the text around them"
+            return _("must not contain direction controls (%(char)s): they turn the text around them", char=_said(ch))
         if ch in (ZWJ, ZWNJ):
             if not _joiner_has_effect(value, i):
-                return f"must not contain invisible characters ({_said(ch)})"
+                return _("must not contain invisible characters (%(char)s)", char=_said(ch))
             continue
         if category == "Cf" or ch in FILLERS:
-            return f"must not contain invisible characters ({_said(ch)})"
+            return _("must not contain invisible characters (%(char)s)", char=_said(ch))
         if category == "Co":
-            return f"must not contain private-use characters ({_said(ch)}): each phone draws them its own way"
+            return _("must not contain private-use characters (%(char)s): each phone draws them its own way", char=_said(ch))
         if category == "Cn" and not _is_emoji(ch):
-            return f"must not contain unassigned characters ({_said(ch)})"
+            return _("must not contain unassigned characters (%(char)s)", char=_said(ch))
         if _is_selector(ch):
             previous = value[i - 1] if i else ""
             if not previous or previous.isspace() or _is_selector(previous) or unicodedata.category(previous) in ("Cf", "Mn"):
-                return f"must not contain invisible characters ({_said(ch)}): a variation selector must follow the character it varies"
+                return _("must not contain invisible characters (%(char)s): a variation selector must follow the character it varies",
+                         char=_said(ch))
             continue
         if i == 0 and category in ("Mn", "Me", "Mc"):
-            return f"must not start with a combining mark ({_said(ch)}): it would sit on the text before the name"
+            return _("must not start with a combining mark (%(char)s): it would sit on the text before the name", char=_said(ch))
     return None
 
 
@@ -269,28 +275,30 @@ def no_lone_surrogates(value: Any, field: str = "$") -> Any:
 def listof(value: Any, field: str, lo: int = 0, hi: int | None = None) -> list:
     """Check a JSON array whose length is within lo..hi."""
     if not isinstance(value, list):
-        raise RulesError(field, "must be a list")
+        raise RulesError(field, _("must be a list"))
     if len(value) < lo or (hi is not None and len(value) > hi):
+        # the English says "items" whatever the number (as it always did); other languages choose the form
         if hi is None:
-            raise RulesError(field, f"must hold at least {lo} items")
+            raise RulesError(field, ngettext("must hold at least %(num)d items", "must hold at least %(num)d items", lo))
         if lo == hi:
-            raise RulesError(field, f"must hold exactly {lo} items")
-        raise RulesError(field, f"must hold {lo} to {hi} items")
+            raise RulesError(field, ngettext("must hold exactly %(num)d items", "must hold exactly %(num)d items", lo))
+        raise RulesError(field, ngettext("must hold %(lo)s to %(num)d items", "must hold %(lo)s to %(num)d items", hi, lo=lo))
     return value
 
 
 def distinct(value: Any, field: str, check: Callable[[Any, str], Any], lo: int = 0, hi: int | None = None,
-             twice: str = "{} is listed twice") -> list:
+             twice: str = N_("{} is listed twice")) -> list:
     """Check a list of lo..hi items, each passing `check(item, path)`, none listed twice.
 
-    `twice` is the message for a repeat, with `{}` for the item ("objective {} is listed twice").
+    `twice` is the message for a repeat, with `{}` for the item ("objective {} is listed twice"):
+    marked with N_ where it is written, translated here.
     """
     items = listof(value, field, lo, hi)
     seen = set()
     for i, item in enumerate(items):
         check(item, at(field, i))
         if item in seen:
-            raise RulesError(at(field, i), twice.format(item))
+            raise RulesError(at(field, i), _(twice).format(item))
         seen.add(item)
     return items
 
@@ -299,8 +307,8 @@ def names(value: Any, field: str, lo: int = 1, hi: int = 4) -> list[str]:
     """Check a list of player names: lo..hi names, each a `text`, no two alike (`name_key`)."""
     items = listof(value, field)
     if not lo <= len(items) <= hi:
-        raise RulesError(field, f"must be {lo} name" if lo == hi == 1 else
-                         f"must be {lo} names" if lo == hi else f"must be {lo} to {hi} names")
+        raise RulesError(field, ngettext("must be %(num)d name", "must be %(num)d names", lo) if lo == hi else
+                         ngettext("must be %(lo)s to %(num)d names", "must be %(lo)s to %(num)d names", hi, lo=lo))
     clean: list[str] = []
     for i, item in enumerate(items):
         clean.append(text(item, at(field, i)))
@@ -320,8 +328,8 @@ def unique(names: list[str], path: Callable[[int], str]) -> None:
         key = name_key(name)
         if key in seen:
             other = seen[key]
-            said = f"duplicate name {name!r}" if other == name else f"{name!r} looks the same as {other!r}"
-            raise RulesError(path(i), f"{said}; names must be unique")
+            raise RulesError(path(i), _("duplicate name %(name)s; names must be unique", name=repr(name)) if other == name
+                             else _("%(name)s looks the same as %(other)s; names must be unique", name=repr(name), other=repr(other)))
         seen[key] = name
 
 
