@@ -103,3 +103,17 @@ def test_a_refusal_on_a_polish_page_is_polish_and_the_api_stays_english(client, 
     assert answer.status_code == 400
     assert answer.get_json()["error"] == ("card 47 is a gold card; the first card of a play area is a starter card "
                                           "(81 to 86) [CN34]")
+
+
+def test_the_scripts_words_come_from_the_page_in_its_language(client, api):
+    """static/codex/codex.js says a tapped place and a wrong card number with the words the page gives it."""
+    t = opened(client, api, first_player=0)
+    assert api.event(t, "common_objectives", {"cards": [87, 95]}).status_code == 200
+    assert api.event(t, "secret_objective", {"player": 0, "card": 91}).status_code == 200
+    grid = page(client, t, "pl", "grid-0-87")
+    assert 'data-place="miejsce {x}, {y}: {kingdom}"' in grid
+    assert '&#34;&#34;: &#34;puste&#34;' in grid and '&#34;fungi&#34;: &#34;grzyb&#34;' in grid  # data-words, JSON
+    assert 'aria-label="miejsce 0, 0: puste"' in grid
+    assert 'data-unknown="pas de carte objectif #{card}"' in page(client, t, "fr", "end")
+    english = page(client, t, None, "grid-0-87")
+    assert 'data-place="place {x}, {y}: {kingdom}"' in english and 'aria-label="place 0, 0: empty"' in english
