@@ -117,3 +117,16 @@ def test_the_scripts_words_come_from_the_page_in_its_language(client, api):
     assert 'data-unknown="pas de carte objectif #{card}"' in page(client, t, "fr", "end")
     english = page(client, t, None, "grid-0-87")
     assert 'data-place="place {x}, {y}: {kingdom}"' in english and 'aria-label="place 0, 0: empty"' in english
+
+
+def test_a_pattern_counts_label_is_one_sentence_for_every_card():
+    """view.LABELS names a refused pattern count with one marked sentence, its card number put in when said."""
+    from companion.games import speech
+    from companion.games.codex.view import LABELS
+
+    label = LABELS["patterns.91"]
+    assert label == "{who}'s count of pattern #91" and label.format(who="Ann") == "Ann's count of pattern #91"
+    with speech.speaking("pl"):
+        assert label.format(who="Ann") == "Ann – liczba wzoru #91"
+    with speech.speaking("fr"):
+        assert LABELS["patterns.87"].format(who="Ann") == "le décompte du motif #87 de Ann"
