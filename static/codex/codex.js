@@ -24,7 +24,13 @@
     button.textContent = "";
     if (kingdom) button.classList.add("cx-" + kingdom);
     button.setAttribute("data-kingdom", kingdom);
-    button.setAttribute("aria-label", "place " + button.getAttribute("data-x") + ", " + button.getAttribute("data-y") + ": " + (kingdom || "empty"));
+    // the words are the page's, in its language: the editor's data-place and data-words (templates/codex/_grid.html)
+    var editor = button.closest("[data-place]");
+    if (editor) {
+      var words = JSON.parse(editor.getAttribute("data-words") || "{}");
+      button.setAttribute("aria-label", editor.getAttribute("data-place").replace("{x}", button.getAttribute("data-x"))
+        .replace("{y}", button.getAttribute("data-y")).replace("{kingdom}", words[kingdom] || kingdom));
+    }
     var form = button.closest("form");
     var input = form && form.querySelector("#cx-cells");
     if (input) {
@@ -122,7 +128,8 @@
     var label = input.closest("label"), said = label && label.nextElementSibling;
     if (said && said.classList.contains("cx-card-text")) {
       var known = document.querySelector("#cx-cards [data-card='" + card + "']");
-      said.textContent = known ? known.textContent : (card ? "no objective card #" + card : "");
+      var cards = document.getElementById("cx-cards");  // its data-unknown: the page's words for a wrong number
+      said.textContent = known ? known.textContent : (card && cards ? cards.getAttribute("data-unknown").replace("{card}", card) : "");
     }
     return card;
   }

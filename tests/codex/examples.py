@@ -52,7 +52,7 @@ NAMED_PAGES = [
 #: what the templates keep that tests/foundation/test_templates.py would call a rule computed in a template
 TEMPLATE_ALLOWS = {
     ("_track.html", "a number in its words: '−1'"): "the correction button: one point back after a mistap",
-    ("_track.html", "a number in its words: ' minus 1'"): "the correction button's title",
+    ("_track.html", "a number in its words: '%(name)s minus 1'"): "the correction button's title (a translated sentence)",
     ("_track.html", "an attribute's number: min=\"1\""): "the gold card's count includes its own object: never below 1",
     ("_book.html", "an attribute's number: style=\"grid-column: / span 2; grid-row: \""): "CSS: a card covers 2 by 2 grid cells",
     ("_grid.html", "an attribute's number: style=\"grid-column: / span 2; grid-row: \""): "CSS: a card covers 2 by 2 grid cells",

@@ -21,15 +21,16 @@ from __future__ import annotations
 from typing import Any, NoReturn, Sequence
 
 from ..base import SHEET, is_calculator
+from ..speech import N_, gettext as _, ngettext
 from ..validation import RulesError, at, obj, whole
-from ..words import plural
 from . import cards as catalogue
 from . import functions, rules
+from .track import tell
 from .cards import SYMBOLS
 
 #: what a calculator table takes; Game.apply refuses any other event with this hint
 CALCULATOR_EVENTS = ("common_objectives", SHEET)
-CALCULATOR_HINT = 'choose the common objectives, then each player saves their row'
+CALCULATOR_HINT = N_('choose the common objectives, then each player saves their row')
 #: a result's players carry nothing beyond name, total and breakdown (companion/results.py)
 RESULT_EXTRAS: tuple[str, ...] = ()
 EVENT = ('{"player": SEAT, "placement_points": N, "secret": ID, "visible": {SYMBOL: N}, "patterns": {"ID": N}}: '
@@ -37,6 +38,11 @@ EVENT = ('{"player": SEAT, "placement_points": N, "secret": ID, "visible": {SYMB
          "visible counts and pattern counts of one end card at once (no placement_points)")
 FIELDS = ("placement_points", "secret", "visible", "patterns")
 PATTERN_KEYS = tuple(str(i) for i in catalogue.pattern_ids())
+
+
+def counted_from_manuscript() -> str:
+    """The refusal of typed counts for a seat whose manuscript is laid (table.py's count events too)."""
+    return _("this player's counts come from the manuscript; undo its cards to type counts instead")
 
 
 def needs(oid: int) -> tuple[tuple[str, ...], bool]:
@@ -61,7 +67,7 @@ def missing(row: dict | None, common: Sequence[int]) -> list[str]:
 
 
 def _who(names: Sequence[str], seat: int) -> str:
-    return names[seat] if 0 <= seat < len(names) else "this player"
+    return names[seat] if 0 <= seat < len(names) else _("this player")
 
 
 def secret_objective(state: dict, seat: int, value: Any, field: str, names: Sequence[str]) -> int:
@@ -69,10 +75,11 @@ def secret_objective(state: dict, seat: int, value: Any, field: str, names: Sequ
     oid = functions.objective_card(value, field)
     # [CN35] two common objectives face up, and one secret objective per player: each card once
     if oid in state["common"]:
-        raise RulesError(field, f"card {oid} is a common objective; the secret one is another card")
+        raise RulesError(field, _("card %(card)s is a common objective; the secret one is another card", card=oid))
     for other, secret in enumerate(state["secret"]):
         if other != seat and secret == oid:
-            raise RulesError(field, f"card {oid} is already {_who(names, other)}'s secret objective; each card exists once")
+            raise RulesError(field, _("card %(card)s is already %(who)s's secret objective; each card exists once",
+                                      card=oid, who=_who(names, other)))
     return oid
 
 
@@ -82,18 +89,18 @@ def check_row(data: Any, state: dict, calculator: bool, names: Sequence[str]) ->
     seat = whole(data["player"], "data.player", 0, len(state["scores"]) - 1)
     who = _who(names, seat)
     if calculator and len(state["common"]) != rules.COMMON_OBJECTIVES:
-        raise RulesError("type", "choose the two common objectives first: they say what each player counts")
+        raise RulesError("type", _("choose the two common objectives first: they say what each player counts"))
     row: dict[str, Any] = {}
     if "placement_points" in data:
         if not calculator:
-            raise RulesError("data.placement_points", "the score track keeps the points on this table; change them there")
+            raise RulesError("data.placement_points", _("the score track keeps the points on this table; change them there"))
         row["placement_points"] = whole(data["placement_points"], "data.placement_points", 0, functions.COUNT_MAX)
     elif calculator:
-        raise RulesError("data.placement_points", "type the points on the score track")
+        raise RulesError("data.placement_points", _("type the points on the score track"))
     if "secret" in data:
         row["secret"] = secret_objective(state, seat, data["secret"], "data.secret", names)
     elif calculator:
-        raise RulesError("data.secret", "type the secret objective's card number")
+        raise RulesError("data.secret", _("type the secret objective's card number"))
     if "visible" in data:
         obj(data["visible"], "data.visible", optional=SYMBOLS)
         row["visible"] = {s: whole(n, at("data.visible", s), 0, functions.COUNT_MAX) for s, n in data["visible"].items()}
@@ -103,7 +110,7 @@ def check_row(data: Any, state: dict, calculator: bool, names: Sequence[str]) ->
     mine = rules.objectives(state["common"], row.get("secret", state["secret"][seat]))
     for key in row.get("patterns", {}):
         if int(key) not in mine:
-            raise RulesError(at("data.patterns", key), f"card {key} is not one of {who}'s objectives")
+            raise RulesError(at("data.patterns", key), _("card %(card)s is not one of %(who)s's objectives", card=key, who=who))
     if calculator:
         row.setdefault("visible", {})
         row.setdefault("patterns", {})
@@ -121,8 +128,8 @@ def _refuse_missing(field: str, row: dict, common: Sequence[int]) -> NoReturn:
         if key in symbols or (pattern and key == str(oid)):
             text = catalogue.objective_text(catalogue.card(oid))
             if kind == "visible":
-                raise RulesError(f"data.{field}", f"objective #{oid} ({text}) needs it: type how many are visible")
-            raise RulesError(f"data.{field}", f"type how many times the pattern of #{oid} is there, no card used twice")
+                raise RulesError(f"data.{field}", _("objective #%(card)s (%(text)s) needs it: type how many are visible", card=oid, text=text))
+            raise RulesError(f"data.{field}", _("type how many times the pattern of #%(card)s is there, no card used twice", card=oid))
     raise RulesError(f"data.{field}", "is needed")  # pragma: no cover - missing() names only needed fields
 
 
@@ -149,11 +156,10 @@ def ev_sheet(state: dict, data: Any, ctx) -> None:
         state["rows"][seat] = row
         settle(state)
         waiting = [_who(ctx.names, s) for s, r in enumerate(state["rows"]) if missing(r, state["common"])]
-        text = "Row saved" + (f"; waiting for {', '.join(waiting)}" if waiting else ": the final scores are at the top")
-        state["notice"] = {"player": seat, "text": text}
+        tell(state, seat, "row_waiting", waiting=waiting) if waiting else tell(state, seat, "row_saved")
         return
     if state["manuscripts"][seat] and ("visible" in row or "patterns" in row):
-        raise RulesError("data.player", "this player's counts come from the manuscript; undo its cards to type counts instead")
+        raise RulesError("data.player", counted_from_manuscript())
     if "secret" in row:
         state["secret"][seat] = row["secret"]
     state["counts"][seat].update(row.get("visible", {}))
@@ -165,14 +171,15 @@ def ev_sheet(state: dict, data: Any, ctx) -> None:
             continue  # the same count as the laid-out colours: keep the layout
         patterns[key] = {"count": n}
     state["patterns"][seat] = patterns
-    state["notice"] = {"player": seat, "text": "Saved"}
+    tell(state, seat, "saved")
 
 
 def sheet_line(d: dict, who: str) -> str:
     """The history line of a row."""
     if "placement_points" in d:
-        return f"{who}: final row, {plural(d['placement_points'], 'point')} on the score track"
-    return f"{who}: end card saved"
+        return ngettext("%(who)s: final row, %(num)d point on the score track",
+                        "%(who)s: final row, %(num)d points on the score track", d["placement_points"], who=who)
+    return _("%(who)s: end card saved", who=who)
 
 
 # --- final scoring, calculator or tracked -------------------------------------------------------------
@@ -222,7 +229,7 @@ def score_document(state: dict, names: list[str]) -> tuple[dict, list[dict]]:
             items.append({"card": oid, "count": counts[oid]} if spec["kind"] == "pattern" else {"card": oid})
         # [CN55] the points on the score track plus the two common objectives and the secret one
         players.append({"name": name, "placement_points": state["scores"][seat], "visible": visible, "objectives": items})
-        detail.append({"source": source, "visible": visible, "visible_text": rules.symbols_text(visible) or "nothing",
+        detail.append({"source": source, "visible": visible, "visible_text": rules.symbols_text(visible) or _("nothing"),
                        "objectives": objectives, "counts": counts})
     return {"players": players}, detail
 

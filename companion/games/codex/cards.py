@@ -7,8 +7,9 @@ Card ids are those of the data file: 1-40 resource, 41-80 gold, 81-86 starter an
 from __future__ import annotations
 
 import json
-from functools import cache
+from functools import cache, lru_cache
 from ...paths import FACTS
+from ..speech import N_, SOURCE, gettext as _, language, pgettext, speaking
 
 DATA = FACTS / "codex" / "cards.json"
 
@@ -16,6 +17,12 @@ DATA = FACTS / "codex" / "cards.json"
 KINGDOMS = ("fungi", "plant", "animal", "insect")
 OBJECTS = ("quill", "inkwell", "manuscript")
 SYMBOLS = KINGDOMS + OBJECTS
+#: each symbol's word, one of it (a count says "5 quill"), marked for the catalogs: said with `name`
+NAMES = {"fungi": N_("fungi"), "plant": N_("plant"), "animal": N_("animal"), "insect": N_("insect"),
+         "quill": N_("quill"), "inkwell": N_("inkwell"), "manuscript": N_("manuscript")}
+#: several of each, as a field names them ("Visible plants"): said with `name(symbol, True)`
+PLURALS = {"fungi": N_("fungi"), "plant": N_("plants"), "animal": N_("animals"), "insect": N_("insects"),
+           "quill": N_("quills"), "inkwell": N_("inkwells"), "manuscript": N_("manuscripts")}
 
 SIDES = ("front", "back")
 
@@ -78,31 +85,84 @@ def label(c: dict) -> str:
     return f"card {c['id']}, {c['kingdom']} {kind}"
 
 
+def name(symbol: str, several: bool = False) -> str:
+    """A symbol's word in the language spoken ("quill", several: "quills"); an unknown one as it is."""
+    table = PLURALS if several else NAMES
+    return _(table[symbol]) if symbol in table else str(symbol)
+
+
 def objective_text(c: dict) -> str:
-    """Say what an objective card scores, in plain words."""
+    """Say what an objective card scores, in plain words (in the language spoken)."""
     obj = c["objective"]
     pts = c["points"]
     if obj["type"] == "resources":
         (kingdom, n), = obj["counts"].items()
-        return f"{pts} per {n} visible {kingdom}"
+        return _("%(points)s per %(num)s visible %(kingdom)s", points=pts, num=n, kingdom=name(kingdom))
     if obj["type"] == "objects":
         counts = obj["counts"]
         if len(counts) == 1:
             (thing, n), = counts.items()
-            return f"{pts} per pair of {thing}s" if n == 2 else f"{pts} per {n} {thing}s"
-        return f"{pts} per set of quill + inkwell + manuscript"
-    return f"{pts} per pattern: {pattern_text(obj)}"
+            if n == 2:
+                return _("%(points)s per pair of %(things)s", points=pts, things=name(thing, True))
+            return _("%(points)s per %(num)s %(things)s", points=pts, num=n, things=name(thing, True))
+        return _("%(points)s per set of quill + inkwell + manuscript", points=pts)
+    return _("%(points)s per pattern: %(pattern)s", points=pts, pattern=pattern_text(obj))
+
+
+#: a corner's word, as a pattern's words say it ("top-left")
+CORNER_WORDS = {"top_left": N_("top-left"), "top_right": N_("top-right"),
+                "bottom_right": N_("bottom-right"), "bottom_left": N_("bottom-left")}
 
 
 def pattern_text(spec: dict) -> str:
     """Say a pattern in a few words, from its cells ("3 fungi on a rising diagonal")."""
     cells = spec["cells"]
-    kingdom = cells[0]["kingdom"]
+    kingdom = name(cells[0]["kingdom"])
     if spec["shape"].startswith("diagonal"):
-        return f"3 {kingdom} on a {'rising' if cells[1]['y'] > 0 else 'falling'} diagonal"
+        if cells[1]["y"] > 0:
+            return _("3 %(kingdom)s on a rising diagonal", kingdom=kingdom)
+        return _("3 %(kingdom)s on a falling diagonal", kingdom=kingdom)
     third = cells[2]
     # the odd card touches a corner of the upper (y 0) or the lower (y -2) card of the column
     base = cells[0] if third["y"] > 0 else cells[1]
     dx, dy = third["x"] - base["x"], third["y"] - base["y"]
-    corner = next(name for name, off in CORNERS.items() if off == (dx, dy)).replace("_", "-")
-    return f"2 {kingdom} stacked, {third['kingdom']} at the {'upper' if base is cells[0] else 'lower'} one's {corner} corner"
+    words = {"kingdom": kingdom, "third": name(third["kingdom"]),
+             "corner": _(next(CORNER_WORDS[k] for k, off in CORNERS.items() if off == (dx, dy)))}
+    if base is cells[0]:
+        return _("2 %(kingdom)s stacked, %(third)s at the upper one's %(corner)s corner", **words)
+    return _("2 %(kingdom)s stacked, %(third)s at the lower one's %(corner)s corner", **words)
+
+
+def symbol_short() -> dict[str, str]:
+    """Each symbol's abbreviation on a small card drawing, in the language spoken; "hidden": a missing corner."""
+    return _short(language())
+
+
+@lru_cache(maxsize=None)
+def _short(lang: str) -> dict[str, str]:
+    with speaking(lang):  # one table per language, said in it
+        return {"fungi": pgettext("short for fungi", "Fu"), "plant": pgettext("short for plant", "Pl"),
+                "animal": pgettext("short for animal", "An"), "insect": pgettext("short for insect", "In"),
+                "quill": pgettext("short for quill", "Qu"), "inkwell": pgettext("short for inkwell", "Ink"),
+                "manuscript": pgettext("short for manuscript", "Ms"), "empty": "", "hidden": "×"}
+
+
+def points_text(c: dict, short: dict | None = None) -> str:
+    """Say a card's placement points as printed ("3", "2/corner", "1/Qu"); without `short` (the
+    symbols' abbreviations), the English words the picker's filters match."""
+    if c["kind"] == "gold":
+        rule = c["scoring"]
+        if rule == "flat":
+            return str(c["points"])
+        if rule == "per_covered_corner":
+            return _("%(points)s/corner", points=c["points"]) if short else f"{c['points']}/corner"
+        return f"{c['points']}/{(short or _short(SOURCE))[PER_OBJECT[rule]]}"
+    return str(c["points"]) if c["points"] else ""
+
+
+def points_word(said: str) -> str:
+    """A picker filter's points (point_filters' English key), as its button says it."""
+    number, _slash, per = said.partition("/")
+    if per == "corner":
+        return _("%(points)s/corner", points=number)
+    return _("%(points)s/object", points=number) if per == "object" else said

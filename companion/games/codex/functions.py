@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any, Iterator
 
 from ..base import RulesFunction
+from ..speech import gettext as _
 from ..validation import RulesError, at, choice, distinct, listof, names, obj, text, unique_names, whole
 from . import cards as catalogue
 from . import rules
@@ -32,25 +33,28 @@ OBJECTIVE_KINDS = {
 def objective_card(value: Any, field: str, pattern: bool = False) -> int:
     """Check an objective card id (a pattern card's id when pattern=True)."""
     allowed = catalogue.pattern_ids() if pattern else catalogue.objective_ids()
-    what = "a pattern objective card" if pattern else "an objective card"
-    span = f"{min(allowed)} to {max(allowed)}"
+    said = {"card": value, "first": min(allowed), "last": max(allowed)}
     if isinstance(value, bool) or not isinstance(value, int) or value not in allowed:
         c = catalogue.card(value) if isinstance(value, int) and not isinstance(value, bool) else None
+        if c is not None and pattern:
+            raise RulesError(field, _("card %(card)s is not a pattern objective card; those are cards %(first)s to %(last)s", **said))
         if c is not None:
-            raise RulesError(field, f"card {value} is not {what}; those are cards {span}")
-        raise RulesError(field, f"must be {what}: a card number from {span}")
+            raise RulesError(field, _("card %(card)s is not an objective card; those are cards %(first)s to %(last)s", **said))
+        if pattern:
+            raise RulesError(field, _("must be a pattern objective card: a card number from %(first)s to %(last)s", **said))
+        raise RulesError(field, _("must be an objective card: a card number from %(first)s to %(last)s", **said))
     return value
 
 
 def playable_card(value: Any, field: str) -> int:
     """Check the id of a resource, gold or starter card."""
     if isinstance(value, bool) or not isinstance(value, int):
-        raise RulesError(field, "must be a card number from 1 to 86")
+        raise RulesError(field, _("must be a card number from 1 to 86"))
     c = catalogue.card(value)
     if c is None:
-        raise RulesError(field, f"unknown card number {value}; the playable cards are 1 to 86")
+        raise RulesError(field, _("unknown card number %(card)s; the playable cards are 1 to 86", card=value))
     if c["kind"] not in catalogue.PLAYABLE:
-        raise RulesError(field, f"card {value} is an objective card; the playable cards are 1 to 86")
+        raise RulesError(field, _("card %(card)s is an objective card; the playable cards are 1 to 86", card=value))
     return value
 
 
@@ -115,7 +119,7 @@ def _cell(value: Any, field: str) -> tuple[int, int]:
     x = whole(value["x"], at(field, "x"), -COORD, COORD)
     y = whole(value["y"], at(field, "y"), -COORD, COORD)
     if not rules.on_grid(x, y):
-        raise RulesError(field, f"({x}, {y}) is no place on the grid: cards sit where x + y is even")
+        raise RulesError(field, _("(%(x)s, %(y)s) is no place on the grid: cards sit where x + y is even", x=x, y=y))
     return x, y
 
 
@@ -160,7 +164,7 @@ def patterns(doc: Any) -> dict:
         cell = _cell(item, path)
         kingdom = choice(item["kingdom"], at(path, "kingdom"), KINGDOMS)
         if cell in kingdoms:
-            raise RulesError(path, f"two cells at ({cell[0]}, {cell[1]}): cells[{index[cell]}] is there already")
+            raise RulesError(path, _("two cells at (%(x)s, %(y)s): cells[%(other)s] is there already", x=cell[0], y=cell[1], other=index[cell]))
         kingdoms[cell] = kingdom
         index[cell] = i
     used = rules.count_pattern(kingdoms, oid)

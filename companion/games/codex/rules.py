@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Iterable, Mapping, Sequence, TypeVar
 
+from ..speech import gettext as _
 from ..validation import RulesError, at, places
 from . import cards as catalogue
 from .cards import CORNERS, KINGDOMS, OBJECTS, OPPOSITE, PER_OBJECT, SYMBOLS
@@ -222,28 +223,27 @@ class Layout:
     covered: set[tuple[int, str]] = field(default_factory=set)  # (index, corner) under a card
     visible: dict[str, int] = field(default_factory=lambda: dict.fromkeys(SYMBOLS, 0))
 
-    def describe(self, index: int) -> str:
-        return f"card {self.placed[index].id}"
-
     def check(self, card_id: int, side: str, x: int, y: int, where: str) -> tuple[list[tuple[int, str]], int]:
         """Check a placement; return (corners it covers, points it scores). Changes nothing."""
         c = catalogue.card(card_id)
-        name = f"card {card_id}"
+        said = {"card": card_id, "x": x, "y": y}  # the words of every refusal below
         if any(p.id == card_id for p in self.placed):
-            raise RulesError(where, f"{name} is played twice; each card is in the play area once")
+            raise RulesError(where, _("card %(card)s is played twice; each card is in the play area once", **said))
         if not self.placed:
+            if c["kind"] == "gold":
+                raise RulesError(where, _("card %(card)s is a gold card; the first card of a play area is a starter card (81 to 86) [CN34]", **said))
             if c["kind"] != "starter":
-                raise RulesError(where, f"{name} is a {c['kind']} card; the first card of a play area is a starter card (81 to 86) [CN34]")
+                raise RulesError(where, _("card %(card)s is a resource card; the first card of a play area is a starter card (81 to 86) [CN34]", **said))
             if (x, y) != (0, 0):
-                raise RulesError(where, f"{name}: the starter card lies at (0, 0)")
+                raise RulesError(where, _("card %(card)s: the starter card lies at (0, 0)", **said))
             return [], 0
         if c["kind"] == "starter":
-            raise RulesError(where, f"{name} is a starter card; only the first card of a play area is one [CN34]")
+            raise RulesError(where, _("card %(card)s is a starter card; only the first card of a play area is one [CN34]", **said))
         if not on_grid(x, y):
-            raise RulesError(where, f"{name} at ({x}, {y}): no such place; cards sit on the diagonal grid, where x + y is even")
+            raise RulesError(where, _("card %(card)s at (%(x)s, %(y)s): no such place; cards sit on the diagonal grid, where x + y is even", **said))
         if (x, y) in self.at:
-            other = self.at[(x, y)]
-            raise RulesError(where, f"{name} at ({x}, {y}): that place already holds {self.describe(other)}")
+            other = self.placed[self.at[(x, y)]].id
+            raise RulesError(where, _("card %(card)s at (%(x)s, %(y)s): that place already holds card %(other)s", other=other, **said))
         covers = []
         for corner, (dx, dy) in CORNERS.items():
             other = self.at.get((x + dx, y + dy))
@@ -252,19 +252,20 @@ class Layout:
             under = OPPOSITE[corner]
             if self.placed[other].face["corners"][under] == "hidden":
                 # [CN40] it must cover visible corners; a hidden corner is no corner [CN72]
-                raise RulesError(where, f"{name} at ({x}, {y}) lands on a missing corner: the {under.replace('_', '-')} corner of {self.describe(other)} is hidden")
+                raise RulesError(where, _("card %(card)s at (%(x)s, %(y)s) lands on a missing corner: the %(corner)s corner of card %(other)s is hidden",
+                                          corner=_(catalogue.CORNER_WORDS[under]), other=self.placed[other].id, **said))
             covers.append((other, under))
         if not covers:
-            raise RulesError(where, f"{name} at ({x}, {y}) touches no card: it must cover at least one visible corner of a card already in place [CN40]")
+            raise RulesError(where, _("card %(card)s at (%(x)s, %(y)s) touches no card: it must cover at least one visible corner of a card already in place [CN40]", **said))
         points = 0
         if side == "front" and c["kind"] == "gold":
             # [CN42] the required resources are visible before it is placed
             need = c["requirement"]
             short = {k: n for k, n in need.items() if self.visible[k] < n}
             if short:
-                wanted = ", ".join(f"{n} {k}" for k, n in need.items())
-                seen = ", ".join(f"{self.visible[k]} {k}" for k in need)
-                raise RulesError(where, f"{name} is a gold card: face up it needs {wanted} visible before it is placed; visible: {seen}")
+                wanted, seen = counts_text(need), counts_text({k: self.visible[k] for k in need})
+                raise RulesError(where, _("card %(card)s is a gold card: face up it needs %(wanted)s visible before it is placed; visible: %(seen)s",
+                                          wanted=wanted, seen=seen, **said))
         if side == "front":
             points = self._points(c, covers)
         return covers, points
@@ -358,8 +359,14 @@ def score_layout(layout: Layout, objective_ids: Iterable[int]) -> dict[int, tupl
 
 
 def symbols_text(counts: Mapping[str, int]) -> str:
-    """Say visible counts in words ("5 quill, 2 inkwell")."""
-    return ", ".join(f"{counts[s]} {s}" for s in SYMBOLS if counts.get(s))
+    """Say visible counts in words ("5 quill, 2 inkwell"), the symbols in the game's order, none left out."""
+    return counts_text({s: counts[s] for s in SYMBOLS if counts.get(s)})
+
+
+def counts_text(counts: Mapping[str, int]) -> str:
+    """Say counts of symbols in words, in the order given ("3 fungi, 0 plant"), in the language spoken."""
+    # Translators: a count of one symbol of the game, in a list ("5 quill, 2 inkwell")
+    return ", ".join(_("%(count)s %(symbol)s", count=n, symbol=catalogue.name(s)) for s, n in counts.items())
 
 
 __all__ = [

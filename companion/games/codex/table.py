@@ -15,7 +15,8 @@ State (JSON, players by seat index, seats in clockwise order as entered):
      "patterns": [{"ID": {"count": n} | {"cells": [...]}} per seat],
      "manuscripts": [[{"id", "side", "x", "y", "points"}, ...] per seat],
      "finished": false,
-     "notice": null | {"player": SEAT, "text": str},     (what the last event triggered, said beside it)
+     "notice": null | {"player": SEAT, "text": str},     (what the last event triggered, said beside it, in English;
+     "notice_words": {"say": NAME, "values": {...}},     its sentence, kept unsaid: each phone reads it in its language)
      "rows": [row or null per seat]}                     (calculator tables only: calculator.py)
 
 A seat with a manuscript has its visible counts and pattern counts computed from it.
@@ -28,9 +29,11 @@ from __future__ import annotations
 from typing import Any
 
 from ..base import Context, EventLines, clone, describe_event, is_calculator
+from ..speech import N_, gettext as _, ngettext
 from ..validation import RulesError, choice, listof, obj, whole
-from ..words import plural, signed
+from ..words import plural
 from . import calculator, functions, rules, track
+from .cards import name as symbol_name
 from .calculator import layout_of, objectives_of, pattern_count
 from .cards import CORNERS, OBJECTS, SIDES, SYMBOLS
 
@@ -61,7 +64,7 @@ OPTIONS = {
     "first_player": "optional seat index (0 = first name) of the first player; left out, the table draws or chooses it at the start",
 }
 #: the setup form's targets (templates/codex/setup.html), the official one first: the default [CN53, CN65-69]
-TARGET_CHOICES = tuple(zip(rules.TARGETS, ("official", "long game")))
+TARGET_CHOICES = tuple(zip(rules.TARGETS, (N_("official"), N_("long game"))))
 
 
 # --- setup ------------------------------------------------------------------------------------
@@ -73,7 +76,7 @@ def validate_options(options: Any, player_count: int) -> dict:
     if "target" in options:
         target = whole(options["target"], "target")
         if target not in rules.TARGETS:
-            raise RulesError("target", "must be 20 (official) or 30 (the long-game variant)")
+            raise RulesError("target", _("must be 20 (official) or 30 (the long-game variant)"))
         clean["target"] = target
     if options.get("first_player") is not None:
         clean["first_player"] = whole(options["first_player"], "first_player", 0, player_count - 1)
@@ -112,9 +115,10 @@ def apply(state: dict, type_: str, data: Any, ctx: Context) -> dict:
     spec = SHAPES[type_]  # Game.apply refused unknown types
     obj(data, "data", required=spec, optional=OPTIONAL.get(type_, ()))
     if not is_calculator(ctx.options) and state["finished"] and type_ != "finish":
-        raise RulesError("type", "the game is over; undo the finish to change anything")
+        raise RulesError("type", _("the game is over; undo the finish to change anything"))
     state = clone(state)
-    state["notice"] = None
+    state["notice"] = None  # the last event's words, said beside its player (track.tell)
+    state.pop("notice_words", None)
     handler = HANDLERS[type_]
     handler(state, data, ctx)
     return state
@@ -137,14 +141,14 @@ def _on_draw_first_player(state, data, ctx):
 
 def _first_may_change(state: dict, field: str) -> None:
     if state["end"] is not None and state["end"]["turns"] is not None:
-        raise RulesError(field, "the last turns are already named from the first player; undo the end trigger to change it")
+        raise RulesError(field, _("the last turns are already named from the first player; undo the end trigger to change it"))
 
 
 def _on_points(state, data, ctx):
     seat = _seat(data, state)
     delta = whole(data["delta"], "data.delta", -STEP_MAX, STEP_MAX)
     if delta == 0:
-        raise RulesError("data.delta", f"must not be 0 (a whole number from -{STEP_MAX} to {STEP_MAX})")
+        raise RulesError("data.delta", _("must not be 0 (a whole number from -%(max)s to %(max)s)", max=STEP_MAX))
     track.add_points(state, seat, delta, ctx.names)
 
 
@@ -164,19 +168,19 @@ def _on_gold_objects(state, data, ctx):
 def _on_decks_empty(state, data, ctx):
     seat = _seat(data, state)
     if state["end"] is not None:
-        raise RulesError("type", "the end is already triggered")
+        raise RulesError("type", _("the end is already triggered"))
     track.trigger(state, seat, "decks")  # [CN53] no more cards to draw (CDX-C1: both decks)
 
 
 def _on_turn_played(state, data, ctx):
     end = state["end"]
     if end is None:
-        raise RulesError("type", "the end is not triggered yet: there are no last turns to tick off")
+        raise RulesError("type", _("the end is not triggered yet: there are no last turns to tick off"))
     left = rules.last_turns_left(end)
     if left is None:
-        raise RulesError("type", "choose the first player first: the last turns depend on who started [CN36, CN54]")
+        raise RulesError("type", _("choose the first player first: the last turns depend on who started [CN36, CN54]"))
     if not left:
-        raise RulesError("type", "every last turn is already played")
+        raise RulesError("type", _("every last turn is already played"))
     end["played"] += 1
 
 
@@ -185,10 +189,10 @@ def _on_common_objectives(state, data, ctx):
     for i, oid in enumerate(ids):
         functions.objective_card(oid, f"data.cards[{i}]")
     if ids[0] == ids[1]:
-        raise RulesError("data.cards[1]", f"card {ids[1]} is already the other common objective; there are two different ones [CN35]")
+        raise RulesError("data.cards[1]", _("card %(card)s is already the other common objective; there are two different ones [CN35]", card=ids[1]))
     for seat, secret in enumerate(state["secret"]):
         if secret in ids:
-            raise RulesError(f"data.cards[{ids.index(secret)}]", f"card {secret} is already a secret objective; each card exists once")
+            raise RulesError(f"data.cards[{ids.index(secret)}]", _("card %(card)s is already a secret objective; each card exists once", card=secret))
     state["common"] = list(ids)
     for seat in range(len(state["patterns"])):
         _keep_own_patterns(state, seat)
@@ -211,7 +215,7 @@ def _keep_own_patterns(state: dict, seat: int) -> None:
 
 def _no_manuscript(state, seat):
     if state["manuscripts"][seat]:
-        raise RulesError("data.player", "this player's counts come from the manuscript; undo its cards to type counts instead")
+        raise RulesError("data.player", calculator.counted_from_manuscript())
 
 
 def _on_count(state, data, ctx):
@@ -221,7 +225,7 @@ def _on_count(state, data, ctx):
     _no_manuscript(state, seat)
     new = state["counts"][seat][symbol] + delta
     if not 0 <= new <= functions.COUNT_MAX:
-        raise RulesError("data.delta", f"a count stays from 0 to {functions.COUNT_MAX} (it is {state['counts'][seat][symbol]})")
+        raise RulesError("data.delta", _("a count stays from 0 to %(max)s (it is %(now)s)", max=functions.COUNT_MAX, now=state["counts"][seat][symbol]))
     state["counts"][seat][symbol] = new
 
 
@@ -236,7 +240,7 @@ def _on_set_count(state, data, ctx):
 def _pattern_card(state, data, seat) -> int:
     oid = functions.objective_card(data["card"], "data.card", pattern=True)
     if oid not in objectives_of(state, seat):
-        raise RulesError("data.card", f"card {oid} is not one of this player's objectives; choose the objectives first")
+        raise RulesError("data.card", _("card %(card)s is not one of this player's objectives; choose the objectives first", card=oid))
     _no_manuscript(state, seat)
     return oid
 
@@ -247,7 +251,7 @@ def _on_pattern_count(state, data, ctx):
     delta = whole(data["delta"], "data.delta", -STEP_MAX, STEP_MAX)
     now = pattern_count(state, seat, oid)[0]
     if now + delta < 0:
-        raise RulesError("data.delta", f"a count never goes below 0 (it is {now})")
+        raise RulesError("data.delta", _("a count never goes below 0 (it is %(now)s)", now=now))
     state["patterns"][seat][str(oid)] = {"count": now + delta}
 
 
@@ -279,18 +283,18 @@ def _where(data: dict) -> tuple[int, int]:
     """Read the place: "x" and "y" as in the manuscript function, or "cell": [x, y] (one form field)."""
     if "cell" in data:
         if "x" in data or "y" in data:
-            raise RulesError("data.cell", "give either cell or x and y, not both")
+            raise RulesError("data.cell", _("give either cell or x and y, not both"))
         cell = listof(data["cell"], "data.cell", 2, 2)
         return whole(cell[0], "data.cell[0]", -functions.COORD, functions.COORD), whole(cell[1], "data.cell[1]", -functions.COORD, functions.COORD)
     for key in ("x", "y"):
         if key not in data:
-            raise RulesError("data.cell", "choose a free place for the card (x and y, or cell)")
+            raise RulesError("data.cell", _("choose a free place for the card (x and y, or cell)"))
     return whole(data["x"], "data.x", -functions.COORD, functions.COORD), whole(data["y"], "data.y", -functions.COORD, functions.COORD)
 
 
 def _on_finish(state, data, ctx):
     if state["finished"]:
-        raise RulesError("type", "the game is already over")
+        raise RulesError("type", _("the game is already over"))
     why = track.finish_blocker(state, ctx.names)
     if why:
         raise RulesError("type", why)
@@ -332,26 +336,55 @@ HANDLERS = {
 
 def _played(data: dict, who: str) -> str:
     x, y = _where(data)
-    return f"{who}: card {data['id']} {'face down' if data['side'] == 'back' else 'face up'} at ({x}, {y})"
+    if data["side"] == "back":
+        return _("%(who)s: card %(card)s face down at (%(x)s, %(y)s)", who=who, card=data["id"], x=x, y=y)
+    return _("%(who)s: card %(card)s face up at (%(x)s, %(y)s)", who=who, card=data["id"], x=x, y=y)
 
 
-#: what each event did, in plain words; `who` is "" for an event that names no player
+def _points(data: dict, who: str) -> str:
+    delta = data.get("delta")
+    if isinstance(delta, bool) or not isinstance(delta, int):
+        return f"{who}: {plural(delta, 'point')}"  # a stored line's odd value, as it is
+    return ngettext("%(who)s: %(delta)s point", "%(who)s: %(delta)s points", abs(delta), who=who, delta=format(delta, "+d"))
+
+
+def _gold_objects(data: dict, who: str) -> str:
+    said = {"who": who, "points": rules.gold_object_points(data["count"])}
+    if data["object"] == "inkwell":
+        return ngettext("%(who)s: gold card, %(num)d inkwell visible: +%(points)s",
+                        "%(who)s: gold card, %(num)d inkwells visible: +%(points)s", data["count"], **said)
+    if data["object"] == "manuscript":
+        return ngettext("%(who)s: gold card, %(num)d manuscript visible: +%(points)s",
+                        "%(who)s: gold card, %(num)d manuscripts visible: +%(points)s", data["count"], **said)
+    return ngettext("%(who)s: gold card, %(num)d quill visible: +%(points)s",
+                    "%(who)s: gold card, %(num)d quills visible: +%(points)s", data["count"], **said)
+
+
+#: what each event did, in plain words, said in the language spoken; `who` is "" for an event that names no player
 LINES: EventLines = {
-    "first_player": "{who} plays first",
-    "draw_first_player": "First player drawn at random",
-    "points": lambda data, who: f"{who}: {signed(data.get('delta'), 'point')}",
-    "gold_corners": lambda data, who: f"{who}: gold card, {plural(data['corners'], 'corner')} covered: +{rules.gold_corner_points(data['corners'])}",
-    "gold_objects": lambda data, who: f"{who}: gold card, {plural(data['count'], str(data['object']))} visible: +{rules.gold_object_points(data['count'])}",
-    "decks_empty": "Both decks empty during {who}'s turn: the end is triggered",
-    "turn_played": "A last turn is played",
-    "common_objectives": "Common objectives: cards {cards[0]} and {cards[1]}",
-    "secret_objective": "{who}: secret objective chosen",
-    "count": "{who}: {symbol} {delta:+d}",
-    "set_count": "{who}: {symbol} = {value}",
-    "pattern_count": "{who}: pattern card {card} {delta:+d}",
-    "pattern_grid": lambda data, who: f"{who}: pattern card {data['card']} laid out ({len(data['cells'])} cards)",
+    "first_player": lambda data, who: _("%(who)s plays first", who=who),
+    "draw_first_player": lambda data, who: _("First player drawn at random"),
+    "points": _points,
+    "gold_corners": lambda data, who: ngettext(
+        "%(who)s: gold card, %(num)d corner covered: +%(points)s", "%(who)s: gold card, %(num)d corners covered: +%(points)s",
+        data["corners"], who=who, points=rules.gold_corner_points(data["corners"])),
+    "gold_objects": _gold_objects,
+    "decks_empty": lambda data, who: _("Both decks empty during %(who)s's turn: the end is triggered", who=who),
+    "turn_played": lambda data, who: _("A last turn is played"),
+    "common_objectives": lambda data, who: _("Common objectives: cards %(first)s and %(second)s",
+                                             first=data["cards"][0], second=data["cards"][1]),
+    "secret_objective": lambda data, who: _("%(who)s: secret objective chosen", who=who),
+    "count": lambda data, who: _("%(who)s: %(symbol)s %(delta)s", who=who, symbol=symbol_name(data["symbol"]),
+                                 delta=format(data["delta"], "+d")),
+    "set_count": lambda data, who: _("%(who)s: %(symbol)s = %(value)s", who=who, symbol=symbol_name(data["symbol"]),
+                                     value=data["value"]),
+    "pattern_count": lambda data, who: _("%(who)s: pattern card %(card)s %(delta)s", who=who, card=data["card"],
+                                         delta=format(data["delta"], "+d")),
+    "pattern_grid": lambda data, who: ngettext(
+        "%(who)s: pattern card %(card)s laid out (%(num)d card)", "%(who)s: pattern card %(card)s laid out (%(num)d cards)",
+        len(data["cells"]), who=who, card=data["card"]),
     "play_card": _played,
-    "finish": "Objectives counted: game over",
+    "finish": lambda data, who: _("Objectives counted: game over"),
     calculator.SHEET: calculator.sheet_line,
 }
 

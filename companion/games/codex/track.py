@@ -8,9 +8,45 @@ rules are rules.py's; this keeps the state's record of them (its shape: table.py
 
 from __future__ import annotations
 
+from ..speech import english, gettext as _, ngettext
 from ..validation import RulesError
-from ..words import plural
 from . import rules
+
+#: what an event says beside a player (the state's "notice"), by name: the state keeps the name and
+#: its values, so each phone reads it in its own language (view.notice); "text" keeps the English
+NOTICES = {
+    "correction": lambda delta: _("Every last turn is played: +%(delta)s counted as a correction; "
+                                  "cards are no longer played, only objectives are added", delta=delta),
+    "untriggered": lambda back, target: _("Back to %(back)s: nobody has %(target)s points now, "
+                                          "so the end is no longer triggered", back=back, target=target),
+    "moved_unnamed": lambda back, who, target: _("Back to %(back)s: %(who)s reached %(target)s first now, so the end was "
+                                                 "triggered by %(who)s; choose the first player to name the last turns",
+                                                 back=back, who=who, target=target),
+    "moved": lambda back, who, target, left: ngettext(
+        "Back to %(back)s: %(who)s reached %(target)s first now, so the end was triggered by %(who)s: %(num)d last turn to play",
+        "Back to %(back)s: %(who)s reached %(target)s first now, so the end was triggered by %(who)s: %(num)d last turns to play",
+        left, back=back, who=who, target=target),
+    "moved_played": lambda back, who, target: _("Back to %(back)s: %(who)s reached %(target)s first now, so the end was "
+                                                "triggered by %(who)s: every last turn is played", back=back, who=who, target=target),
+    "row_saved": lambda: _("Row saved: the final scores are at the top"),
+    "row_waiting": lambda waiting: _("Row saved; waiting for %(names)s", names=", ".join(waiting)),
+    "saved": lambda: _("Saved"),
+}
+
+
+def tell(state: dict, seat: int, say: str, **values) -> None:
+    """Say NOTICES[say] beside `seat`: the state's "notice" keeps its English (what the API has always
+    read), "notice_words" the sentence's name and values, for each phone to read it in its language."""
+    with english():
+        state["notice"] = {"player": seat, "text": NOTICES[say](**values)}
+    state["notice_words"] = {"say": say, "values": values}
+
+
+def notice_text(state: dict) -> str:
+    """The state's notice in the language spoken (one stored before its words were kept: as it was)."""
+    words = state.get("notice_words") or {}
+    say = NOTICES.get(words.get("say"))
+    return say(**words["values"]) if say else state["notice"]["text"]
 
 
 def turn_order(state: dict) -> list[int]:
@@ -24,14 +60,13 @@ def add_points(state: dict, seat: int, delta: int, names) -> None:
     """Move a score, trigger the end when it reaches the target [CN53], and keep who reached it when."""
     new = state["scores"][seat] + delta
     if new < 0:
-        raise RulesError("data.delta", f"a score never goes below 0 (it is {state['scores'][seat]})")
+        raise RulesError("data.delta", _("a score never goes below 0 (it is %(now)s)", now=state["scores"][seat]))
     state["scores"][seat] = new
     end = state["end"]
     if delta > 0 and rules.may_finish(end):
         # [CN54] "everyone plays one last time", then [CN55] only objectives are added: points
         # scored now are a correction at most, so they count, with a word
-        state["notice"] = {"player": seat, "text": f"Every last turn is played: +{delta} counted as a correction; "
-                                                   "cards are no longer played, only objectives are added"}
+        tell(state, seat, "correction", delta=delta)
     reached, target = _reached(state), state["target"]
     # [CN53] "as soon as a player reaches or passes 20 points" (30 in the variant [CN67])
     if end is None:
@@ -85,17 +120,14 @@ def _move_trigger(state: dict, seat: int, done: int, names) -> None:
     back, target = state["scores"][seat], state["target"]
     if end is None:
         # the decks' trigger ("no more cards to draw") never comes here: it stands whatever the scores
-        state["notice"] = {"player": seat, "text": f"Back to {back}: nobody has {target} points now, "
-                                                   "so the end is no longer triggered"}
+        tell(state, seat, "untriggered", back=back, target=target)
         return
-    who = names[end["trigger"]]
+    said = {"back": back, "who": names[end["trigger"]], "target": target}
     left = rules.last_turns_left(end)
     if left is None:
-        then = "; choose the first player to name the last turns"
+        tell(state, seat, "moved_unnamed", **said)
     else:
-        then = f": {plural(left, 'last turn')} to play" if left else ": every last turn is played"
-    state["notice"] = {"player": seat, "text": f"Back to {back}: {who} reached {target} first now, "
-                                               f"so the end was triggered by {who}{then}"}
+        tell(state, seat, "moved", left=left, **said) if left else tell(state, seat, "moved_played", **said)
 
 
 def trigger(state: dict, seat: int, reason: str) -> None:
@@ -122,13 +154,15 @@ def finish_blocker(state: dict, names) -> str | None:
     if rules.may_finish(end):
         return None
     if end is None:
-        return (f"The game is not over yet: it ends once a player reaches {state['target']} points or both decks "
-                "run out, and everyone has played their last turns")
+        return _("The game is not over yet: it ends once a player reaches %(target)s points or both decks "
+                 "run out, and everyone has played their last turns", target=state["target"])
     left = rules.last_turns_left(end)
     if left is None:
         # [CN36][CN54] the last turns depend on who played first
-        return "The game is not over yet: choose the first player, so that the last turns can be named"
+        return _("The game is not over yet: choose the first player, so that the last turns can be named")
     name = names[end["turns"][end["played"]]]
     if left == 1:
-        return f"The game is not over yet: {name}'s last turn is still to play"
-    return f"The game is not over yet: {left} last turns are still to play ({name} next)"
+        return _("The game is not over yet: %(name)s's last turn is still to play", name=name)
+    # Translators: never fewer than 2 turns here (1 has its own sentence)
+    return ngettext("The game is not over yet: %(num)d last turn is still to play (%(name)s next)",
+                    "The game is not over yet: %(num)d last turns are still to play (%(name)s next)", left, name=name)

@@ -7,22 +7,22 @@ the result endpoint read besides the result (Game's results); `screen_of` names 
 from __future__ import annotations
 
 from contextlib import suppress
+from functools import reduce
 
 from .. import sentence
 from ..base import is_calculator
 from ..sentence import Sentence
-from ..words import plural, standing
+from ..speech import N_, gettext as _, ngettext
+from ..words import standing
 from . import calculator, rules
 from . import cards as catalogue
-from .cards import CORNERS, KINGDOMS, OBJECTS, SYMBOLS
+from .cards import CORNERS, KINGDOMS, OBJECTS, SYMBOLS, points_text, points_word, symbol_short
 from .calculator import final_score, layout_of, objectives_of, pattern_count
 from .table import STEP_MAX, TARGET_CHOICES
-from .track import finish_blocker, turn_order
+from .track import finish_blocker, notice_text, turn_order
 
 QUICK_POINTS = (1, 2, 3, 5)  # [CN46] "1, 3 or 5 points"; 2 for the gold cards' 2 per corner [CN47]
 KINGDOM_CYCLE = ("",) + KINGDOMS  # the grid editor's tap order, empty first (static/codex/codex.js reads it from the page)
-SYMBOL_SHORT = {"fungi": "Fu", "plant": "Pl", "animal": "An", "insect": "In",
-                "quill": "Qu", "inkwell": "Ink", "manuscript": "Ms", "empty": "", "hidden": "×"}
 
 
 def running_score(state: dict, options: dict) -> list[int] | None:
@@ -74,24 +74,12 @@ def brick(cells: list[tuple[int, int, str | None]]) -> dict:
 def card_face(card_id: int, side: str) -> dict:
     """Return what a small card drawing shows: colour, corners, centre, points."""
     c = catalogue.card(card_id)
-    face = c[side]
-    corners = {k: SYMBOL_SHORT.get(v, v) for k, v in face["corners"].items()}
+    face, short = c[side], symbol_short()
+    corners = {k: short.get(v, v) for k, v in face["corners"].items()}
     return {"id": card_id, "kind": c["kind"], "kingdom": c["kingdom"] or "starter", "side": side,
-            "corners": corners, "raw": face["corners"], "center": [SYMBOL_SHORT[s] for s in face["center"]],
-            "points": points_text(c) if side == "front" else "",
-            "requirement": " ".join(f"{n}{SYMBOL_SHORT[k]}" for k, n in c.get("requirement", {}).items()) if side == "front" else ""}
-
-
-def points_text(c: dict) -> str:
-    """Say a card's placement points as printed ("3", "2/corner", "1/Qu")."""
-    if c["kind"] == "gold":
-        rule = c["scoring"]
-        if rule == "flat":
-            return str(c["points"])
-        if rule == "per_covered_corner":
-            return f"{c['points']}/corner"
-        return f"{c['points']}/{SYMBOL_SHORT[catalogue.PER_OBJECT[rule]]}"
-    return str(c["points"]) if c["points"] else ""
+            "corners": corners, "raw": face["corners"], "center": [short[s] for s in face["center"]],
+            "points": points_text(c, short) if side == "front" else "",
+            "requirement": " ".join(f"{n}{short[k]}" for k, n in c.get("requirement", {}).items()) if side == "front" else ""}
 
 
 def picker(state: dict, seat: int) -> list[dict]:
@@ -123,9 +111,9 @@ def point_filters() -> list[str]:
     return sorted(said, key=lambda w: ("/" in w, w.endswith("object"), int(w.split("/")[0])))
 
 
-def span(ids: list[int], between: str = "-") -> str:
-    """Say a run of card numbers by its ends ("81-86", "87 to 102")."""
-    return f"{min(ids)}{between}{max(ids)}"
+def span(ids: list[int]) -> str:
+    """Say a run of card numbers by its ends ("81-86")."""
+    return f"{min(ids)}-{max(ids)}"
 
 
 def manuscript_view(state: dict, seat: int) -> dict:
@@ -141,12 +129,13 @@ def manuscript_view(state: dict, seat: int) -> dict:
     visible = dict(layout.visible)
     kinds = ("resource", "gold") if layout.placed else ("starter",)  # the first card is a starter card [CN34]
     return {"seat": seat, "grid": grid, "count": len(layout.placed), "visible": visible,
-            "visible_text": rules.symbols_text(visible) or "nothing yet",
+            "visible_text": rules.symbols_text(visible) or _("nothing yet"),
             "points": sum(layout.points), "picker": picker(state, seat),
             "first": min(catalogue.playable_ids()), "last": max(catalogue.playable_ids()),
             "expected": span([cid for cid in catalogue.playable_ids() if catalogue.card(cid)["kind"] in kinds]),
             # a starter card has no kingdom (cards.md): its colours narrow nothing before it is laid
-            "symbols": SYMBOLS, "kingdoms": KINGDOMS if layout.placed else (), "points_said": point_filters()}
+            "symbols": SYMBOLS, "kingdoms": KINGDOMS if layout.placed else (),
+            "points_said": point_filters(), "points_words": {w: points_word(w) for w in point_filters()}}
 
 
 def grid_view(state: dict, seat: int, oid: int) -> dict:
@@ -164,13 +153,15 @@ def grid_view(state: dict, seat: int, oid: int) -> dict:
     card = next(o for o in objective_cards() if o["id"] == oid)
     blocked = None
     if state["manuscripts"][seat]:
-        blocked = "This player's patterns are counted from the manuscript."
+        blocked = _("This player's patterns are counted from the manuscript.")
     elif oid not in objectives_of(state, seat):
-        blocked = f"Card {oid} is not one of this player's objectives yet: choose the objectives first."
+        blocked = _("Card %(card)s is not one of this player's objectives yet: choose the objectives first.", card=oid)
+    found = ngettext("card-disjoint pattern found (each card counts once): numbered on the cards.",
+                     "card-disjoint patterns found (each card counts once): numbered on the cards.", count)
+    words = {k: catalogue.name(k) if k else _("empty") for k in KINGDOM_CYCLE}  # codex.js says a tapped place with these
     return {"seat": seat, "card": card, "count": count, "grid": brick(field), "laid": cells is not None, "cells": cells or [],
-            "blocked": blocked, "cycle": KINGDOM_CYCLE, "cycle_text": " → ".join(k or "empty" for k in KINGDOM_CYCLE),
-            "found": f"card-disjoint pattern{'' if count == 1 else 's'} found (each card counts once)"
-                     f"{': numbered on the cards' if count else ''}."}
+            "blocked": blocked, "cycle": KINGDOM_CYCLE, "cycle_text": " → ".join(words.values()), "words": words,
+            "found": found if count else _("card-disjoint patterns found (each card counts once).")}
 
 
 def counter_view(state: dict, seat: int) -> dict:
@@ -197,12 +188,18 @@ def tie_notes(result: dict) -> list[Sentence]:
     for total, group in sorted(by_total.items(), reverse=True):
         if len(group) < 2:
             continue
-        names = " and ".join(sentence.name(r["name"]) for r in group)
+        names = both([sentence.name(r["name"]) for r in group])
         if len({result["places"][r["name"]] for r in group}) == 1:
-            notes.append(Sentence(f"{names} tie on {total} with the same objective points: they share the place."))
+            notes.append(Sentence(_("%(names)s tie on %(total)s with the same objective points: they share the place.",
+                                    names=names, total=total)))
         else:
-            notes.append(Sentence(f"{names} tie on {total}: most objective points ranks first."))
+            notes.append(Sentence(_("%(names)s tie on %(total)s: most objective points ranks first.", names=names, total=total)))
     return notes
+
+
+def both(names: list[str]) -> str:
+    """Say names together: "Ann and Ben", "Ann and Ben and Cy" (in the language spoken)."""
+    return reduce(lambda said, name: _("%(first)s and %(then)s", first=said, then=name), names)
 
 
 def parse_screen(screen: str | None, n: int) -> tuple[str, int | None, int | None]:
@@ -222,41 +219,41 @@ def screen_of(screen: str | None, n: int) -> str | None:
     return None if read[0] == "track" else "-".join(str(p) for p in read if p is not None)
 
 
-SYMBOL_WORDS = {"fungi": "fungi", "plant": "plants", "animal": "animals", "insect": "insects",
-                "quill": "quills", "inkwell": "inkwells", "manuscript": "manuscripts"}
+#: what the running score is, for the archive's chart (Game.running_label): marked, said where it is shown
+RUNNING_LABEL = N_("points on the score track")
 
-#: what the running score is, for the archive's chart (Game.running_label)
-RUNNING_LABEL = "points on the score track"
 
-#: how a page names a refused field (companion/wording.py): every event's, option's and row's field
+class PatternLabel(str):
+    """A refused pattern count's words ("{who}'s count of pattern #91"), one sentence for every card."""
+    def __new__(cls, card: int) -> "PatternLabel":
+        self = super().__new__(cls, "{who}'s count of pattern #%s" % card)
+        self.card = card
+        return self
+
+    def format(self, *args, **values) -> str:  # wording.py fills {who}: the words, translated, then the card
+        return _("{who}'s count of pattern #%(card)s", card=self.card).format(*args, **values)
+
+
+#: how a page names a refused field (companion/wording.py, which says it in the language spoken): every field
 LABELS = {
-    "points.delta": "{who}'s points", "delta": "{who}'s change",
-    "count.delta": "{who}'s count change", "pattern_count.delta": "{who}'s pattern count change",
-    "target": "the score that ends the game", "first_player": "the first player", "player": "the player",
-    "corners": "{who}'s covered corners",
-    "object": "the gold card's object",
-    "gold_objects.count": "{who}'s visible objects for the gold card",
-    "cards": "the common objectives",
-    "cards[]": "the {nth} common objective",
-    "card": "{who}'s objective card",
-    "secret_objective.card": "{who}'s secret objective",
-    "pattern_count.card": "{who}'s pattern card", "pattern_grid.card": "{who}'s pattern card",
-    "symbol": "the symbol counted",
-    "value": "{who}'s count",
-    "cells": "{who}'s layout of colours",
-    "cells[]": "the {nth} card of {who}'s layout",
-    "cells[].x": "the place of the {nth} card", "cells[].y": "the place of the {nth} card",
-    "cells[].kingdom": "the colour of the {nth} card",
-    "id": "{who}'s card number",
-    "side": "the card's side",
-    "cell": "the place of the card", "cell[]": "the place of the card", "x": "the place of the card",
-    "y": "the place of the card",
-    "placement_points": "{who}'s points on the score track",
-    "secret": "{who}'s secret objective",
-    "visible": "{who}'s visible counts",
-    "patterns": "{who}'s pattern counts",
-    **{f"visible.{s}": f"{{who}}'s visible {w}" for s, w in SYMBOL_WORDS.items()},
-    **{f"patterns.{oid}": f"{{who}}'s count of pattern #{oid}" for oid in catalogue.pattern_ids()},
+    "points.delta": N_("{who}'s points"), "delta": N_("{who}'s change"), "count.delta": N_("{who}'s count change"),
+    "pattern_count.delta": N_("{who}'s pattern count change"), "target": N_("the score that ends the game"),
+    "first_player": N_("the first player"), "player": N_("the player"), "corners": N_("{who}'s covered corners"),
+    "object": N_("the gold card's object"), "gold_objects.count": N_("{who}'s visible objects for the gold card"),
+    "cards": N_("the common objectives"), "cards[]": N_("the {nth} common objective"), "card": N_("{who}'s objective card"),
+    "secret_objective.card": N_("{who}'s secret objective"), "pattern_count.card": N_("{who}'s pattern card"),
+    "pattern_grid.card": N_("{who}'s pattern card"), "symbol": N_("the symbol counted"), "value": N_("{who}'s count"),
+    "cells": N_("{who}'s layout of colours"), "cells[]": N_("the {nth} card of {who}'s layout"),
+    "cells[].x": N_("the place of the {nth} card"), "cells[].y": N_("the place of the {nth} card"),
+    "cells[].kingdom": N_("the colour of the {nth} card"), "id": N_("{who}'s card number"), "side": N_("the card's side"),
+    "cell": N_("the place of the card"), "cell[]": N_("the place of the card"), "x": N_("the place of the card"),
+    "y": N_("the place of the card"), "placement_points": N_("{who}'s points on the score track"),
+    "secret": N_("{who}'s secret objective"), "visible": N_("{who}'s visible counts"), "patterns": N_("{who}'s pattern counts"),
+    "visible.fungi": N_("{who}'s visible fungi"), "visible.plant": N_("{who}'s visible plants"),
+    "visible.animal": N_("{who}'s visible animals"), "visible.insect": N_("{who}'s visible insects"),
+    "visible.quill": N_("{who}'s visible quills"), "visible.inkwell": N_("{who}'s visible inkwells"),
+    "visible.manuscript": N_("{who}'s visible manuscripts"),
+    **{f"patterns.{oid}": PatternLabel(oid) for oid in catalogue.pattern_ids()},
 }
 
 
@@ -280,7 +277,7 @@ def scoreboard(state: dict, names: list[str], result: dict | None, calc: bool, b
 
 def row_status(state: dict, seat: int) -> str:
     """Whether a calculator row holds what its objectives need, in the scoreboard's and the card's word."""
-    return "waiting" if calculator.missing(state["rows"][seat], state["common"]) else "row in"
+    return _("waiting") if calculator.missing(state["rows"][seat], state["common"]) else _("row in")
 
 
 def sheet_cards(state: dict, names: list[str], calc: bool) -> list[dict]:
@@ -304,7 +301,7 @@ def sheet_cards(state: dict, names: list[str], calc: bool) -> list[dict]:
 
 def sheet_fields() -> dict:
     """The count fields a card may ask, each with the objective cards that need it (codex.js shows those)."""
-    symbols = [{"symbol": s, "word": SYMBOL_WORDS[s], "needs": [oid for oid in catalogue.objective_ids() if s in calculator.needs(oid)[0]]}
+    symbols = [{"symbol": s, "word": catalogue.name(s, True), "needs": [oid for oid in catalogue.objective_ids() if s in calculator.needs(oid)[0]]}
                for s in SYMBOLS]
     return {"symbols": symbols, "patterns": [{"card": oid} for oid in catalogue.pattern_ids()]}
 
@@ -321,13 +318,14 @@ def verdict(result: dict) -> Sentence:
     tied = [r for r in result["players"] if r["total"] == top["total"]]
     if len(winners) > 1:
         # [CN56] "if still tied, the victory is shared"
-        names = " and ".join(sentence.names(winners))
-        return Sentence(f"Shared victory: {names}, {plural(top['total'], 'point')} and {top['breakdown']['objectives']} from objectives each")
+        return Sentence(ngettext("Shared victory: %(names)s, %(num)d point and %(objectives)s from objectives each",
+                                 "Shared victory: %(names)s, %(num)d points and %(objectives)s from objectives each",
+                                 top["total"], names=both(sentence.names(winners)), objectives=top["breakdown"]["objectives"]))
+    said = {"name": sentence.name(top["name"]), "total": top["total"], "objectives": top["breakdown"]["objectives"]}
     if len(tied) > 1:
         # [CN56] "If tied, the player who scored the most points from objectives"
-        return Sentence(f"{sentence.name(top['name'])} wins the tie on {top['total']} with the most points from objectives "
-                        f"({top['breakdown']['objectives']})")
-    return Sentence(f"{sentence.name(top['name'])} wins with {plural(top['total'], 'point')}")
+        return Sentence(_("%(name)s wins the tie on %(total)s with the most points from objectives (%(objectives)s)", **said))
+    return Sentence(ngettext("%(name)s wins with %(num)d point", "%(name)s wins with %(num)d points", top["total"], name=said["name"]))
 
 
 def view(state: dict, names: list[str], options: dict, profile: dict, screen: str | None) -> dict:
@@ -344,11 +342,12 @@ def view(state: dict, names: list[str], options: dict, profile: dict, screen: st
         "kind": kind, "target": state["target"], "quick": QUICK_POINTS, "gold": gold_helpers(),
         "first": None if state["first"] is None else names[state["first"]],
         "order": [names[s] for s in order] if state["first"] is not None else [],
-        "banner": banner(state, names), "objects": OBJECTS, "symbol_short": SYMBOL_SHORT,
+        "banner": banner(state, names), "objects": OBJECTS, "symbol_short": symbol_short(),
+        "names": {s: catalogue.name(s) for s in SYMBOLS},  # each symbol's word, in the language spoken
         "players": [{"seat": s, "name": names[s], "score": state["scores"][s],
                      "cards": len(state["manuscripts"][s]),
                      "objectives": objectives_of(state, s)} for s in range(n)],
-        **objective_parts(state["common"]), "placement_column": "Cards",
+        **objective_parts(state["common"]),
     }
     if kind == "book":
         out["book"] = manuscript_view(state, who)
@@ -378,21 +377,22 @@ def banner(state: dict, names: list[str]) -> dict | None:
     left = rules.last_turns_left(end)
     trigger = sentence.name(names[end["trigger"]])
     if end["reason"] == "target":
-        title = f"{trigger} reached {state['target']}: the end is triggered"
+        title = _("%(name)s reached %(target)s: the end is triggered", name=trigger, target=state["target"])
     else:  # [CN53] "or when there are no more cards to draw" (CDX-C1: both decks)
-        title = f"Both decks are empty ({trigger}'s turn): the end is triggered"
+        title = _("Both decks are empty (%(name)s's turn): the end is triggered", name=trigger)
     return {"reason": end["reason"], "trigger": names[end["trigger"]], "turns": turns, "left": left,
             "known": end["turns"] is not None, "title": Sentence(title),
-            "left_text": f"{plural(left, 'turn')} still to play: the rest of this round, then everyone once more." if left else None,
+            "left_text": ngettext("%(num)d turn still to play: the rest of this round, then everyone once more.",
+                                  "%(num)d turns still to play: the rest of this round, then everyone once more.", left) if left else None,
             "next": next((t["name"] for t in turns if t["next"]), None)}
 
 
 def gold_helpers() -> dict:
     """The score track's gold card helpers: a button per number of corners covered [CN47], the
     visible objects' count [CN48], each adding what rules.py scores."""
-    return {"per_corner": f"{rules.GOLD_PER_CORNER} per covered corner",
+    return {"per_corner": _("%(points)s per covered corner", points=rules.GOLD_PER_CORNER),
             "corners": [{"corners": k, "label": f"{k} → +{rules.gold_corner_points(k)}"} for k in range(1, len(CORNERS) + 1)],
-            "per_object": f"{rules.GOLD_PER_OBJECT} per visible", "count_max": STEP_MAX}
+            "per_object": _("%(points)s per visible", points=rules.GOLD_PER_OBJECT), "count_max": STEP_MAX}
 
 
 def objective_parts(common: list[int]) -> dict:
@@ -400,14 +400,14 @@ def objective_parts(common: list[int]) -> dict:
     cards = objective_cards()
     slots = list(common) + [None] * (rules.COMMON_OBJECTIVES - len(common))
     return {"objective_cards": cards, "objective_by_id": {o["id"]: o for o in cards}, "common": common,
-            "objective_span": span([o["id"] for o in cards], " to "), "common_slots": slots}
+            "objective_span": _("%(first)s to %(last)s", first=min(o["id"] for o in cards), last=max(o["id"] for o in cards)), "common_slots": slots}
 
 
 def notice(state: dict, names: list[str]) -> dict | None:
-    """What the last event said beside its player ("Row saved; waiting for Tom"): the state keeps
-    it as plain text, so its names are marked here (sentence.naming) for the page's <bdi>."""
+    """What the last event said beside its player ("Row saved; waiting for Tom"), in the language
+    spoken (track.notice_text); its names are marked here (sentence.naming) for the page's <bdi>."""
     said = state.get("notice")
-    return dict(said, text=sentence.naming(said["text"], names)) if said else None
+    return dict(said, text=sentence.naming(notice_text(state), names)) if said else None
 
 
 def result_parts(result: dict, by_id: dict[int, dict]) -> dict:
@@ -422,7 +422,7 @@ def result_parts(result: dict, by_id: dict[int, dict]) -> dict:
 
 def calculator_view(state: dict, names: list[str]) -> dict:
     """What a calculator table shows: the common objectives, one row per player, the result."""
-    out = {"kind": "calculator", "calculator": True, **objective_parts(state["common"]), "placement_column": "Track",
+    out = {"kind": "calculator", "calculator": True, **objective_parts(state["common"]),
            "notice": notice(state, names), "sheets": sheet_cards(state, names, True), "fields": sheet_fields(),
            "waiting": [names[s] for s, r in enumerate(state["rows"]) if calculator.missing(r, state["common"])]}
     result = None
@@ -447,4 +447,4 @@ def counter(state: dict, type_: str, data: dict) -> int | None:
 
 def form(name: str, data: object = None) -> dict:
     """What a form without a table shows (Game.form): setup.html's target scores [CN46]."""
-    return {"setup": {"targets": TARGET_CHOICES}}[name]
+    return {"setup": {"targets": [(target, _(said)) for target, said in TARGET_CHOICES]}}[name]
