@@ -18,7 +18,7 @@ from babel.support import Translations
 from markupsafe import escape
 
 from companion import db as database, history, results, tables
-from companion.games import speech
+from companion.games import registry, speech
 from companion.games.validation import RulesError, listof, obj, whole
 from companion.games.words import ordinal, plural, signed, standing
 from companion.wording import said
@@ -185,7 +185,11 @@ def test_a_verdict_is_stored_in_english_and_shown_in_the_readers_language(conn, 
             english_page = str(escape(doc["verdict"]))
     total = doc["players"][0]["total"]
     assert str(doc["verdict"]) == json.loads(json.dumps(doc))["verdict"] == f"Anna wins with {total} points"
-    assert shown == f"Anna wins with {plural_pl(total)}" and page == f"<bdi>Anna</bdi> wins with {plural_pl(total)}"
+    # said again in Polish from the scored result (the Codex catalog's sentence): the same name and total
+    assert shown != str(doc["verdict"]) and shown.startswith("Anna ") and f" {total} " in f" {shown} "
+    assert page == "<bdi>Anna</bdi>" + shown[len("Anna"):]
+    with speech.speaking("pl"):
+        assert shown == str(registry()["codex"].verdict(doc["verdict"].scored))
     assert english_page == f"<bdi>Anna</bdi> wins with {total} points"
 
 
