@@ -5,7 +5,7 @@ from __future__ import annotations
 from .. import sentence
 from ..base import is_calculator
 from ..sentence import Sentence
-from ..speech import N_, _, gettext, ngettext
+from ..speech import N_, SOURCE, _, gettext, language, ngettext
 from ..words import standing
 from . import automa, calculator, profile as box, rules, solo, table
 from .calculator import SHEET_LABELS
@@ -429,6 +429,8 @@ def profile_form() -> dict:
         "reward_spaces": len(REWARD_LEVELS),  # [GB162]
         "reward_levels": _("%(levels)s or %(last)s", levels=", ".join(levels[:-1]), last=levels[-1]),
         "reward_kinds": [(kind, _(REWARD_LABELS[kind])) for kind in box.REWARD_KINDS],
+        # a catalogued card's centre, as its summary names it: the key's words in English (as before), the action's name elsewhere
+        "action_names": {a: a.replace("_", " ") if language() == SOURCE else table.action(a) for a in ACTIONS},
     }
 
 
