@@ -172,6 +172,7 @@ def view(state: dict, names: list[str], options: dict, profile: dict, screen: st
         "ink_positions": ink_positions(),
         "ink_counts": list(range(1, len(INK_SET_COSTS) + 1)),
         "reward_spaces": len(REWARD_LEVELS),  # [GB162] one space for each of II, IV, V and VI
+        # Translators: a button's words before a player's name, which the page adds after them
         "torinus_yes": _("Yes: +%(fame)s fame for ", fame=TORINUS_FAME),  # [GB405]
         "helena_label": ngettext("Helena's setup (+%(num)d ink)", "Helena's setup (+%(num)d inks)", table.HELENA_INKS),  # [GB404]
         "shift_label": ngettext("Gutenberg shifts %(num)d marker from", "Gutenberg shifts %(num)d markers from", table.SHIFTED),  # [GB398]
