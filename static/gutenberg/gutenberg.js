@@ -1,4 +1,5 @@
-// Gutenberg: show "placed N of M" under each marker form while the numbers are typed.
+// Gutenberg: show "placed N of M" under each marker form while the numbers are typed. The words come
+// from the page (data-placed, data-too-many on .gb-sum, in the phone's language), {placed} and {holds} filled here.
 (function () {
   "use strict";
   function update(counts) {
@@ -10,7 +11,8 @@
     var holds = parseInt(counts.getAttribute("data-holds"), 10);
     var out = counts.parentElement.querySelector(".gb-sum");
     if (out) {
-      out.textContent = "Placed " + total + " of " + holds + (total > holds ? ": too many" : "");
+      var words = out.getAttribute(total > holds ? "data-too-many" : "data-placed") || "";
+      out.textContent = words.replace("{placed}", String(total)).replace("{holds}", String(holds));
       out.classList.toggle("error", total > holds);
     }
   }

@@ -18,15 +18,40 @@ from __future__ import annotations
 from typing import Any
 
 from ..base import SHEET, is_calculator
+from ..speech import N_, _
 from ..validation import RulesError, obj, whole
-from .facts import CHARACTERS
+from .facts import CHARACTERS, later, notice
 from .functions import END_VALUES, FUNCTIONS, check_end_values
 
 #: what a calculator table takes; Game.apply refuses any other event with this hint
 CALCULATOR_EVENTS = (SHEET,)
-CALCULATOR_HINT = 'each player saves their row'
+CALCULATOR_HINT = N_('each player saves their row')
 #: what a result's player keeps beyond name, total and breakdown: a solo player's professional title [GB369]
 RESULT_EXTRAS = ("title",)
+#: how a page names the fields of calculator mode's row (view.LABELS takes them in), named as the player's board shows them
+SHEET_LABELS = {
+    "sheet.fame": N_("{who}'s fame track"),
+    "fame": N_("{who}'s fame track"),
+    "guilders": N_("{who}'s guilders"),
+    "patronage_cards": N_("{who}'s patronage cards"),
+    "types": N_("{who}'s types"),
+    "inks": N_("{who}'s inks"),
+    "specialties": N_("{who}'s specialty levels"),
+    "specialties.typesetting": N_("{who}'s Typesetting level"),
+    "specialties.woodcutting": N_("{who}'s Woodcutting level"),
+    "specialties.binding": N_("{who}'s Binding level"),
+    "specialties.illuminating": N_("{who}'s Illuminating level"),
+    "sheet.guilders": N_("{who}'s guilders"),
+    "sheet.specialties": N_("{who}'s specialty levels"),
+    "sheet.specialties.typesetting": N_("{who}'s Typesetting level"),
+    "sheet.specialties.woodcutting": N_("{who}'s Woodcutting level"),
+    "sheet.specialties.binding": N_("{who}'s Binding level"),
+    "sheet.specialties.illuminating": N_("{who}'s Illuminating level"),
+    "sheet.patronage_cards": N_("{who}'s patronage cards"),
+    "sheet.types": N_("{who}'s types"),
+    "sheet.inks": N_("{who}'s inks"),
+    "sheet.character": N_("{who}'s character"),
+}
 EVENT = ('{"player": I, "fame": N, "guilders": N, "specialties": {S: 0-6}, "patronage_cards": N, "types": N, '
          '"inks": N, "character": KEY or null}: one player\'s final-scoring row (saved again, it replaces the row)')
 
@@ -39,7 +64,7 @@ def check_row(data: Any, players: int) -> tuple[int, dict]:
     row: dict[str, Any] = check_end_values(data, "data")
     character = data.get("character")
     if character is not None and (not isinstance(character, str) or character not in CHARACTERS):
-        raise RulesError("data.character", f"is one of the {len(CHARACTERS)} character tiles, or none")
+        raise RulesError("data.character", _("is one of the %(tiles)s character tiles, or none", tiles=len(CHARACTERS)))
     row["character"] = character
     return index, row
 
@@ -49,7 +74,7 @@ def ev_sheet(state: dict, data: Any, ctx) -> None:
     index, row = check_row(data, len(state["players"]))
     calculator = is_calculator(ctx.options)
     if not calculator and not state["finished"]:
-        raise RulesError("type", "the final sheet comes after round 6; during the game the counts change as you play")
+        raise RulesError("type", _("the final sheet comes after round 6; during the game the counts change as you play"))
     player = state["players"][index]
     player.update(row)
     missing = []
@@ -58,8 +83,10 @@ def ev_sheet(state: dict, data: Any, ctx) -> None:
         # [GB298] final scoring once every player's end values are in
         state["finished"] = all(state["rows_in"])
         missing = waiting(state, ctx.names)
-    text = "row saved" + (f"; waiting for {', '.join(missing)}" if missing else "; final scores at the top")
-    state["notice"] = {"player": index, "text": text}
+    if missing:
+        state["notice"] = notice(index, later.gettext("row saved; waiting for %(names)s", names=", ".join(missing)))
+    else:
+        state["notice"] = notice(index, later.gettext("row saved; final scores at the top"))
 
 
 def waiting(state: dict, names: list[str] | tuple[str, ...]) -> list[str]:
@@ -69,7 +96,7 @@ def waiting(state: dict, names: list[str] | tuple[str, ...]) -> list[str]:
 
 def sheet_line(d: dict, who: str) -> str:
     """The history line of a row."""
-    return f"{who}: final row, fame track {d.get('fame', '?')}"
+    return _("%(who)s: final row, fame track %(fame)s", who=who, fame=d.get("fame", "?"))
 
 
 def score(state: dict, names: list[str]) -> dict | None:

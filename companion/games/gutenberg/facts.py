@@ -8,7 +8,10 @@ group: entered at the table or once in a box profile (RULES.md GUT-B).
 from __future__ import annotations
 
 import json
+from types import SimpleNamespace
+
 from ...paths import FACTS
+from ..speech import N_, english, gettext, ngettext
 
 _FACTS = json.loads((FACTS / "gutenberg" / "facts.json").read_text("utf-8"))
 
@@ -54,3 +57,85 @@ PLANNING_CARDS: int = _FACTS["planning_cards"]
 PLANNING_DEALT: int = _FACTS["planning_cards_dealt"]
 #: [GB318] the automa's 7 initiative markers
 AUTOMA_MARKERS: int = _FACTS["automa_markers"]
+
+# --- the facts' words a page shows, in the language it speaks (issue 29) ----------------------------
+# The JSON holds the English; these marks put each shown word into the catalog, and a page
+# translates it where it shows it (`_(ACTION_LABELS[a])`). tests/gutenberg/test_language.py checks that
+# every label of facts.json is marked here.
+SHOWN = (
+    N_("Take orders"), N_("Take inks"), N_("Develop specialties"), N_("Improve printing houses"), N_("Patronage"),
+    N_("Typesetting"), N_("Woodcutting"), N_("Binding"), N_("Illuminating"),
+    N_("After the reveal, before actions, may shift 1 initiative marker to a different action."),
+    N_("Fulfilling 2 or more orders at once, may ignore one required type on one order."),
+    N_("May use one gear's active sector 2 times a round (still 3 gear actions in total)."),
+    N_("Once per round, may swap the levels of 2 of their specialties (permanently)."),
+    N_("Fulfilling only one refinement of an order still gains the reward for completely fulfilling it."),
+    N_("On selection: draw 4 random gears, select 2 and install them."),
+    N_("On selection: one specialty to level I, another to level II, reward marker to level II and its reward (ink)."),
+    N_("At the end of each round, +3 fame if all their inks can be assigned to their current orders."),
+    N_("Each round chooses one ink colour that is wild for them that round."),
+    N_("At the end of the game, doubles the fame points gained from guilders."),
+    N_("Student"), N_("Senior Student"), N_("Apprentice"), N_("Senior Apprentice"), N_("Junior Master"),
+    N_("Master of Printing"), N_("Guildmaster"),
+)
+
+
+def say(message: str, **args) -> dict:
+    """A sentence kept as JSON (a notice in the state) and said in the language of whoever reads it:
+    `message` is the marked English, `args` its placeholders (a dict among them is a sentence too)."""
+    return {"msg": message, "args": args} if args else {"msg": message}
+
+
+def say_n(singular: str, plural: str, num: int, **args) -> dict:
+    """say() with the plural form the language needs for `num` (ngettext)."""
+    return {"msg": singular, "plural": plural, "n": num, "args": args}
+
+
+def joined(separator: str, parts: list) -> dict:
+    """Several sentences said one after another, `separator` between them."""
+    return {"join": separator, "parts": parts}
+
+
+def spoken(part) -> str:
+    """Say a say()/say_n()/joined() sentence in the language spoken now (anything else as it is)."""
+    if not isinstance(part, dict):
+        return str(part)
+    if "parts" in part:
+        return part["join"].join(spoken(p) for p in part["parts"])
+    args = {key: spoken(value) if isinstance(value, dict) else value for key, value in part.get("args", {}).items()}
+    if "plural" in part:
+        return ngettext(part["msg"], part["plural"], part["n"], **args)
+    return gettext(part["msg"], **args)
+
+
+def notice(player, part) -> dict:
+    """A table's notice: its English `text` (what the API shows, unchanged) and `say`, which a page says in
+    its phone's language (view.py)."""
+    with english():
+        text = spoken(part)
+    return {"player": player, "text": text, "say": part}
+
+
+#: say() and say_n() under the names the catalogs' extractor knows: `later.gettext("...", n=2)` is marked
+#: like `_()`, kept as JSON, and said when shown
+later = SimpleNamespace(gettext=say, ngettext=say_n)
+
+
+def action(key) -> str:
+    """An action's name in the language spoken ("?" for an unknown key)."""
+    return gettext(ACTION_LABELS[key]) if key in ACTION_LABELS else "?"
+
+
+def specialty(key) -> str:
+    """A specialty's name in the language spoken ("?" for an unknown key)."""
+    return gettext(SPECIALTY_LABELS[key]) if key in SPECIALTY_LABELS else "?"
+
+
+def guilders(n: int) -> str:
+    """"3 guilders", in the language spoken."""
+    return ngettext("%(num)d guilder", "%(num)d guilders", n)
+
+
+def say_guilders(n: int) -> dict:
+    """guilders() kept to be said later (a notice)."""
+    return later.ngettext("%(num)d guilder", "%(num)d guilders", n)

@@ -11,6 +11,7 @@ from functools import partial
 from typing import Any
 
 from ..base import RulesFunction
+from ..speech import _
 from ..validation import RulesError, at, choice, distinct, flag, listof, obj, text, unique_names, whole
 from ..validation import names as check_names
 from . import automa, rules
@@ -57,7 +58,8 @@ def check_automa_markers(value: Any, field: str) -> dict[str, int]:
     total = sum(markers.values())
     if not AUTOMA_MIN <= total <= AUTOMA_MAX:
         # [GB318] the automa has 7 markers and, like a player, at most 10 [GB77]
-        raise RulesError(field, f"the automa holds {AUTOMA_MIN} to {AUTOMA_MAX} markers in all; these add up to {total}")
+        raise RulesError(field, _("the automa holds %(least)s to %(most)s markers in all; these add up to %(total)s",
+                                  least=AUTOMA_MIN, most=AUTOMA_MAX, total=total))
     return markers
 
 
@@ -73,7 +75,7 @@ def check_card(value: Any, field: str) -> dict:
         source = choice(pair[0], at(move_field, 0), ARROW_ENDS)
         target = choice(pair[1], at(move_field, 1), ARROW_ENDS)
         if source == target:
-            raise RulesError(move_field, "an arrow joins two different ends (an action, min or max)")
+            raise RulesError(move_field, _("an arrow joins two different ends (an action, min or max)"))
         moves.append([source, target])
     patronage = flag(value.get("patronage", False), at(field, "patronage"))
     return {"centre": centre, "moves": moves, "patronage": patronage}

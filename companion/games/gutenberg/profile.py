@@ -15,12 +15,46 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..speech import N_, _
 from ..validation import RulesError, at, choice, listof, obj
-from .facts import AUTOMA_MARKERS, PLANNING_CARDS, REWARD_LEVELS
+from .facts import AUTOMA_MARKERS, PLANNING_CARDS, REWARD_LEVELS, later
 from .functions import check_card, check_markers
 
 #: reward-track rewards as the board may show them [GB168-172]
 REWARD_KINDS = ("ink", "order", "type")
+#: what each reward the board's reward track may show gives (REWARD_KINDS) [GB168-172]
+REWARD_TEXT = {"ink": N_("take 1 ink of your choice from the bag"), "order": N_("take 1 new order (order as a reward)"),
+               "type": N_("take 1 type of your choice for free")}
+#: the specialty levels as the printing house board prints them [GB166]
+ROMAN = {0: "0", 1: "I", 2: "II", 3: "III", 4: "IV", 5: "V", 6: "VI"}
+#: how a page names the box profile's fields (view.LABELS takes them in); a planning card's own fields are
+#: named by its number, which the catalogs cannot list: those stay English (docs/glossary.md)
+PROFILE_LABELS = {
+    "planning_cards": N_("the planning cards"),
+    "automa_start": N_("the automa's starting layout"),
+    "automa_start.take_orders": N_("the automa's starting markers on Take orders"),
+    "automa_start.take_inks": N_("the automa's starting markers on Take inks"),
+    "automa_start.develop_specialties": N_("the automa's starting markers on Develop specialties"),
+    "automa_start.improve_printing_houses": N_("the automa's starting markers on Improve printing houses"),
+    "automa_start.patronage": N_("the automa's starting markers on Patronage"),
+    **{f"planning_cards.{n}{part}": f"planning card {n}{words}" for n in range(1, PLANNING_CARDS + 1)
+       for part, words in (("", ""), (".centre", "'s centre icon"), (".moves", "'s arrows"), (".from", "'s arrows"),
+                           (".to", "'s arrows"), (".from[]", "'s {nth} arrow"), (".to[]", "'s {nth} arrow"),
+                           (".moves[]", "'s {nth} arrow"), (".moves[][]", "'s arrow ends"),
+                           (".patronage", "'s patronage icon"))},
+    "reward_track": N_("the reward track"),
+    "reward_track[]": N_("reward-track space {nth}"),
+}
+
+
+def reward_text(space: int, level: int, profile: dict) -> dict:
+    """Say what reaching a reward level for the first time gives: the next reward-track space (a notice's say())."""
+    # [GB162] the disk moves to the next space "and takes the indicated reward"; GUT-C3 (a): the
+    # reward is what that space shows (from the box profile when entered, else read off the board)
+    track = profile.get("reward_track") or []
+    what = REWARD_TEXT[track[space - 1]] if track else N_("take the reward it shows")
+    return later.gettext("level %(level)s reached for the first time: reward track space %(space)s, %(what)s",
+                         level=ROMAN[level], space=space, what=later.gettext(what))
 
 
 def validate_profile(data: Any) -> dict:
@@ -43,7 +77,7 @@ def validate_profile(data: Any) -> dict:
         # B4 / GUT-C3 reading (a): the rewards of the 4 reward-track spaces, in order
         track = listof(data["reward_track"], "reward_track", 0, len(REWARD_LEVELS))
         if track and len(track) != len(REWARD_LEVELS):
-            raise RulesError("reward_track", f"lists all {len(REWARD_LEVELS)} spaces or none")
+            raise RulesError("reward_track", _("lists all %(spaces)s spaces or none", spaces=len(REWARD_LEVELS)))
         clean["reward_track"] = [choice(r, at("reward_track", i), REWARD_KINDS) for i, r in enumerate(track)]
     return clean
 
@@ -66,18 +100,18 @@ def card_from_form(card: Any, field: str) -> Any:
     if not isinstance(card, dict) or ("from" not in card and "to" not in card):
         return card
     if "moves" in card:
-        raise RulesError(at(field, "moves"), "give moves, or from and to, not both")
+        raise RulesError(at(field, "moves"), _("give moves, or from and to, not both"))
     card = dict(card)
     sources = listof(card.pop("from", []), at(field, "from"))
     targets = listof(card.pop("to", []), at(field, "to"))
     if len(sources) != len(targets):
-        raise RulesError(at(field, "to"), "every arrow needs a from and a to")
+        raise RulesError(at(field, "to"), _("every arrow needs a from and a to"))
     moves = []
     for i, (a, b) in enumerate(zip(sources, targets)):
         if a == "" and b == "":
             continue
         if a == "" or b == "":
-            raise RulesError(at(at(field, "from" if a == "" else "to"), i), f"pick both ends of arrow {i + 1}, or neither")
+            raise RulesError(at(at(field, "from" if a == "" else "to"), i), _("pick both ends of arrow %(arrow)s, or neither", arrow=i + 1))
         moves.append([a, b])
     card["moves"] = moves
     return card
@@ -88,5 +122,6 @@ def check_start_layout(value: Any, field: str) -> dict[str, int]:
     markers = check_markers(value, field)
     total = sum(markers.values())
     if total != AUTOMA_MARKERS:
-        raise RulesError(field, f"the automa starts with {AUTOMA_MARKERS} markers; these add up to {total}")
+        raise RulesError(field, _("the automa starts with %(start)s markers; these add up to %(total)s", start=AUTOMA_MARKERS,
+                                  total=total))
     return markers

@@ -9,9 +9,10 @@ events (HANDLERS) and ends the round. Nothing here imports table.py: the table i
 from __future__ import annotations
 
 from ..base import Context
+from ..speech import N_, _, gettext
 from ..validation import RulesError, choice, flag, obj, whole
 from . import automa
-from .facts import ACTION_LABELS, ACTIONS, PLANNING_CARDS, PLANNING_DEALT
+from .facts import ACTION_LABELS, ACTIONS, EXECUTION_CARDS, PLANNING_CARDS, PLANNING_DEALT, action, joined, later, notice
 from .functions import ORDER_DECKS, check_card
 from .profile import card_from_form, check_start_layout
 
@@ -44,12 +45,12 @@ def new_automa(profile: dict) -> dict:
 
 def still_playing(state: dict) -> None:
     if state["finished"]:
-        raise RulesError("type", "the game is over; only counts can still be corrected")
+        raise RulesError("type", _("the game is over; only counts can still be corrected"))
 
 
 def _automa(state: dict) -> dict:
     if state["automa"] is None:
-        raise RulesError("type", "this table plays without the automa")
+        raise RulesError("type", _("this table plays without the automa"))
     still_playing(state)
     return state["automa"]
 
@@ -58,7 +59,7 @@ def ev_automa_layout(state, data, ctx):
     the = _automa(state)
     obj(data, "data", required=("layout",))
     if state["round"] != 1 or the["card"]:
-        raise RulesError("data.layout", "the starting layout is set before the first planning card")
+        raise RulesError("data.layout", _("the starting layout is set before the first planning card"))
     the["markers"] = check_start_layout(data["layout"], "data.layout")
 
 
@@ -66,11 +67,11 @@ def ev_automa_card(state, data, ctx):
     the = _automa(state)
     obj(data, "data", optional=("card", "number", "draw"))
     if len(data) != 1:
-        raise RulesError("data", "give one of: card (its icons), number (a catalogued card) or draw")
+        raise RulesError("data", _("give one of: card (its icons), number (a catalogued card) or draw"))
     if the["markers"] is None:
-        raise RulesError("data", "enter the automa's starting layout first (or save it in the box profile)")
+        raise RulesError("data", _("enter the automa's starting layout first (or save it in the box profile)"))
     if the["card"]:
-        raise RulesError("data", "this round's planning card is already revealed")
+        raise RulesError("data", _("this round's planning card is already revealed"))
     catalogue = ctx.profile.get("planning_cards") or {}
     if "card" in data:
         card = check_card(card_from_form(data["card"], "data.card"), "data.card")
@@ -78,13 +79,13 @@ def ev_automa_card(state, data, ctx):
         number = str(whole(data["number"], "data.number", 1, PLANNING_CARDS))
         if number not in catalogue:
             raise RulesError("data.number", f"card {number} is not catalogued in the box profile; give its icons as \"card\" instead",
-                            said=f"card {number} is not catalogued in the box profile; tap its icons instead")
+                            said=_("card %(number)s is not catalogued in the box profile; tap its icons instead", number=number))
         card = dict(catalogue[number], number=int(number))
     else:
         if data["draw"] is not True:
             raise RulesError("data.draw", "must be true")
         if len(catalogue) < PLANNING_CARDS:
-            raise RulesError("data.draw", f"the app deals only when all {PLANNING_CARDS} cards are in the box profile")
+            raise RulesError("data.draw", _("the app deals only when all %(cards)s cards are in the box profile", cards=PLANNING_CARDS))
         if the["deck"] is None:
             # [GB330] shuffle the 10 planning cards, deal 6, return 4 unseen
             deck = list(range(1, PLANNING_CARDS + 1))
@@ -92,7 +93,7 @@ def ev_automa_card(state, data, ctx):
             the["draws"] += 1
             the["deck"] = deck[:PLANNING_DEALT]
         if not the["deck"]:
-            raise RulesError("data.draw", "the automa's planning deck is empty")
+            raise RulesError("data.draw", _("the automa's planning deck is empty"))
         number = the["deck"].pop(0)
         card = dict(catalogue[str(number)], number=number)
     # [GB335] reveal the top planning card and rearrange the automa's markers as it directs
@@ -102,25 +103,32 @@ def ev_automa_card(state, data, ctx):
 
 
 QUESTIONS = {
-    "printing": "Is there a printing card on space {n}?",
-    "refinement": "Is there a refinement card on space {n}?",
-    "ink_set": "Is there any ink left in ink set {n}?",
-    "specialty": "Is there a specialty card on space {n}?",
-    "gear": "Is there a gear on space {n}?",
-    "reward": "Is patronage reward {n} free (no marker on it)?",
-    "patronage_card": "Is a patronage card available (below or left of the round marker)?",
+    "printing": N_("Is there a printing card on space %(n)s?"),
+    "refinement": N_("Is there a refinement card on space %(n)s?"),
+    "ink_set": N_("Is there any ink left in ink set %(n)s?"),
+    "specialty": N_("Is there a specialty card on space %(n)s?"),
+    "gear": N_("Is there a gear on space %(n)s?"),
+    "reward": N_("Is patronage reward %(n)s free (no marker on it)?"),
+    "patronage_card": N_("Is a patronage card available (below or left of the round marker)?"),
 }
 OUTCOMES = {
     # [GB347] inks go back to the bag, other resources to their discard piles
-    "printing": "Discard the printing card on space {n}.",
-    "refinement": "Discard the refinement card on space {n}.",
-    "ink_set": "Put every ink of ink set {n} back into the bag.",
-    "specialty": "Discard the specialty card on space {n}.",
-    "gear": "Discard the gear on space {n}.",
-    "reward": "Put the automa's marker on patronage reward {n}.",
+    "printing": N_("Discard the printing card on space %(n)s."),
+    "refinement": N_("Discard the refinement card on space %(n)s."),
+    "ink_set": N_("Put every ink of ink set %(n)s back into the bag."),
+    "specialty": N_("Discard the specialty card on space %(n)s."),
+    "gear": N_("Discard the gear on space %(n)s."),
+    "reward": N_("Put the automa's marker on patronage reward %(n)s."),
     # GUT-C12: the leftmost available card leaves the game
-    "patronage_card": "Remove the leftmost available patronage card from the game.",
+    "patronage_card": N_("Remove the leftmost available patronage card from the game."),
 }
+#: GUT-C10: no valid space after all four cards
+NOTHING = {"printing": N_("No printing to take: the automa removes nothing."),
+           "refinement": N_("No refinement to take: the automa removes nothing."),
+           "ink_set": N_("No ink set to take: the automa removes nothing."),
+           "specialty": N_("No specialty to take: the automa removes nothing."),
+           "gear": N_("No gear to take: the automa removes nothing."),
+           "reward": N_("No reward to take: the automa removes nothing.")}
 #: [GB341-345] what the automa takes in each action
 KINDS = {"take_orders": ("printing", "refinement"), "take_inks": ("ink_set",), "develop_specialties": ("specialty",),
          "improve_printing_houses": ("gear",), "patronage": ("reward",)}
@@ -131,14 +139,31 @@ def new_item(kind: str, deck: list[int] | None) -> dict:
     return {"kind": kind, "deck": deck, "drawn": [], "space": None, "over": False}
 
 
-def outcome_text(item: dict) -> str:
-    """Say what the automa removes for one finished item."""
+def outcome_said(item: dict) -> dict:
+    """Say what the automa removes for one finished item (a notice's later.gettext)."""
     if item["kind"] == "patronage_card":
-        return OUTCOMES["patronage_card"]
+        return later.gettext(OUTCOMES["patronage_card"])
     if item["space"] is None:
         # GUT-C10: no valid space after all four cards: the automa removes nothing
-        return f"No {item['kind'].replace('_', ' ')} to take: the automa removes nothing."
-    return OUTCOMES[item["kind"]].format(n=item["space"])
+        return later.gettext(NOTHING[item["kind"]])
+    return later.gettext(OUTCOMES[item["kind"]], n=item["space"])
+
+
+def outcome_text(item: dict) -> str:
+    """outcome_said in English: the state keeps it (`done`), as the API shows it."""
+    said = outcome_said(item)
+    return said["msg"] % said["args"] if "args" in said else said["msg"]
+
+
+def said_outcome(text: str) -> str:
+    """An outcome the state keeps in English (outcome_text), in the language spoken."""
+    if text in NOTHING.values() or text == OUTCOMES["patronage_card"]:
+        return gettext(text)
+    for message in OUTCOMES.values():
+        for n in EXECUTION_CARDS:
+            if text == message % {"n": n}:
+                return gettext(message, n=n)
+    return text
 
 
 def current_card(item: dict) -> int | None:
@@ -148,7 +173,7 @@ def current_card(item: dict) -> int | None:
 
 def question_text(item: dict) -> str:
     """Ask the table about the item's current card."""
-    return QUESTIONS[item["kind"]].format(n=current_card(item))
+    return gettext(QUESTIONS[item["kind"]], n=current_card(item))
 
 
 def _shuffle(the: dict, ctx: Context) -> list[int]:
@@ -164,17 +189,22 @@ def idle(the: dict) -> list[str]:
     return [a for a in ACTIONS if the["card"] and the["markers"][a] == 0]
 
 
-def act_refusal(the: dict, action: str) -> str | None:
+def act_refusal(the: dict, key: str) -> str | None:
     """Say why the automa cannot do `action` now (the table refuses it, the panel offers no button), or None."""
     if not the["card"]:
-        return "reveal this round's planning card first"  # [GB335]
+        return _("reveal this round's planning card first")  # [GB335]
     if the["step"]:
-        return f"finish the automa's {ACTION_LABELS[the['step']['action']]} first"
-    if action in the["done"]:
-        return f"the automa already did {ACTION_LABELS[action]} this round"
-    if action in idle(the):
-        return f"the automa has no marker on {ACTION_LABELS[action]}, so it does not act"
+        return unfinished(the)
+    if key in the["done"]:
+        return _("the automa already did %(action)s this round", action=action(key))
+    if key in idle(the):
+        return _("the automa has no marker on %(action)s, so it does not act", action=action(key))
     return None
+
+
+def unfinished(the: dict) -> str:
+    """The refusal while the automa is in the middle of an action."""
+    return _("finish the automa's %(action)s first", action=action(the["step"]["action"]))
 
 
 def ev_automa_act(state, data, ctx):
@@ -199,7 +229,7 @@ def ev_automa_answer(state, data, ctx):
     available = flag(data["available"], "data.available")
     step = the["step"]
     if not step:
-        raise RulesError("data.available", "the automa is not drawing right now")
+        raise RulesError("data.available", _("the automa is not drawing right now"))
     item = step["items"][-1]
     if item["kind"] == "patronage_card":
         item["over"] = True
@@ -233,20 +263,23 @@ def ev_automa_answer(state, data, ctx):
         if deck:
             return
     # [GB337] after the action, the whole execution deck is reshuffled (the next action shuffles anew)
-    outcomes = [outcome_text(i) for i in step["items"] if not i.get("skipped")]
-    the["done"][step["action"]] = outcomes
+    items = [i for i in step["items"] if not i.get("skipped")]
+    the["done"][step["action"]] = [outcome_text(i) for i in items]
     the["step"] = None
-    state["notice"] = {"player": None, "text": f"Automa, {ACTION_LABELS[step['action']]}: " + " ".join(outcomes)}
+    state["notice"] = notice(None, later.gettext("Automa, %(action)s: %(outcomes)s", action=later.gettext(ACTION_LABELS[step["action"]]),
+                                                 outcomes=joined(" ", [outcome_said(i) for i in items])))
 
 
-def round_end(the: dict, change: int) -> str:
+def round_end(the: dict, change: int) -> dict:
     """Move the automa's markers as the first-player token passes (rules.pass_token's `change` for its
     seat: -1, it gives one; more, it passed the token and receives them); say what moved."""
     the["markers"], moved = automa.token_passed(the["markers"], the["card"]["centre"], change)
-    labels = ", ".join(ACTION_LABELS[a] for a in moved)
+    labels = joined(", ", [later.gettext(ACTION_LABELS[a]) for a in moved])
     # [GB354] it keeps its layout for the next Plan step
     the.update(card=None, steps=[], step=None, done={})
-    return f"The automa gives the marker from {labels}." if change < 0 else f"The automa receives markers on {labels}."
+    if change < 0:
+        return later.gettext("The automa gives the marker from %(actions)s.", actions=labels)
+    return later.gettext("The automa receives markers on %(actions)s.", actions=labels)
 
 
 HANDLERS = {
@@ -259,14 +292,14 @@ HANDLERS = {
 
 def _card_line(data: dict, who: str) -> str:
     if "number" in data:
-        return f"Automa: planning card {data['number']}"
-    return "Automa: planning card drawn" if "draw" in data else "Automa: planning card tapped"
+        return _("Automa: planning card %(number)s", number=data["number"])
+    return _("Automa: planning card drawn") if "draw" in data else _("Automa: planning card tapped")
 
 
 #: the history lines of the automa's events (table.LINES takes them in)
 LINES = {
-    "automa_layout": "Automa: starting layout",
+    "automa_layout": lambda d, who: _("Automa: starting layout"),
     "automa_card": _card_line,
-    "automa_act": lambda d, who: f"Automa: {ACTION_LABELS.get(d.get('action'), '?')}",
-    "automa_answer": lambda d, who: "Automa: " + ("yes, it is there" if d.get("available") else "no, draw again"),
+    "automa_act": lambda d, who: _("Automa: %(action)s", action=action(d.get("action"))),
+    "automa_answer": lambda d, who: _("Automa: yes, it is there") if d.get("available") else _("Automa: no, draw again"),
 }

@@ -13,33 +13,22 @@ from functools import partial
 from typing import Any
 
 from ..base import Context, EventLines, clone, describe_event, is_calculator
+from ..speech import N_, _, ngettext
 from ..validation import RulesError, choice, flag, obj, whole
-from ..words import plural
 from . import calculator, functions, rules, solo
 from .facts import (
-    ACTION_LABELS,
-    ACTIONS,
-    CHARACTERS,
-    INK_SET_COSTS,
-    MAX_LEVEL,
-    MAX_PER_ACTION,
-    ROUNDS,
-    SPECIALTIES,
-    SPECIALTY_LABELS,
-    STARTING_GUILDERS,
-    STARTING_TYPES,
-    TORINUS_FAME,
+    ACTION_LABELS, ACTIONS, CHARACTERS, INK_SET_COSTS, MAX_LEVEL, MAX_PER_ACTION, ROUNDS, SPECIALTIES,
+    STARTING_GUILDERS, STARTING_TYPES, TORINUS_FAME, action, guilders, joined, later,
+    notice, say_guilders, specialty,
 )
 from .functions import MAX_INKS, ORDER_DECKS, check_markers
+from .profile import ROMAN, reward_text
 from .solo import still_playing
 
 AUTOMA = "automa"
 #: [GB313] the automa plays with 1 to 3 players; [GB404] Helena Ungler's level II reward: 1 ink;
 #: [GB398] Johannes Gutenberg shifts 1 marker
 AUTOMA_MAX_PLAYERS, HELENA_INKS, SHIFTED = 3, 1, 1
-#: what each reward the board's reward track may show gives (profile.REWARD_KINDS) [GB168-172]
-REWARD_TEXT = {"ink": "take 1 ink of your choice from the bag", "order": "take 1 new order (order as a reward)",
-               "type": "take 1 type of your choice for free"}
 
 OPTIONS = {
     "automa": "true to add the automa (with 1 to 3 players; default: true with 1 player, false otherwise) [GB313]",
@@ -84,21 +73,21 @@ def validate_options(options: Any, player_count: int) -> dict:
     clean: dict[str, Any] = {"automa": with_automa}
     if player_count == 1 and not with_automa:
         raise RulesError("automa", "a game alone is played against the automa: set \"automa\": true",
-                         said="a game alone is played against the automa: choose \"With the automa\"")
+                         said=_("a game alone is played against the automa: choose \"With the automa\""))
     if with_automa:
         # [GB313] the automa plays solo or with 2 or 3 players; with 4 humans there is no seat left [GB77]
         if player_count > AUTOMA_MAX_PLAYERS:
-            raise RulesError("automa", f"the automa plays with 1 to {AUTOMA_MAX_PLAYERS} players")
+            raise RulesError("automa", _("the automa plays with 1 to %(most)s players", most=AUTOMA_MAX_PLAYERS))
         if "first_player" in options:
             # [GB327]
-            raise RulesError("first_player", "with the automa, the automa takes the first-player token")
+            raise RulesError("first_player", _("with the automa, the automa takes the first-player token"))
         clean["automa_seat"] = whole(options.get("automa_seat", 0), "automa_seat", 0, player_count)
         clean["take_orders_deck"] = choice(options.get("take_orders_deck", ORDER_DECKS[0]), "take_orders_deck",
                                            ORDER_DECKS)
     else:
         for key in ("automa_seat", "take_orders_deck"):
             if key in options:
-                raise RulesError(key, "is a setting of the automa; set automa to true to use it")
+                raise RulesError(key, _("is a setting of the automa; set automa to true to use it"))
         clean["first_player"] = whole(options.get("first_player", 0), "first_player", 0, player_count - 1)
     return clean
 
@@ -174,13 +163,18 @@ def _player(state: dict, data: dict, extra: tuple[str, ...] = (), required: tupl
     return state["players"][index]
 
 
+#: the counts as the history and the refusals name them
+COUNT_WORDS = {"fame": N_("fame"), "guilders": N_("guilders"), "inks": N_("inks"), "types": N_("types"),
+               "patronage_cards": N_("patronage cards")}
+
+
 def _delta(player: dict, key: str, data: dict, hi: int) -> None:
     delta = whole(data["delta"], "data.delta", -hi, hi)
     value = player[key] + delta
     if value < 0:
-        raise RulesError("data.delta", f"would leave {value} {key.replace('_', ' ')}; counts cannot go below 0")
+        raise RulesError("data.delta", _("would leave %(value)s %(what)s; counts cannot go below 0", value=value, what=_(COUNT_WORDS[key])))
     if value > hi:
-        raise RulesError("data.delta", f"would leave {value} {key.replace('_', ' ')}; at most {hi}")
+        raise RulesError("data.delta", _("would leave %(value)s %(what)s; at most %(most)s", value=value, what=_(COUNT_WORDS[key]), most=hi))
     player[key] = value
 
 
@@ -196,11 +190,12 @@ def ev_buy_types(state, data, ctx):
     # [GB242-244] the n-th type costs n guilders
     cost = rules.type_cost(player["types"], count)
     if cost > player["guilders"]:
-        raise RulesError("data.count", f"{plural(count, 'more type', 'more types')} cost{'s' if count == 1 else ''} {plural(cost, 'guilder')}; "
-                                     f"the player has {plural(player['guilders'], 'guilder')}")
+        raise RulesError("data.count", _("%(types)s; the player has %(has)s", has=guilders(player["guilders"]), types=ngettext(
+            "%(num)d more type costs %(cost)s", "%(num)d more types cost %(cost)s", count, cost=guilders(cost))))
     player["guilders"] -= cost
     player["types"] += count
-    state["notice"] = {"player": data["player"], "text": f"paid {plural(cost, 'guilder')} for {plural(count, 'type')}"}
+    types = later.ngettext("%(num)d type", "%(num)d types", count)
+    state["notice"] = notice(data["player"], later.gettext("paid %(guilders)s for %(types)s", guilders=say_guilders(cost), types=types))
 
 
 def ev_take_inks(state, data, ctx):
@@ -209,15 +204,17 @@ def ev_take_inks(state, data, ctx):
     first = whole(data["first"], "data.first", 1, size)
     count = whole(data["count"], "data.count", 1, size)
     if first + count - 1 > size:
-        raise RulesError("data.count", f"a set has {size} inks; from position {first} at most {size + 1 - first} can be taken")
+        raise RulesError("data.count", _("a set has %(size)s inks; from position %(first)s at most %(most)s can be taken", size=size,
+                                         first=first, most=size + 1 - first))
     cost = rules.ink_cost(first, count)
     if cost > player["guilders"]:
-        raise RulesError("data.count", f"these inks cost {plural(cost, 'guilder')}; the player has {plural(player['guilders'], 'guilder')}")
+        raise RulesError("data.count", _("these inks cost %(cost)s; the player has %(has)s", cost=guilders(cost), has=guilders(player["guilders"])))
     if player["inks"] + count > MAX_INKS:
-        raise RulesError("data.count", f"there are only {MAX_INKS} inks in the game")
+        raise RulesError("data.count", _("there are only %(most)s inks in the game", most=MAX_INKS))
     player["guilders"] -= cost
     player["inks"] += count
-    state["notice"] = {"player": data["player"], "text": f"took {plural(count, 'ink')} for {plural(cost, 'guilder')}"}
+    inks = later.ngettext("%(num)d ink", "%(num)d inks", count)
+    state["notice"] = notice(data["player"], later.gettext("took %(inks)s for %(guilders)s", guilders=say_guilders(cost), inks=inks))
 
 
 def ev_develop(state, data, ctx):
@@ -230,24 +227,12 @@ def ev_develop(state, data, ctx):
     player["guilders"] += result.guilders
     texts = []
     if result.guilders:
-        texts.append(f"already at {ROMAN[MAX_LEVEL]}: +{result.guilders} guilders")
+        texts.append(later.gettext("already at %(level)s: +%(guilders)s guilders", level=ROMAN[MAX_LEVEL], guilders=result.guilders))
     for level in result.new_reward_levels:
         player["rewards"].append(level)
         texts.append(reward_text(len(player["rewards"]), level, ctx.profile))
     if texts:
-        state["notice"] = {"player": data["player"], "text": "; ".join(texts)}
-
-
-ROMAN = {0: "0", 1: "I", 2: "II", 3: "III", 4: "IV", 5: "V", 6: "VI"}
-
-
-def reward_text(space: int, level: int, profile: dict) -> str:
-    """Say what reaching a reward level for the first time gives: the next reward-track space."""
-    # [GB162] the disk moves to the next space "and takes the indicated reward"; GUT-C3 (a): the
-    # reward is what that space shows (from the box profile when entered, else read off the board)
-    track = profile.get("reward_track") or []
-    what = REWARD_TEXT[track[space - 1]] if track else "take the reward it shows"
-    return f"level {ROMAN[level]} reached for the first time: reward track space {space}, {what}"
+        state["notice"] = notice(data["player"], joined("; ", texts))
 
 
 def ev_character(state, data, ctx):
@@ -256,10 +241,10 @@ def ev_character(state, data, ctx):
     if character is not None:
         choice(character, "data.character", CHARACTERS)
     if player["character"] == "helena_ungler" and "helena" in player["used"] and character != "helena_ungler":
-        raise RulesError("data.character", "Helena Ungler's setup was applied; undo it before changing character")
+        raise RulesError("data.character", _("Helena Ungler's setup was applied; undo it before changing character"))
     player["character"] = character
     if character:
-        state["notice"] = {"player": data["player"], "text": CHARACTERS[character]["rule"]}
+        state["notice"] = notice(data["player"], later.gettext(CHARACTERS[character]["rule"]))
 
 
 #: the character powers the table applies, by the key their use is kept under in a player's `used`
@@ -278,7 +263,7 @@ def power_open(state: dict, player: dict, power: str) -> bool:
 
 def _require_character(player: dict, key: str) -> None:
     if player["character"] != key:
-        raise RulesError("data.player", f"only {CHARACTERS[key]['name']} has this power")
+        raise RulesError("data.player", _("only %(name)s has this power", name=CHARACTERS[key]["name"]))
 
 
 def _two_picks(state: dict, data: dict, character: str, keys: tuple[str, str], among: tuple[str, ...],
@@ -294,25 +279,26 @@ def _two_picks(state: dict, data: dict, character: str, keys: tuple[str, str], a
 
 def ev_helena(state, data, ctx):
     player, one, two = _two_picks(state, data, "helena_ungler", ("level_one", "level_two"), SPECIALTIES,
-                                  "pick another specialty than the one at level I")
+                                  _("pick another specialty than the one at level I"))
     if not power_open(state, player, "helena"):
-        raise RulesError("data.player", "Helena Ungler's setup happens once, at the start, on untouched tracks")
+        raise RulesError("data.player", _("Helena Ungler's setup happens once, at the start, on untouched tracks"))
     # [GB404] one specialty to I, another to II, reward marker to level II and its reward (ink)
     player["specialties"][one] = 1
     player["specialties"][two] = 2
     player["rewards"].append(2)
     player["inks"] += HELENA_INKS
     player["used"]["helena"] = state["round"]
-    state["notice"] = {"player": data["player"], "text": f"reward track space 1 (level II): {plural(HELENA_INKS, 'ink')} taken"}
+    state["notice"] = notice(data["player"], later.ngettext("reward track space 1 (level II): %(num)d ink taken",
+                                                   "reward track space 1 (level II): %(num)d inks taken", HELENA_INKS))
 
 
 def ev_plantinus_swap(state, data, ctx):
     still_playing(state)
     player, a, b = _two_picks(state, data, "christophorus_plantinus", ("first", "second"), SPECIALTIES,
-                              "pick two different specialties")
+                              _("pick two different specialties"))
     # [GB401] "Once per round ... swap the levels of 2 of their specialties" (permanently)
     if not power_open(state, player, "plantinus"):
-        raise RulesError("data.player", "Plantinus already swapped this round")
+        raise RulesError("data.player", _("Plantinus already swapped this round"))
     levels = player["specialties"]
     levels[a], levels[b] = levels[b], levels[a]
     player["used"]["plantinus"] = state["round"]
@@ -321,17 +307,17 @@ def ev_plantinus_swap(state, data, ctx):
 def ev_gutenberg_shift(state, data, ctx):
     still_playing(state)
     player, source, target = _two_picks(state, data, "johannes_gutenberg", ("from", "to"), ACTIONS,
-                                       "pick a different action")
+                                       _("pick a different action"))
     markers = player["markers"]
     if markers is None:
-        raise RulesError("data.player", "enter the revealed markers first; the shift comes after the reveal")
+        raise RulesError("data.player", _("enter the revealed markers first; the shift comes after the reveal"))
     # [GB398] after the reveal, before actions: "may shift 1 initiative marker ... to a different action"
     if not power_open(state, player, "gutenberg"):
-        raise RulesError("data.player", "Gutenberg already shifted a marker this round")
+        raise RulesError("data.player", _("Gutenberg already shifted a marker this round"))
     if markers[source] == 0:
-        raise RulesError("data.from", f"no marker on {ACTION_LABELS[source]}")
-    if markers[target] >= MAX_PER_ACTION:
-        raise RulesError("data.to", f"{ACTION_LABELS[target]} already has {MAX_PER_ACTION} markers")  # [GB114]
+        raise RulesError("data.from", _("no marker on %(action)s", action=action(source)))
+    if markers[target] >= MAX_PER_ACTION:  # [GB114]
+        raise RulesError("data.to", _("%(action)s already has %(most)s markers", action=action(target), most=MAX_PER_ACTION))
     markers[source] -= SHIFTED
     markers[target] += SHIFTED
     player["used"]["gutenberg"] = state["round"]
@@ -343,7 +329,7 @@ def ev_torinus(state, data, ctx):
     _require_character(player, "godofredus_torinus")
     # [GB405] at the end of each round, +3 fame if all his inks can be assigned to his orders
     if not power_open(state, player, "torinus"):
-        raise RulesError("data.player", "Torinus already scored this round")
+        raise RulesError("data.player", _("Torinus already scored this round"))
     player["fame"] += TORINUS_FAME
     player["used"]["torinus"] = state["round"]
 
@@ -358,12 +344,13 @@ def ev_markers(state, data, ctx):
     if placed != held:
         # [GB77] [GB294] a player holds 7, 8, 9 or 10 markers by position from the first player, and
         # [GB114] allocates "their markers among the 5 actions": all of them
-        who = ctx.names[index] if index < len(ctx.names) else "this player"
+        who = ctx.names[index] if index < len(ctx.names) else _("this player")
         if placed > held:
-            raise RulesError("data.markers", f"{who} holds {held} markers this round, not {placed}")
-        raise RulesError("data.markers", f"{who} placed {placed} of their {held} markers; every marker goes on an action")
+            raise RulesError("data.markers", _("%(who)s holds %(held)s markers this round, not %(placed)s", who=who, held=held, placed=placed))
+        raise RulesError("data.markers", _("%(who)s placed %(placed)s of their %(held)s markers; every marker goes on an "
+                                           "action", who=who, held=held, placed=placed))
     if not power_open(state, player, "gutenberg"):
-        raise RulesError("data.markers", "Gutenberg already shifted a marker; undo the shift to re-enter the plan")
+        raise RulesError("data.markers", _("Gutenberg already shifted a marker; undo the shift to re-enter the plan"))
     player["markers"] = markers
 
 
@@ -375,22 +362,22 @@ def ev_end_round(state, data, ctx):
     the = state["automa"]
     if the:
         if the["step"]:
-            raise RulesError("data", f"finish the automa's {ACTION_LABELS[the['step']['action']]} first")
+            raise RulesError("data", solo.unfinished(the))
         if not the["card"]:
-            raise RulesError("data", "reveal the automa's planning card first: its centre icon settles round-end ties")
+            raise RulesError("data", _("reveal the automa's planning card first: its centre icon settles round-end ties"))
     for player in state["players"]:
         player["markers"] = None  # [GB290] E. initiative markers come off the boards
     if state["round"] >= ROUNDS:
         # [GB93] 6 rounds; GUT-C20: no token passing after the last round
         state["finished"] = True
-        state["notice"] = {"player": None, "text": "The game is over: final scoring."}
+        state["notice"] = notice(None, later.gettext("The game is over: final scoring."))
         return
     counts = [holding(state, who) for who in state["seats"]]
     # [GB291] F. pass the first player token clockwise; [GB292] G. every other seat gives the passer a marker
     state["first"], held = rules.pass_token(counts, state["first"])
     if the:
         seat = seat_of(state, AUTOMA)
-        state["notice"] = {"player": None, "text": solo.round_end(the, held[seat] - counts[seat])}
+        state["notice"] = notice(None, solo.round_end(the, held[seat] - counts[seat]))
     state["round"] += 1
 
 
@@ -406,36 +393,52 @@ HANDLERS = {
 
 # --- history ---------------------------------------------------------------------------------
 
-def _count_line(label: str):
-    return lambda d, who: f"{who}: {'+' if d.get('delta', 0) > 0 else ''}{d.get('delta', 0)} {label}"
+#: each count's history line, "Ana: +2 guilders" (the English keeps its one form whatever the number)
+COUNT_LINES = {
+    "fame": lambda n, **v: ngettext("%(who)s: %(sign)s%(num)d fame", "%(who)s: %(sign)s%(num)d fame", n, **v),
+    "guilders": lambda n, **v: ngettext("%(who)s: %(sign)s%(num)d guilders", "%(who)s: %(sign)s%(num)d guilders", n, **v),
+    "inks": lambda n, **v: ngettext("%(who)s: %(sign)s%(num)d inks", "%(who)s: %(sign)s%(num)d inks", n, **v),
+    "types": lambda n, **v: ngettext("%(who)s: %(sign)s%(num)d types", "%(who)s: %(sign)s%(num)d types", n, **v),
+    "patronage_cards": lambda n, **v: ngettext("%(who)s: %(sign)s%(num)d patronage cards", "%(who)s: %(sign)s%(num)d patronage cards", n, **v),
+}
+
+
+def _count_line(key: str):
+    def line(d: dict, who: str) -> str:
+        delta = d.get("delta", 0)
+        if isinstance(delta, bool) or not isinstance(delta, int):  # a stored line's odd value, as it is
+            return f"{who}: {delta} {key.replace('_', ' ')}"
+        return COUNT_LINES[key](abs(delta), who=who, sign="+" if delta > 0 else "-" if delta < 0 else "")
+    return line
 
 
 def _markers_line(d: dict, who: str) -> str:
-    counts = d.get("markers") or {}
-    return f"{who}: markers " + ", ".join(f"{ACTION_LABELS[a]} {n}" for a, n in counts.items() if a in ACTION_LABELS and n)
+    shown = ", ".join(f"{action(a)} {n}" for a, n in (d.get("markers") or {}).items() if a in ACTION_LABELS and n)
+    return _("%(who)s: markers %(markers)s", who=who, markers=shown)
 
 
 def _character_line(d: dict, who: str) -> str:
     char = CHARACTERS.get(d.get("character") or "")
-    return f"{who}: character {char['name'] if char else 'none'}"
+    return _("%(who)s: character %(name)s", who=who, name=char["name"] if char else _("none"))
 
 
-#: what each event says in the history panel (describe)
+#: what each event says in the history panel (describe), in the language spoken when it is said
 LINES: EventLines = {
-    **{key: _count_line(key.replace("_", " ")) for key in COUNTS},
-    "buy_types": lambda d, who: f"{who}: bought {plural(d.get('count'), 'type')}",
-    "take_inks": lambda d, who: f"{who}: took {plural(d.get('count'), 'ink')} from position {d.get('first')}",
-    "develop": lambda d, who: f"{who}: {SPECIALTY_LABELS.get(d.get('specialty'), '?')} +{d.get('steps', 1)}",
+    **{key: _count_line(key) for key in COUNTS},
+    "buy_types": lambda d, who: ngettext("%(who)s: bought %(num)d type", "%(who)s: bought %(num)d types", d.get("count") or 0, who=who),
+    "take_inks": lambda d, who: ngettext("%(who)s: took %(num)d ink from position %(first)s", "%(who)s: took %(num)d inks from position "
+                                         "%(first)s", d.get("count") or 0, who=who, first=d.get("first")),
+    "develop": lambda d, who: f"{who}: {specialty(d.get('specialty'))} +{d.get('steps', 1)}",
     "markers": _markers_line,
     "character": _character_line,
-    "helena": "{who}: Helena Ungler's setup",
-    "plantinus_swap": lambda d, who: (f"{who}: swapped {SPECIALTY_LABELS.get(d.get('first'), '?')} and "
-                                      f"{SPECIALTY_LABELS.get(d.get('second'), '?')}"),
-    "gutenberg_shift": lambda d, who: (f"{who}: shifted a marker from {ACTION_LABELS.get(d.get('from'), '?')} to "
-                                       f"{ACTION_LABELS.get(d.get('to'), '?')}"),
-    "torinus": f"{{who}}: Torinus +{TORINUS_FAME} fame",
+    "helena": lambda d, who: _("%(who)s: Helena Ungler's setup", who=who),
+    "plantinus_swap": lambda d, who: _("%(who)s: swapped %(first)s and %(second)s", who=who, first=specialty(d.get("first")),
+                                       second=specialty(d.get("second"))),
+    "gutenberg_shift": lambda d, who: _("%(who)s: shifted a marker from %(source)s to %(target)s", who=who,
+                                        source=action(d.get("from")), target=action(d.get("to"))),
+    "torinus": lambda d, who: _("%(who)s: Torinus +%(fame)s fame", who=who, fame=TORINUS_FAME),
     **solo.LINES,
-    "end_round": "End of round",
+    "end_round": lambda d, who: _("End of round"),
     calculator.SHEET: calculator.sheet_line,
 }
 

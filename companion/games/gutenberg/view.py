@@ -5,43 +5,39 @@ from __future__ import annotations
 from .. import sentence
 from ..base import is_calculator
 from ..sentence import Sentence
-from ..words import plural, standing
+from ..speech import N_, SOURCE, _, gettext, language, ngettext
+from ..words import standing
 from . import automa, calculator, profile as box, rules, solo, table
+from .calculator import SHEET_LABELS
 from .facts import (
-    ACTION_LABELS,
-    ACTIONS,
-    AUTOMA_MARKERS,
-    CHARACTERS,
-    INK_SET_COSTS,
-    MARKERS_BY_SEAT,
-    MAX_LEVEL,
-    MAX_PER_ACTION,
-    PLANNING_CARDS,
-    REWARD_LEVELS,
-    ROUNDS,
-    SPECIALTIES,
-    SPECIALTY_LABELS,
-    TORINUS_FAME,
+    ACTIONS, AUTOMA_MARKERS, CHARACTERS, INK_SET_COSTS, MARKERS_BY_SEAT, MAX_LEVEL, MAX_PER_ACTION,
+    PLANNING_CARDS, REWARD_LEVELS, ROUNDS, SPECIALTIES, TORINUS_FAME, guilders, specialty, spoken,
 )
+from .profile import PROFILE_LABELS
 
 SCREENS = ("table", "end")
-#: the five actions as the forms list them, board order [GB97-102]
-ACTION_ROWS = [{"key": a, "label": ACTION_LABELS[a]} for a in ACTIONS]
-END_LABELS = {"fame_track": "Fame track", "specialties": "Specialties", "patronage": "Patronage cards",
-              "guilders": "Guilders"}
+#: the tie-breaks a result names ([GB307], rules.TIE_BREAKS), as a page says them
+TIE_BREAKS = {"fewer types": N_("fewer types"), "fewer inks": N_("fewer inks")}
+END_LABELS = {"fame_track": N_("Fame track"), "specialties": N_("Specialties"), "patronage": N_("Patronage cards"),
+              "guilders": N_("Guilders")}
 #: [GB145] the inks of a set, left to right, as the board lays them out
-INK_POSITIONS = ("left", "centre", "right")
+INK_POSITIONS = (N_("left"), N_("centre"), N_("right"))
 #: [GB360-363] a planning card's arrow ends besides the actions
-ARROW_END_LABELS = {"min": "min.", "max": "max."}
+ARROW_END_LABELS = {"min": N_("min."), "max": N_("max.")}
 #: [GB170-172] the rewards a reward-track space may show (profile.REWARD_KINDS), as the box profile form names them
-REWARD_LABELS = {"ink": "1 ink", "order": "1 order", "type": "1 free type"}
+REWARD_LABELS = {"ink": N_("1 ink"), "order": N_("1 order"), "type": N_("1 free type")}
 #: [GB403] a character's setup the app leaves to the players, recalled on their card
-REMINDERS = {"carola_guillard": "Carola Guillard: draw 4 random gears, keep 2 and install them."}
+REMINDERS = {"carola_guillard": N_("Carola Guillard: draw 4 random gears, keep 2 and install them.")}
+
+
+def action_rows() -> list[dict]:
+    """The five actions as the forms list them, board order [GB97-102], in the language spoken."""
+    return [{"key": a, "label": table.action(a)} for a in ACTIONS]
 
 
 def seat_name(who, names: list[str]) -> str:
     """Return the display name of a seat."""
-    return "Automa" if who == table.AUTOMA else names[who]
+    return _("Automa") if who == table.AUTOMA else names[who]
 
 
 def round_order(state: dict) -> list:
@@ -62,79 +58,63 @@ def orders(state: dict) -> dict[str, list]:
 
 
 #: what the running score is, for the archive's chart (Game.running_label)
-RUNNING_LABEL = "fame on the fame track"
+RUNNING_LABEL = N_("fame on the fame track")
 
-#: how a page names a refused field (companion/wording.py): event fields, setup options, box profile
+#: how a page names a refused field (companion/wording.py): event fields, setup options, box profile;
+#: marked here, translated where a page shows one
 LABELS = {
     "player": "{who}",
-    "fame.delta": "{who}'s fame change",
-    "guilders.delta": "{who}'s guilders change",
-    "inks.delta": "{who}'s inks change",
-    "types.delta": "{who}'s types change",
-    "patronage_cards.delta": "{who}'s patronage cards change",
-    "delta": "{who}'s change",
-    "buy_types.count": "{who}'s types to buy",
-    "take_inks.first": "where {who} starts taking inks",
-    "take_inks.count": "how many inks {who} takes",
-    "develop.specialty": "{who}'s specialty",
-    "develop.steps": "{who}'s development steps",
-    "character": "{who}'s character",
-    "level_one": "{who}'s level I specialty",
-    "level_two": "{who}'s level II specialty",
-    "plantinus_swap.first": "the first specialty {who} swaps",
-    "plantinus_swap.second": "the second specialty {who} swaps",
-    "gutenberg_shift.from": "the action {who} shifts a marker from",
-    "gutenberg_shift.to": "the action {who} shifts a marker to",
-    "markers": "{who}'s markers",
-    **{f"markers.{a}": f"{{who}}'s markers on {label}" for a, label in ACTION_LABELS.items()},
-    "layout": "the automa's starting layout",
-    **{f"layout.{a}": f"the automa's starting markers on {label}" for a, label in ACTION_LABELS.items()},
-    "card": "the planning card",
-    "card.centre": "the planning card's centre icon",
-    "card.moves": "the planning card's arrows",
-    "card.moves[]": "the planning card's {nth} arrow",
-    "card.moves[][]": "an end of a planning card arrow",
-    "card.from": "the planning card's arrows",
-    "card.from[]": "where the planning card's {nth} arrow starts",
-    "card.to": "the planning card's arrows",
-    "card.to[]": "where the planning card's {nth} arrow points",
-    "card.patronage": "the planning card's patronage icon",
-    "number": "the planning card's number",
-    "draw": "drawing the planning card",
-    "action": "the automa's action",
-    "available": "the answer",
+    "fame.delta": N_("{who}'s fame change"),
+    "guilders.delta": N_("{who}'s guilders change"),
+    "inks.delta": N_("{who}'s inks change"),
+    "types.delta": N_("{who}'s types change"),
+    "patronage_cards.delta": N_("{who}'s patronage cards change"),
+    "delta": N_("{who}'s change"),
+    "buy_types.count": N_("{who}'s types to buy"),
+    "take_inks.first": N_("where {who} starts taking inks"),
+    "take_inks.count": N_("how many inks {who} takes"),
+    "develop.specialty": N_("{who}'s specialty"),
+    "develop.steps": N_("{who}'s development steps"),
+    "character": N_("{who}'s character"),
+    "level_one": N_("{who}'s level I specialty"),
+    "level_two": N_("{who}'s level II specialty"),
+    "plantinus_swap.first": N_("the first specialty {who} swaps"),
+    "plantinus_swap.second": N_("the second specialty {who} swaps"),
+    "gutenberg_shift.from": N_("the action {who} shifts a marker from"),
+    "gutenberg_shift.to": N_("the action {who} shifts a marker to"),
+    "markers": N_("{who}'s markers"),
+    "markers.take_orders": N_("{who}'s markers on Take orders"),
+    "markers.take_inks": N_("{who}'s markers on Take inks"),
+    "markers.develop_specialties": N_("{who}'s markers on Develop specialties"),
+    "markers.improve_printing_houses": N_("{who}'s markers on Improve printing houses"),
+    "markers.patronage": N_("{who}'s markers on Patronage"),
+    "layout": N_("the automa's starting layout"),
+    "layout.take_orders": N_("the automa's starting markers on Take orders"),
+    "layout.take_inks": N_("the automa's starting markers on Take inks"),
+    "layout.develop_specialties": N_("the automa's starting markers on Develop specialties"),
+    "layout.improve_printing_houses": N_("the automa's starting markers on Improve printing houses"),
+    "layout.patronage": N_("the automa's starting markers on Patronage"),
+    "card": N_("the planning card"),
+    "card.centre": N_("the planning card's centre icon"),
+    "card.moves": N_("the planning card's arrows"),
+    "card.moves[]": N_("the planning card's {nth} arrow"),
+    "card.moves[][]": N_("an end of a planning card arrow"),
+    "card.from": N_("the planning card's arrows"),
+    "card.from[]": N_("where the planning card's {nth} arrow starts"),
+    "card.to": N_("the planning card's arrows"),
+    "card.to[]": N_("where the planning card's {nth} arrow points"),
+    "card.patronage": N_("the planning card's patronage icon"),
+    "number": N_("the planning card's number"),
+    "draw": N_("drawing the planning card"),
+    "action": N_("the automa's action"),
+    "available": N_("the answer"),
     # setup options
-    "automa": "the automa",
-    "automa_seat": "the automa's seat",
-    "first_player": "the first player",
-    "take_orders_deck": "the automa's Take Orders draws",
-    # box profile
-    "planning_cards": "the planning cards",
-    "automa_start": "the automa's starting layout",
-    **{f"automa_start.{a}": f"the automa's starting markers on {label}" for a, label in ACTION_LABELS.items()},
-    **{f"planning_cards.{n}{part}": f"planning card {n}{words}" for n in range(1, PLANNING_CARDS + 1)
-       for part, words in (("", ""), (".centre", "'s centre icon"), (".moves", "'s arrows"), (".from", "'s arrows"),
-                           (".to", "'s arrows"), (".from[]", "'s {nth} arrow"), (".to[]", "'s {nth} arrow"),
-                           (".moves[]", "'s {nth} arrow"), (".moves[][]", "'s arrow ends"),
-                           (".patronage", "'s patronage icon"))},
-    "reward_track": "the reward track",
-    "reward_track[]": "reward-track space {nth}",
-    # calculator mode's row (calculator.py), named as the player's board shows it
-    "sheet.fame": "{who}'s fame track",
-    "fame": "{who}'s fame track",
-    "guilders": "{who}'s guilders",
-    "patronage_cards": "{who}'s patronage cards",
-    "types": "{who}'s types",
-    "inks": "{who}'s inks",
-    "specialties": "{who}'s specialty levels",
-    **{f"specialties.{s}": f"{{who}}'s {label} level" for s, label in SPECIALTY_LABELS.items()},
-    "sheet.guilders": "{who}'s guilders",
-    "sheet.specialties": "{who}'s specialty levels",
-    **{f"sheet.specialties.{s}": f"{{who}}'s {label} level" for s, label in SPECIALTY_LABELS.items()},
-    "sheet.patronage_cards": "{who}'s patronage cards",
-    "sheet.types": "{who}'s types",
-    "sheet.inks": "{who}'s inks",
-    "sheet.character": "{who}'s character",
+    "automa": N_("the automa"),
+    "automa_seat": N_("the automa's seat"),
+    "first_player": N_("the first player"),
+    "take_orders_deck": N_("the automa's Take Orders draws"),
+    **PROFILE_LABELS,  # the box profile's fields (profile.py)
+    **SHEET_LABELS,  # calculator mode's row (calculator.py)
 }
 
 
@@ -160,10 +140,10 @@ def view(state: dict, names: list[str], options: dict, profile: dict, screen: st
             "holds": held[i],
             "placed": sum(p["markers"].values()) if p["markers"] else None,
             # [GB242-244] the n-th type costs n guilders
-            "buy_label": f"Buy a type: {plural(rules.type_cost(p['types'], 1), 'guilder')}",
-            "character": character,
-            "reminder": REMINDERS.get(p["character"] or ""),
-            "levels": [{"key": s, "label": SPECIALTY_LABELS[s], "level": p["specialties"][s],
+            "buy_label": _("Buy a type: %(cost)s", cost=guilders(rules.type_cost(p["types"], 1))),
+            "character": said_character(character),
+            "reminder": _(REMINDERS[p["character"]]) if p["character"] in REMINDERS else None,
+            "levels": [{"key": s, "label": specialty(s), "level": p["specialties"][s],
                         "roman": table.ROMAN[p["specialties"][s]]} for s in SPECIALTIES],
             "rewards_taken": len(p["rewards"]),
             # each power offered while its event is taken; Gutenberg's shift after the reveal [GB398]
@@ -180,27 +160,28 @@ def view(state: dict, names: list[str], options: dict, profile: dict, screen: st
             count = the["markers"][action] if who == table.AUTOMA else state["players"][who]["markers"][action]
             entries.append({"name": seat_name(who, names), "count": count, "automa": who == table.AUTOMA,
                             "done": who == table.AUTOMA and action in the["done"]})
-        order_rows.append({"action": action, "label": ACTION_LABELS[action], "entries": entries})
+        order_rows.append({"action": action, "label": table.action(action), "entries": entries})
     missing = [names[i] for i, p in enumerate(state["players"]) if p["markers"] is None]
     context = {
         **_common(),
-        "actions": ACTION_ROWS,
+        "actions": action_rows(),
         "max_per_action": MAX_PER_ACTION,
-        "arrow_ends": list(ARROW_END_LABELS.items()),
+        "arrow_ends": arrow_ends(),
         # [GB93] the game lasts 6 rounds: the next end of round ends it
         "last_round": state["round"] >= ROUNDS,
         "ink_positions": ink_positions(),
         "ink_counts": list(range(1, len(INK_SET_COSTS) + 1)),
         "reward_spaces": len(REWARD_LEVELS),  # [GB162] one space for each of II, IV, V and VI
-        "torinus_yes": f"Yes: +{TORINUS_FAME} fame for ",  # [GB405]
-        "helena_label": f"Helena's setup (+{plural(table.HELENA_INKS, 'ink')})",  # [GB404]
-        "shift_label": f"Gutenberg shifts {plural(table.SHIFTED, 'marker')} from",  # [GB398]
+        # Translators: a button's words before a player's name, which the page adds after them
+        "torinus_yes": _("Yes: +%(fame)s fame for ", fame=TORINUS_FAME),  # [GB405]
+        "helena_label": ngettext("Helena's setup (+%(num)d ink)", "Helena's setup (+%(num)d inks)", table.HELENA_INKS),  # [GB404]
+        "shift_label": ngettext("Gutenberg shifts %(num)d marker from", "Gutenberg shifts %(num)d markers from", table.SHIFTED),  # [GB398]
         "order": [{"name": seat_name(w, names), "holds": held[w], "automa": w == table.AUTOMA} for w in order],
         "players": players,
         "acting": order_rows,
         "missing_markers": missing,
         # the last event's words ("row saved; waiting for Tom"): plain text in the state, its names marked here
-        "notice": dict(state["notice"], text=sentence.naming(state["notice"]["text"], names)) if state.get("notice") else None,
+        "notice": said_notice(state["notice"], names) if state.get("notice") else None,
         # the automa's panel while the game is on (its events are refused once it is over)
         "automa": automa_view(state, profile) if the and not state["finished"] else None,
         "screen": screen if screen in SCREENS else ("end" if state["finished"] else "table"),
@@ -217,18 +198,35 @@ def offers(state: dict, p: dict, power: str) -> bool:
     return p["character"] == table.POWERS[power] and table.power_open(state, p, power)
 
 
+def said_notice(notice: dict, names: list[str]) -> dict:
+    """The last event's words ("row saved; waiting for Tom") in the language spoken, its names marked: a notice
+    kept with its `say` is said again here; an older one, kept as English text alone, is shown as it is."""
+    text = spoken(notice["say"]) if "say" in notice else notice["text"]
+    return dict(notice, text=sentence.naming(text, names))
+
+
+def said_character(character: dict | None) -> dict | None:
+    """A character tile as a page shows it: its name as printed, its rule in the language spoken."""
+    return dict(character, rule=_(character["rule"])) if character else None
+
+
+def arrow_ends() -> list[tuple[str, str]]:
+    """A planning card's arrow ends besides the actions: min. and max. [GB360-363]"""
+    return [(key, _(label)) for key, label in ARROW_END_LABELS.items()]
+
+
 def _common() -> dict:
     """What a tracked table's panel and a calculator table's share: the end values' names and bounds."""
-    return {"specialties": [{"key": s, "label": SPECIALTY_LABELS[s]} for s in SPECIALTIES],
-            "characters": list(CHARACTERS.values()),
+    return {"specialties": [{"key": s, "label": specialty(s)} for s in SPECIALTIES],
+            "characters": [said_character(c) for c in CHARACTERS.values()],
             "rounds": ROUNDS,  # [GB93]
             # [GB166] levels 0 to VI; GUT-C6: the lowest space is 0
-            "level_hint": f"level 0–{MAX_LEVEL} ({table.ROMAN[MAX_LEVEL]} = {MAX_LEVEL})"}
+            "level_hint": _("level 0–%(most)s (%(roman)s = %(most)s)", most=MAX_LEVEL, roman=table.ROMAN[MAX_LEVEL])}
 
 
 def ink_positions() -> list[dict]:
     """Where a player may start taking inks from a set, each with what its ink costs [GB145]."""
-    return [{"first": first, "label": f"{where} ({rules.ink_cost(first, 1) or 'free'})"}
+    return [{"first": first, "label": _("%(where)s (%(cost)s)", where=_(where), cost=rules.ink_cost(first, 1) or _("free"))}
             for first, where in enumerate(INK_POSITIONS, 1)]
 
 
@@ -253,11 +251,13 @@ def sheets(state: dict, names: list[str], options: dict, result: dict | None) ->
 def row_status(known: bool, final_row: dict | None, waiting: list[str]) -> str:
     """Say where a calculator table's row stands: not in, in while others are awaited, or its total and place."""
     if final_row:
-        standing_words = "winner" if final_row["winner"] else f"place {final_row['place']}"
-        return f"Row in: {final_row['total']} points, {standing_words}"
+        if final_row["winner"]:
+            return ngettext("Row in: %(num)d point, winner", "Row in: %(num)d points, winner", final_row["total"])
+        return ngettext("Row in: %(num)d point, place %(place)s", "Row in: %(num)d points, place %(place)s", final_row["total"],
+                        place=final_row["place"])
     if known:
-        return Sentence("Row in; waiting for " + ", ".join(sentence.names(waiting)))
-    return "Not in yet"
+        return Sentence(_("Row in; waiting for %(names)s", names=", ".join(sentence.names(waiting))))
+    return _("Not in yet")
 
 
 def calculator_view(state: dict, names: list[str], options: dict) -> dict:
@@ -278,10 +278,10 @@ def scoreboard(state: dict, names: list[str], options: dict, result: dict | None
         if final_row:
             score, status = final_row["total"], standing(final_row["place"], final_row["winner"])
         elif calculator_mode:
-            score, status = None, "row in" if state["rows_in"][i] else "waiting"
+            score, status = None, _("row in") if state["rows_in"][i] else _("waiting")
         else:
             score = p["fame"]
-            status = "first player" if first == i else None
+            status = _("first player") if first == i else None
         board.append({"seat": i, "name": names[i], "score": score, "status": status, "turn": False})
     return board
 
@@ -300,19 +300,19 @@ def automa_view(state: dict, profile: dict) -> dict:
     question = None
     if the["step"]:
         item = the["step"]["items"][-1]
-        question = {"action": ACTION_LABELS[the["step"]["action"]], "text": solo.question_text(item),
+        question = {"action": table.action(the["step"]["action"]), "text": solo.question_text(item),
                     "card": solo.current_card(item), "drawn": list(item["drawn"])}
     return {
         "markers": the["markers"],
         "needs_layout": the["markers"] is None,
         "start_markers": AUTOMA_MARKERS,  # [GB318]
         "card": the["card"],
-        "centre": ACTION_LABELS[the["card"]["centre"]] if the["card"] else None,
+        "centre": table.action(the["card"]["centre"]) if the["card"] else None,
         "steps": [step_text(s) for s in the["steps"]],
         "question": question,
         "can_act": [a for a in ACTIONS if solo.act_refusal(the, a) is None],
-        "done": [{"label": ACTION_LABELS[a], "outcomes": o} for a, o in the["done"].items()],
-        "idle": [ACTION_LABELS[a] for a in solo.idle(the)],
+        "done": [{"label": table.action(a), "outcomes": [solo.said_outcome(text) for text in o]} for a, o in the["done"].items()],
+        "idle": [table.action(a) for a in solo.idle(the)],
         "catalogue": sorted(int(n) for n in catalogue),
         "can_draw": len(catalogue) == PLANNING_CARDS and (the["deck"] is None or bool(the["deck"])),
         "cards_left": len(the["deck"]) if the["deck"] is not None else None,
@@ -321,23 +321,23 @@ def automa_view(state: dict, profile: dict) -> dict:
 
 def end_label(end: str) -> str:
     """Return how a planning card's arrow end reads: an action, min. or max."""
-    return ARROW_END_LABELS.get(end) or ACTION_LABELS[end]
+    return _(ARROW_END_LABELS[end]) if end in ARROW_END_LABELS else table.action(end)
 
 
 def step_text(step: dict) -> str:
     """Say what one arrow of the planning card did."""
     arrow = f"{end_label(step['arrow'][0])} → {end_label(step['arrow'][1])}"
-    source, target = ACTION_LABELS[step["from"]], ACTION_LABELS[step["to"]]
+    words = {"arrow": arrow, "source": table.action(step["from"]), "target": table.action(step["to"])}
     if step["moved"] == "forward":
-        return f"{arrow}: one marker moves from {source} to {target}."
+        return _("%(arrow)s: one marker moves from %(source)s to %(target)s.", **words)
     if step["moved"] == "reverse":
-        return f"{arrow}: {source} is empty, so one marker moves from {target} to {source}."
+        return _("%(arrow)s: %(source)s is empty, so one marker moves from %(target)s to %(source)s.", **words)
     if step["reason"] == automa.SAME:
-        return f"{arrow}: both are {source}, nothing moves."
+        return _("%(arrow)s: both are %(source)s, nothing moves.", **words)
     if step["reason"] == automa.EMPTY:
-        return f"{arrow}: neither {source} nor {target} has a marker, nothing moves."
+        return _("%(arrow)s: neither %(source)s nor %(target)s has a marker, nothing moves.", **words)
     # [GB367] no marker moves to an action that already has 6 (GUT-C14)
-    return f"{arrow}: {target} already has {MAX_PER_ACTION} markers, nothing moves."
+    return _("%(arrow)s: %(target)s already has %(most)s markers, nothing moves.", most=MAX_PER_ACTION, **words)
 
 
 def final(state: dict, names: list[str]) -> dict:
@@ -355,7 +355,9 @@ def final(state: dict, names: list[str]) -> dict:
         r["inks"] = by_name[r["name"]]["inks"]
         r["tie_line"] = tie_line(r)
         vietor = by_name[r["name"]]["character"] == rules.VIETOR
-        r["parts"] = [{"label": END_LABELS[k] + (" (doubled: Vietor)" if k == "guilders" and vietor else ""),
+        if "title" in r:
+            r["title"] = _(r["title"])  # the end screen's copy; the result keeps the English
+        r["parts"] = [{"label": _("Guilders (doubled: Vietor)") if k == "guilders" and vietor else _(END_LABELS[k]),
                        "points": v} for k, v in r["breakdown"].items()]
     return {"rows": rows, "winners": result["winners"], "winner_line": line}
 
@@ -364,8 +366,9 @@ def tie_line(r: dict) -> str | None:
     """Say how a player's tie on their total was settled [GB307]: by fewer types or inks, or not at all."""
     if not r["tie_break"]:
         return None
-    how = f"decided by {r['tie_break']}" if r["tie_break"] in rules.TIE_BREAKS else "the tie stands"
-    return f"Tied on {r['total']}: {how} ({plural(r['types'], 'type')}, {plural(r['inks'], 'ink')})"
+    how = _("decided by %(what)s", what=_(TIE_BREAKS[r["tie_break"]])) if r["tie_break"] in rules.TIE_BREAKS else _("the tie stands")
+    return _("Tied on %(total)s: %(how)s (%(types)s, %(inks)s)", total=r["total"], how=how,
+             types=ngettext("%(num)d type", "%(num)d types", r["types"]), inks=ngettext("%(num)d ink", "%(num)d inks", r["inks"]))
 
 
 # --- results (companion/results.py: the archive, the result endpoint, BG Stats) -------------------
@@ -402,14 +405,14 @@ def verdict(result: dict) -> Sentence:
     players = {p["name"]: p for p in result["players"]}
     first = sentence.name(winners[0])
     if len(players) == 1 and "title" in players[winners[0]]:
-        return Sentence(f"{first} earns the title {players[winners[0]]['title']}")
+        return Sentence(_("%(who)s earns the title %(title)s", who=first, title=gettext(players[winners[0]]["title"])))
     if len(winners) > 1:
-        names = ", ".join(sentence.names(winners[:-1])) + " and " + sentence.name(winners[-1])
-        return Sentence(f"Shared victory: {names} (the tie stands after types and inks)")
+        names = _("%(names)s and %(last)s", names=", ".join(sentence.names(winners[:-1])), last=sentence.name(winners[-1]))
+        return Sentence(_("Shared victory: %(names)s (the tie stands after types and inks)", names=names))
     decided = players[winners[0]]["tie_break"]
     if decided:
-        return Sentence(f"{first} wins on {decided}")
-    return Sentence(f"{first} wins")
+        return Sentence(_("%(who)s wins on %(what)s", who=first, what=_(TIE_BREAKS.get(decided, decided))))
+    return Sentence(_("%(who)s wins", who=first))
 
 
 # --- the forms without a table: the box profile and the setup options ---------------------------------
@@ -418,25 +421,27 @@ def profile_form() -> dict:
     """What templates/gutenberg/profile.html asks, with the rules' numbers (its page has no table, so no view)."""
     levels = [table.ROMAN[level] for level in REWARD_LEVELS]
     return {
-        "actions": ACTION_ROWS,
-        "arrow_ends": list(ARROW_END_LABELS.items()),
+        "actions": action_rows(),
+        "arrow_ends": arrow_ends(),
         "max_per_action": MAX_PER_ACTION,  # [GB114]
         "start_markers": AUTOMA_MARKERS,  # [GB318]
         "planning_cards": PLANNING_CARDS,  # [GB330]
         "card_numbers": list(range(1, PLANNING_CARDS + 1)),
         "reward_spaces": len(REWARD_LEVELS),  # [GB162]
-        "reward_levels": ", ".join(levels[:-1]) + " or " + levels[-1],
-        "reward_kinds": [(kind, REWARD_LABELS[kind]) for kind in box.REWARD_KINDS],
+        "reward_levels": _("%(levels)s or %(last)s", levels=", ".join(levels[:-1]), last=levels[-1]),
+        "reward_kinds": [(kind, _(REWARD_LABELS[kind])) for kind in box.REWARD_KINDS],
+        # a catalogued card's centre, as its summary names it: the key's words in English (as before), the action's name elsewhere
+        "action_names": {a: a.replace("_", " ") if language() == SOURCE else table.action(a) for a in ACTIONS},
     }
 
 
 def setup_form() -> dict:
     """What templates/gutenberg/setup.html offers, with the rules' numbers (the new-table page has no table)."""
     return {
-        "automa_players": f"1 to {table.AUTOMA_MAX_PLAYERS}",  # [GB313]
+        "automa_players": _("1 to %(most)s", most=table.AUTOMA_MAX_PLAYERS),  # [GB313]
         "automa_seats": table.AUTOMA_MAX_PLAYERS,  # players sitting before it: 0 to all of them
         # [GB56] 2 to 4 players, [GB77] a marker count for each seat: the first player is one of them
-        "first_players": [{"index": i, "label": f"Player {i + 1}"} for i in range(1, len(MARKERS_BY_SEAT))],
+        "first_players": [{"index": i, "label": _("Player %(number)s", number=i + 1)} for i in range(1, len(MARKERS_BY_SEAT))],
     }
 
 
