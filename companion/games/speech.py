@@ -158,6 +158,27 @@ def npgettext(context: str, singular: str, plural: str, num: int, **variables) -
     return text % dict(variables, num=num)
 
 
+class Unfilled:
+    """The translations alone, their placeholders left for the caller: Jinja's newstyle gettext
+    fills them itself, escaping each value (companion/web/language.py installs these)."""
+
+    @staticmethod
+    def gettext(message: str) -> str:
+        return translations(_speaking.get()).ugettext(message)
+
+    @staticmethod
+    def ngettext(singular: str, plural: str, num: int) -> str:
+        return translations(_speaking.get()).ungettext(singular, plural, num)
+
+    @staticmethod
+    def pgettext(context: str, message: str) -> str:
+        return translations(_speaking.get()).upgettext(context, message)
+
+    @staticmethod
+    def npgettext(context: str, singular: str, plural: str, num: int) -> str:
+        return translations(_speaking.get()).unpgettext(context, singular, plural, num)
+
+
 def N_(message: str) -> str:
     """Mark `message` for the catalogs without translating it: it is translated where it is shown."""
     return message

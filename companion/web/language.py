@@ -37,8 +37,9 @@ def init(app) -> None:
     Babel(app, locale_selector=choose, default_locale=speech.SOURCE)
     # the templates' _(), gettext() and ngettext() are speech's: the language the request (or the
     # push's render for one language) speaks, the one catalog the Python sentences use too
-    app.jinja_env.install_gettext_callables(speech.gettext, speech.ngettext, newstyle=True,
-                                            pgettext=speech.pgettext, npgettext=speech.npgettext)
+    said = speech.Unfilled  # Jinja fills the placeholders (every variable, escaped), not speech
+    app.jinja_env.install_gettext_callables(said.gettext, said.ngettext, newstyle=True,
+                                            pgettext=said.pgettext, npgettext=said.npgettext)
     app.jinja_env.globals["language"] = speech.language
     app.jinja_env.globals["LANGUAGES"] = speech.LANGUAGES
     app.jinja_env.filters["number"] = speech.number

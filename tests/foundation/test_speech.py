@@ -121,3 +121,13 @@ def test_a_checkout_without_compiled_catalogs_reads_the_sources(tmp_path, monkey
             assert speech.gettext("Redo") == "Redo"  # a fuzzy guess is never shown
     finally:
         speech.translations.cache_clear()
+
+
+def test_a_template_plural_takes_every_placeholder_and_escapes_it(app):
+    """Jinja's newstyle ngettext fills the sentence itself: a plural may name more than its count."""
+    from flask import render_template_string
+
+    with app.test_request_context("/"):
+        said = render_template_string('{{ ngettext("%(who)s has %(num)d coin", "%(who)s has %(num)d coins", n, who=who) }}',
+                                      n=2, who="<b>Ana 100%</b>")
+    assert said == "&lt;b&gt;Ana 100%&lt;/b&gt; has 2 coins"
