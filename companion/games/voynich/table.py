@@ -412,7 +412,7 @@ def _marker(marker: Any) -> str:
 
 
 LINES: EventLines = {
-    "move": lambda d, who: _("%(who)s: %(delta)s %(marker)s", who=who, delta=f"{d.get('delta', 0):+d}",
+    "move": lambda d, who: _("%(who)s: %(delta)s %(marker)s", who=who, delta=format(d.get("delta", 0), "+d"),
                              marker=_marker(d.get("marker", ""))),
     "exchange": lambda d, who: (
         _("%(who)s: %(kind)s puzzle piece placed, +%(gk)s GK", who=who, kind=_kind(d.get("type")), gk=d["gk"]) if "gk" in d
