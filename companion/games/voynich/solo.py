@@ -191,8 +191,10 @@ def solo_setup() -> str:
 
 
 #: [V395] the page the card's number picks: an odd number the left-hand page, an even one the right-hand page
+# Translators: "odd" and "even" describe the card's number: "(odd number)"
 PARITY = {"left": N_("odd"), "right": N_("even")}
 #: [V403] the option of an "X / Y" choice he takes, on the left or the right page
+# Translators: the side of the book, as in "the left page"
 SLASH = {"left": N_("left"), "right": N_("right")}
 #: [V428-445] where his tokens come from (RULES.md D1 Voynich's turn, step 4.3)
 TOKEN_SOURCES = N_("Tokens come from his supply (text: the top of the stack); Recipes actions take them from the board "

@@ -402,8 +402,9 @@ def _kind(kind: Any) -> str:
 def _page_line(d: dict, who: str) -> str:
     parts = [_("phase %(phase)s", phase=d["phase"]) if "phase" in d else "", f"×{d['multiplier']}" if "multiplier" in d else "",
              _("scores %(kind)s", kind=_kind(d["chosen"])) if d.get("chosen") else ""]
-    return _("%(who)s: %(page)s %(changes)s", who=who, page=_page_name(d.get("page")),
-             changes=", ".join(p for p in parts if p) or _("set"))
+    # Translators: a page corrected with no value shown, as in "Ana: Botany left set"
+    changes = ", ".join(p for p in parts if p) or _("set")
+    return _("%(who)s: %(page)s %(changes)s", who=who, page=_page_name(d.get("page")), changes=changes)
 
 
 def _marker(marker: Any) -> str:
