@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from ..base import Context
 from ..sentence import unmarked
-from ..speech import N_, _, ngettext
+from ..speech import N_, _, ngettext, pgettext
 from ..validation import RulesError, choice, name_key, obj, whole
 from . import functions, rules
 from .profile import SOLO_PARTS
@@ -194,8 +194,9 @@ def solo_setup() -> str:
 # Translators: "odd" and "even" describe the card's number: "(odd number)"
 PARITY = {"left": N_("odd"), "right": N_("even")}
 #: [V403] the option of an "X / Y" choice he takes, on the left or the right page
-# Translators: the side of the book, as in "the left page"
-SLASH = {"left": N_("left"), "right": N_("right")}
+def side_said(side: str) -> str:
+    """A page's side of the book ("left", "right"), as "the left page" says it."""
+    return pgettext("side of the book", "left") if side == "left" else pgettext("side of the book", "right")
 #: [V428-445] where his tokens come from (RULES.md D1 Voynich's turn, step 4.3)
 TOKEN_SOURCES = N_("Tokens come from his supply (text: the top of the stack); Recipes actions take them from the board "
                    "only. From the board, never from the section they go to: Botany branches or upper flowers, then "
@@ -231,7 +232,7 @@ def voynich_view(v: dict, profile: dict, player: dict, round_: int, sections: di
         len(out["advanced"]), pages=", ".join(out["advanced"]))
     if turn is not None:
         # [V403] an "X / Y" choice: the left option on the left page, the right on the right page
-        out["slash"], out["parity"] = _(SLASH[turn["page"]]), _(PARITY[turn["page"]])
+        out["slash"], out["parity"] = side_said(turn["page"]), _(PARITY[turn["page"]])
         out["side_said"] = {"left": _("left page"), "right": _("right page")}[turn["page"]]
         out["spread_said"] = sections[turn["spread"]]
         out["abandoned_said"] = ngettext("card %(cards)s", "cards %(cards)s", len(turn["abandoned"]),

@@ -17,7 +17,7 @@ from .functions import FUNCTIONS
 from .profile import form as box_form
 from .profile import CELL_GK_HI, INSIGHT_FIELDS, SOLO_PARTS, SPACE_FIELDS, SPACE_ROWS, effective_track, padded
 from .rules import KNOWLEDGE, MARKERS, SECTIONS, SIDES
-from .solo import SLASH, difficulty_labels, flip_due, seat_names, solo_setup, tokens_hint, voynich_seat, voynich_view
+from .solo import difficulty_labels, flip_due, seat_names, side_said, solo_setup, tokens_hint, voynich_seat, voynich_view
 from .table import end_gk
 
 #: the +N button beside each marker's stepper: a common move in one tap (a convenience, no rule)
@@ -204,7 +204,7 @@ def build_view(state: dict, everyone: list[str], options: dict, profile: dict, s
         "calculator": is_calculator(options),
         "rows": [sheet_row(state, p, i, options) for i, p in enumerate(players)],
         "quick_step": QUICK_STEP, "cell_gk_hi": CELL_GK_HI, "multipliers_said": multipliers_said(),
-        "tokens_hint": tokens_hint(), "recipes_legends": {side: _("Recipes %(side)s: tick its two types", side=_(SLASH[side]))
+        "tokens_hint": tokens_hint(), "recipes_legends": {side: _("Recipes %(side)s: tick its two types", side=side_said(side))
                                                           for side in SIDES},
     }
     out["calc"] = calculator.result(state, everyone, options, track) if out["calculator"] else None
@@ -254,7 +254,7 @@ def spreads(multipliers: list, phases: list | None) -> list[dict]:
     fixed at the ×0 it scores [V91], a page whose multiplier is unknown shows 0."""
     sides = {"left": _("Left ×"), "right": _("Right ×")}
     return [{"section": section, "label": _(SECTION_LABELS[section]), "pages": [
-        {"k": k, "side": _(SLASH[side]), "label": sides[side], "value": multipliers[k] or 0,
+        {"k": k, "side": side_said(side), "label": sides[side], "value": multipliers[k] or 0,
          "phase": phases[k] if phases else None, "fixed": bool(phases) and phases[k] == rules.STARTING_PHASE}
         for k, side in ((len(SIDES) * n + j, side) for j, side in enumerate(SIDES))]}
         for n, section in enumerate(SECTIONS)]
