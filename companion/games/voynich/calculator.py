@@ -22,6 +22,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..base import SHEET, Context, is_calculator
+from ..speech import N_, _
 from ..validation import RulesError, at, choice, listof, obj, whole
 from . import functions, rules
 from .profile import CELL_GK_HI, effective_track
@@ -30,11 +31,16 @@ from .solo import AUTOMA, seat_names, voynich_seat
 
 #: what a calculator table takes; Game.apply refuses any other event with this hint
 CALCULATOR_EVENTS = (SHEET, "track")
-CALCULATOR_HINT = "enter each player's row, and the score track's values if they are missing"
+CALCULATOR_HINT = N_("enter each player's row, and the score track's values if they are missing")
 #: what a result's player keeps beyond name, total and breakdown: the solo game's outcome, won or lost [V497]
 RESULT_EXTRAS = ("outcome",)
-#: the ten pages in book order [V58], as the pages and messages name them
-PAGE_NAMES = [f"{s.capitalize()} {side}" for s in SECTIONS for side in SIDES]
+#: the markers and sections as a page names them (translated where shown: speech._)
+MARKER_LABELS = {"botany": N_("Botany"), "astrology": N_("Astrology"), "baths": N_("Baths"), "writings": N_("Writings"),
+                 "gk": N_("GK")}
+SECTION_LABELS = {**{k: MARKER_LABELS[k] for k in KNOWLEDGE}, "recipes": N_("Recipes")}
+#: the ten pages in book order [V58], as the pages and messages name them (translated where shown: speech._)
+PAGE_NAMES = [N_("Botany left"), N_("Botany right"), N_("Astrology left"), N_("Astrology right"), N_("Baths left"),
+              N_("Baths right"), N_("Writings left"), N_("Writings right"), N_("Recipes left"), N_("Recipes right")]
 
 
 def check_sheet(data: Any, players: int, automa: int | None) -> tuple[int, dict]:
@@ -56,7 +62,7 @@ def check_sheet(data: Any, players: int, automa: int | None) -> tuple[int, dict]
         path = at("data.pages", section)
         pair = data["pages"][section]
         if not isinstance(pair, list) or len(pair) != 2:
-            raise RulesError(path, "give both pages' multipliers, left then right (0 for a page in its starting phase)")
+            raise RulesError(path, _("give both pages' multipliers, left then right (0 for a page in its starting phase)"))
         pages[section] = [functions.multiplier(m, at(path, k)) for k, m in enumerate(pair)]
     row["pages"] = pages
     # [V363] a Recipes page shows two knowledge types; the better one scores (VOY-A15)
@@ -67,7 +73,8 @@ def check_sheet(data: Any, players: int, automa: int | None) -> tuple[int, dict]
         if given:
             row["choices"][side] = functions.recipe_choices(given, at("data.choices", side))
         elif pages["recipes"][k]:
-            raise RulesError(at("data.choices", side), f"a scoring Recipes {side} page: give the two knowledge types it shows")
+            raise RulesError(at("data.choices", side), _("a scoring %(page)s page: give the two knowledge types it shows",
+                                                            page=_(PAGE_NAMES[len(PAGE_NAMES) - len(SIDES) + k])))
     if voynich:
         if "difficulty" in data:
             row["difficulty"] = choice(data["difficulty"], "data.difficulty", rules.DIFFICULTIES)
@@ -117,10 +124,10 @@ def on_sheet(s: dict, data: dict, ctx: Context) -> None:
     if is_calculator(ctx.options):
         if i == automa:
             if "difficulty" not in row:
-                raise RulesError("data.difficulty", f"choose the difficulty {AUTOMA} played at")
+                raise RulesError("data.difficulty", _("choose the difficulty %(automa)s played at", automa=AUTOMA))
             if rules.counts_tokens(row["difficulty"]) and "tokens_on_board" not in row:
                 # [V494-495] hard and above: Voynich's tokens on the board count at the end
-                raise RulesError("data.tokens_on_board", f"count {AUTOMA}'s tokens on the board (hard and above)")
+                raise RulesError("data.tokens_on_board", _("count %(automa)s's tokens on the board (hard and above)", automa=AUTOMA))
         s["sheets"][i] = row
         return
     player = s["players"][i]
@@ -128,10 +135,10 @@ def on_sheet(s: dict, data: dict, ctx: Context) -> None:
         m = row["pages"][section][k % 2]
         if m and player["pages"][k]["phase"] == rules.STARTING_PHASE:
             raise RulesError(at(at("data.pages", section), k % 2),
-                             f"{PAGE_NAMES[k]} is in its starting phase: it scores ×0 (study it first)")  # [V91]
+                             _("%(page)s is in its starting phase: it scores ×0 (study it first)", page=_(PAGE_NAMES[k])))  # [V91]
     if i == automa:
         if "difficulty" in row:
-            raise RulesError("data.difficulty", f"{AUTOMA}'s difficulty is set with his solo setup")
+            raise RulesError("data.difficulty", _("%(automa)s's difficulty is set with his solo setup", automa=AUTOMA))
         if "tokens_on_board" in row and s["voynich"] is not None:
             s["voynich"]["tokens_on_board"] = row["tokens_on_board"]
     # the end values replace the tracked ones; no insight symbols or end trigger at the end
@@ -149,7 +156,7 @@ def on_sheet(s: dict, data: dict, ctx: Context) -> None:
 
 def line(d: dict, who: str) -> str:
     """The history line of a row."""
-    return f"{who}: end-of-game row entered (GK {d.get('gk', '?')})"
+    return _("%(who)s: end-of-game row entered (GK %(gk)s)", who=who, gk=d.get("gk", "?"))
 
 
 # --- the result, through the `score` rules function ------------------------------------------
@@ -202,7 +209,7 @@ def tracked_doc(state: dict, names: list[str] | tuple[str, ...], options: dict, 
     catalogue = profile.get("cards", {})
     missing: list[str] = []
     if not track.get("scoring_spaces"):
-        missing.append("the score track's scoring spaces (box profile, or enter them at the table)")
+        missing.append(_("the score track's scoring spaces (box profile, or enter them at the table)"))
     players = []
     for i, p in enumerate(state["players"]):
         pages = []
@@ -210,13 +217,14 @@ def tracked_doc(state: dict, names: list[str] | tuple[str, ...], options: dict, 
             page = resolve_page(p, k, catalogue)
             m = page["multiplier"]
             if m is None:
-                missing.append(f"{everyone[i]}: the multiplier of {PAGE_NAMES[k]} (phase {page['phase']})")
+                missing.append(_("%(name)s: the multiplier of %(page)s (phase %(phase)s)", name=everyone[i],
+                                 page=_(PAGE_NAMES[k]), phase=page["phase"]))
                 m = 0
             entry: dict[str, Any] = {"section": page["section"], "multiplier": m}
             if page["section"] == "recipes":
                 if not page["choices"]:
                     if m:
-                        missing.append(f"{everyone[i]}: the two knowledge types of {PAGE_NAMES[k]}")
+                        missing.append(_("%(name)s: the two knowledge types of %(page)s", name=everyone[i], page=_(PAGE_NAMES[k])))
                     continue  # [V363] no types known: it scores nothing until they are entered
                 entry["choices"] = page["choices"]
                 if page["chosen"]:
@@ -231,9 +239,9 @@ def tracked_doc(state: dict, names: list[str] | tuple[str, ...], options: dict, 
     if automa is not None:
         v = state["voynich"]
         if v is None:
-            missing.append(f"{AUTOMA}'s setup (his cards and the difficulty)")
+            missing.append(_("%(automa)s's setup (his cards and the difficulty)", automa=AUTOMA))
         elif rules.counts_tokens(v["difficulty"]) and v["tokens_on_board"] is None:
-            missing.append(f"the number of {AUTOMA}'s tokens on the board")  # [V494-495]
+            missing.append(_("the number of %(automa)s's tokens on the board", automa=AUTOMA))  # [V494-495]
         doc["solo"] = solo_doc(v["difficulty"] if v else NO_DIFFICULTY, everyone[automa],
                                (v or {}).get("tokens_on_board") or 0, options)
     return doc, missing

@@ -11,6 +11,7 @@ import random
 from typing import Any, Iterable
 
 from ..base import RulesFunction
+from ..speech import _
 from ..validation import RulesError, at, choice, distinct, listof, names, obj, text, unique_names, whole
 from . import rules
 from .rules import (
@@ -56,7 +57,7 @@ def scoring_spaces(value: Any, field: str) -> dict[int, int]:
         path = at(field, str(key))
         pos = _position_key(key, path)
         if pos in clean:  # "7" and "07": one space written twice
-            raise RulesError(path, f"position {pos} is listed twice")
+            raise RulesError(path, _("position %(position)s is listed twice", position=pos))
         clean[pos] = whole(gk, path, 0, POS_HI)
     return dict(sorted(clean.items()))
 
@@ -72,22 +73,22 @@ def card_number(value: Any, field: str) -> int:
     return whole(value, field, CARD_LO, CARD_HI)
 
 
-def multiplier(value: Any, field: str, message: str = "must be 0 (starting phase), 1, 2 or 4") -> int:
+def multiplier(value: Any, field: str, message: str | None = None) -> int:
     """Check a page's scoring multiplier: x1, x2 or x4 as the page shows, 0 in its starting phase [V361] [V91]."""
     if isinstance(value, bool) or not isinstance(value, int) or value not in MULTIPLIERS:
-        raise RulesError(field, message)
+        raise RulesError(field, message or _("must be 0 (starting phase), 1, 2 or 4"))
     return value
 
 
 def recipe_choices(value: Any, field: str) -> list[str]:
     """Check a Recipes page's two distinct knowledge types [V363]."""
     if isinstance(value, list) and len(value) != 2:  # a page ticks them: say it in what the player sees
-        raise RulesError(field, "must hold exactly 2 items", said=f"tick its two types ({len(value)} ticked)")
+        raise RulesError(field, "must hold exactly 2 items", said=_("tick its two types (%(ticked)s ticked)", ticked=len(value)))
     items = listof(value, field, 2, 2)
     for i, kind in enumerate(items):
         choice(kind, at(field, i), KNOWLEDGE)
     if items[0] == items[1]:
-        raise RulesError(field, "a Recipes page shows two different knowledge types")
+        raise RulesError(field, _("a Recipes page shows two different knowledge types"))
     return list(items)
 
 

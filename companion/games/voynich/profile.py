@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..speech import N_, _
 from ..validation import RulesError, at, choice, listof, obj, whole
 from ..words import ordinal
 from . import functions, rules
@@ -23,16 +24,19 @@ from .rules import KNOWLEDGE, SECTIONS
 
 #: the numbered parts of the solo board, in board order (VOY-B7, D1 step 4.5)
 SOLO_PARTS = {
-    "botany_roots": "Botany: root tips (water drop)",
-    "botany_branches": "Botany: branches and flowers (plant growth)",
-    "astrology": "Astrology: sectors (star or text)",
-    "writings": "Writings: rows (text, star, translate)",
-    "baths_springs": "Baths: springs (water drop)",
-    "first_basin": "Baths: first basin (purify)",
-    "second_basin": "Baths: second basin rewards",
-    "recipes": "Recipes: spaces",
+    "botany_roots": N_("Botany: root tips (water drop)"),
+    "botany_branches": N_("Botany: branches and flowers (plant growth)"),
+    "astrology": N_("Astrology: sectors (star or text)"),
+    "writings": N_("Writings: rows (text, star, translate)"),
+    "baths_springs": N_("Baths: springs (water drop)"),
+    "first_basin": N_("Baths: first basin (purify)"),
+    "second_basin": N_("Baths: second basin rewards"),
+    "recipes": N_("Recipes: spaces"),
 }
 GRID_MAX = 20
+#: the sections as the form's choices name them (the same words as calculator.SECTION_LABELS)
+SECTION_WORDS = {"botany": N_("Botany"), "astrology": N_("Astrology"), "baths": N_("Baths"), "writings": N_("Writings"),
+                 "recipes": N_("Recipes")}
 #: a generous bound on the GK printed on a puzzle space (B3), to catch typing slips: no rule, like GRID_MAX
 CELL_GK_HI = 99
 
@@ -69,7 +73,7 @@ def spaces_from_rows(value: dict, field: str) -> dict:
     if "spaces" not in value:
         return value
     if "scoring_spaces" in value:
-        raise RulesError(at(field, "scoring_spaces"), "give the scoring spaces once: as a map, or as rows")
+        raise RulesError(at(field, "scoring_spaces"), _("give the scoring spaces once: as a map, or as rows"))
     rest = {k: v for k, v in value.items() if k != "spaces"}
     rows_field = at(field, "spaces")
     rows = obj(value["spaces"], rows_field, optional=[str(k) for k in range(SPACE_ROWS)])
@@ -80,12 +84,12 @@ def spaces_from_rows(value: dict, field: str) -> dict:
         if not row:
             continue
         if "position" not in row:
-            raise RulesError(at(row_field, "position"), "type the position of this space too, or clear its GK")
+            raise RulesError(at(row_field, "position"), _("type the position of this space too, or clear its GK"))
         if "gk" not in row:
-            raise RulesError(at(row_field, "gk"), "type the GK printed on this space too, or clear its position")
+            raise RulesError(at(row_field, "gk"), _("type the GK printed on this space too, or clear its position"))
         p = whole(row["position"], at(row_field, "position"), 0, rules.POS_HI)
         if str(p) in spaces:
-            raise RulesError(at(row_field, "position"), f"position {p} is listed twice")
+            raise RulesError(at(row_field, "position"), _("position %(position)s is listed twice", position=p))
         spaces[str(p)] = whole(row["gk"], at(row_field, "gk"), 0, rules.POS_HI)
     if spaces:
         rest["scoring_spaces"] = spaces
@@ -100,7 +104,7 @@ def check_grid(value: Any, field: str) -> list[list[int | None]]:
         cells = listof(row, at(field, r), 1, GRID_MAX)
         clean.append([None if c is None else whole(c, at(at(field, r), i), 0, CELL_GK_HI) for i, c in enumerate(cells)])
     if not any(c is not None for row in clean for c in row):
-        raise RulesError(field, "must hold at least one cell with its GK")
+        raise RulesError(field, _("must hold at least one cell with its GK"))
     return clean
 
 
@@ -114,19 +118,19 @@ def check_catalogue(value: Any, field: str) -> dict:
         section = choice(card["section"], at(path, "section"), SECTIONS)
         mults = listof(card["multipliers"], at(path, "multipliers"), 3, 3)
         for i, m in enumerate(mults):
-            functions.multiplier(m, at(at(path, "multipliers"), i), "must be 0, 1, 2 or 4 (phases 2, 3 and 4)")
+            functions.multiplier(m, at(at(path, "multipliers"), i), _("must be 0, 1, 2 or 4 (phases 2, 3 and 4)"))
         entry = {"section": section, "multipliers": list(mults)}
         if section == "recipes" and "choices" in card:
             entry["choices"] = functions.recipe_choices(card["choices"], at(path, "choices"))
         elif "choices" in card:
-            raise RulesError(at(path, "choices"), "only a Recipes card shows two knowledge types")
+            raise RulesError(at(path, "choices"), _("only a Recipes card shows two knowledge types"))
         clean[key] = entry
     return clean
 
 
 def _index(key: Any, field: str) -> int:
     if not (isinstance(key, str) and key.isdigit() and key.isascii() and int(key) < GRID_MAX):
-        raise RulesError(field, f"rows and columns are numbered from 0 to {GRID_MAX - 1}")
+        raise RulesError(field, _("rows and columns are numbered from 0 to %(hi)s", hi=GRID_MAX - 1))
     return int(key)
 
 
@@ -147,7 +151,7 @@ def from_form(data: dict) -> dict:
     data = dict(data)
     if "grid_cells" in data:
         if "grid" in data:
-            raise RulesError("grid", "give the puzzle grid once")
+            raise RulesError("grid", _("give the puzzle grid once"))
         cells = _mapping(data.pop("grid_cells"), "grid_cells")
         grid: dict[int, dict[int, Any]] = {}
         for r, row in cells.items():
@@ -244,14 +248,14 @@ def form(data: Any) -> dict:
                       "choices": padded(choices[:2], 0, 2)})
     return {
         "spaces": spaces, "insights": padded(_part(track.get("insights"), list), *INSIGHT_FIELDS), "end": track.get("end"),
-        "end_hint": f"the rulebook says the {ordinal(rules.END_GK)} space",  # [V80]
+        "end_hint": _("the rulebook says the %(nth)s space", nth=ordinal(rules.END_GK)),  # [V80]
         "grid": typed_cells,
-        "parts": [{"key": key, "label": label, "numbers": padded(nums, *PART_FIELDS),
+        "parts": [{"key": key, "label": _(label), "numbers": padded(nums, *PART_FIELDS),
                    "said": ", ".join(str(n) for n in nums if n is not None)}
                   for key, label in SOLO_PARTS.items() for nums in [_part(solo.get(key), list)]],
         "cards": cards, "entered": len(catalogue),
-        "phases_said": ", ".join(map(str, phases[:-1])) + f" and {phases[-1]}",
-        "sections": [(s, s.capitalize()) for s in SECTIONS], "kinds": [(k, k.capitalize()) for k in KNOWLEDGE],
+        "phases_said": _("%(phases)s and %(last)s", phases=", ".join(map(str, phases[:-1])), last=phases[-1]),
+        "sections": [(s, _(SECTION_WORDS[s])) for s in SECTIONS], "kinds": [(k, _(SECTION_WORDS[k])) for k in KNOWLEDGE],
         "multipliers": rules.MULTIPLIERS,
     }
 

@@ -10,12 +10,13 @@ from __future__ import annotations
 from typing import Any
 
 from ..base import Context, EventLines, clone, describe_event, is_calculator
+from ..speech import N_, _, ngettext
 from ..validation import RulesError, at, choice, listof, obj, whole
 from . import calculator, functions, rules, solo
-from .calculator import PAGE_NAMES
+from .calculator import MARKER_LABELS, PAGE_NAMES
 from .profile import CELL_GK_HI, check_track, effective_track
 from .rules import KNOWLEDGE, MARKERS, SECTIONS
-from .solo import AUTOMA, flip_due, seat_names, study_page, voynich_seat, voynich_turn_check
+from .solo import AUTOMA, DIFFICULTY_NAMES, flip_due, seat_names, study_page, voynich_seat, voynich_turn_check
 
 MAX_DELTA = 60
 
@@ -62,7 +63,7 @@ def validate_options(options: dict, player_count: int) -> dict:
         options = {k: v for k, v in options.items() if k != "solo_tie"}  # the form's "default" choice
     if "solo_tie" in options:
         if player_count != 1:
-            raise RulesError("solo_tie", "applies to a solo game (one player against Voynich) only")
+            raise RulesError("solo_tie", _("applies to a solo game (one player against Voynich) only"))
         clean["solo_tie"] = choice(options["solo_tie"], "solo_tie", rules.TIE_RULES)
     return clean
 
@@ -117,12 +118,12 @@ def grid_gk(profile: dict, cell: Any, field: str) -> int:
     """Return the GK of a puzzle cell [row, column] from the profile's grid (B3)."""
     grid = profile.get("grid")
     if not grid:
-        raise RulesError(field, "the box profile has no puzzle grid: enter the GK instead")
+        raise RulesError(field, _("the box profile has no puzzle grid: enter the GK instead"))
     pair = listof(cell, field, 2, 2)
     r = whole(pair[0], at(field, 0), 0, len(grid) - 1)
     c = whole(pair[1], at(field, 1), 0, len(grid[r]) - 1)
     if grid[r][c] is None:
-        raise RulesError(field, "that is not a puzzle space")
+        raise RulesError(field, _("that is not a puzzle space"))
     return grid[r][c]
 
 
@@ -143,7 +144,7 @@ def _player(s: dict, data: dict, human_only: bool = False) -> int:
     n = len(s["players"])
     i = whole(data.get("player"), "data.player", 0, n - 1)
     if human_only and i == voynich_seat(s):
-        raise RulesError("data.player", f"{AUTOMA} has no research tokens (RULES.md VOY-C9)")
+        raise RulesError("data.player", _("%(automa)s has no research tokens (RULES.md VOY-C9)", automa=AUTOMA))
     return i
 
 
@@ -153,9 +154,9 @@ def _advance(s: dict, i: int, marker: str, delta: int, field: str, ctx: Context)
     old = player["markers"][marker]
     new = old + delta
     if new < 0:
-        raise RulesError(field, f"the {marker} marker is on {old}: it cannot go below 0")
+        raise RulesError(field, _("the %(marker)s marker is on %(old)s: it cannot go below 0", marker=_(KINDS[marker]), old=old))
     if new > rules.POS_HI:
-        raise RulesError(field, f"must keep the marker at most {rules.POS_HI}")
+        raise RulesError(field, _("must keep the marker at most %(hi)s", hi=rules.POS_HI))
     player["markers"][marker] = new
     track = effective_track(s, ctx.profile)
     if marker in KNOWLEDGE and "insights" in track:
@@ -205,7 +206,7 @@ def _on_move(s: dict, data: dict, ctx: Context) -> None:
     marker = choice(data["marker"], "data.marker", MARKERS)
     delta = whole(data["delta"], "data.delta", -MAX_DELTA, MAX_DELTA)
     if delta == 0:
-        raise RulesError("data.delta", f"must be a whole number from -{MAX_DELTA} to {MAX_DELTA}, not 0")
+        raise RulesError("data.delta", _("must be a whole number from -%(hi)s to %(hi)s, not 0", hi=MAX_DELTA))
     _advance(s, i, marker, delta, "data.delta", ctx)
 
 
@@ -215,13 +216,13 @@ def _on_exchange(s: dict, data: dict, ctx: Context) -> None:
     kind = choice(data["type"], "data.type", KNOWLEDGE)
     player = s["players"][i]
     if player["exchange"][kind] < 1:
-        raise RulesError("data.type", f"no {kind} exchange token to use")
+        raise RulesError("data.type", _("no %(kind)s exchange token to use", kind=_(KINDS[kind])))
     gk = 0
     if i == voynich_seat(s):
         # [V424] for each piece placed, Voynich gains the GK of that space
-        gk = placed_gk(data, ctx.profile, RulesError("data.gk", f"enter the GK of the space where {AUTOMA}'s piece went"))
+        gk = placed_gk(data, ctx.profile, RulesError("data.gk", _("enter the GK of the space where %(automa)s's piece went", automa=AUTOMA)))
     elif "gk" in data or "cell" in data:
-        raise RulesError("data.gk" if "gk" in data else "data.cell", "only Voynich gains GK for placing a piece")
+        raise RulesError("data.gk" if "gk" in data else "data.cell", _("only Voynich gains GK for placing a piece"))
     # [V325] each token is returned for one puzzle piece of the same type
     player["exchange"][kind] -= 1
     if gk:
@@ -231,15 +232,15 @@ def _on_exchange(s: dict, data: dict, ctx: Context) -> None:
 def _on_end_turn(s: dict, data: dict, ctx: Context) -> None:
     obj(data, "data")
     if s["over"]:
-        raise RulesError("data", "the game is over: see the end scoring")
+        raise RulesError("data", _("the game is over: see the end scoring"))
     if s["solo"] and s["voynich"] is None:
-        raise RulesError("data", f"set up {AUTOMA}'s book and deck first")
+        raise RulesError("data", _("set up %(automa)s's book and deck first", automa=AUTOMA))
     current = s["players"][s["turn"]]
     if any(current["exchange"].values()):
         # [V121] [V325] exchange tokens must be used in the turn
-        raise RulesError("data", "place the puzzle pieces for the knowledge exchange tokens first")
+        raise RulesError("data", _("place the puzzle pieces for the knowledge exchange tokens first"))
     if flip_due(s):
-        raise RulesError("data", f"flip {AUTOMA}'s card first")
+        raise RulesError("data", _("flip %(automa)s's card first", automa=AUTOMA))
     if s["turn"] == voynich_seat(s):
         s["voynich"]["turn"] = None  # his turn is done
     n = len(s["players"])
@@ -263,14 +264,14 @@ def _on_study(s: dict, data: dict, ctx: Context) -> None:
     obj(data, "data", required=("player", "page"))
     i, p = _page(s, data)
     if not study_page(s["players"][i]["pages"][p]):  # [V134] one phase on, up to the final phase
-        raise RulesError("data.page", f"{PAGE_NAMES[p]} is in its final phase: nothing more to study")
+        raise RulesError("data.page", _("%(page)s is in its final phase: nothing more to study", page=_(PAGE_NAMES[p])))
 
 
 def _on_page(s: dict, data: dict, ctx: Context) -> None:
     obj(data, "data", required=("player", "page"), optional=("phase", "multiplier", "choices", "chosen"))
     i, p = _page(s, data)
     if not any(k in data for k in ("phase", "multiplier", "choices", "chosen")):
-        raise RulesError("data", "give the page's phase, multiplier, types or chosen type")
+        raise RulesError("data", _("give the page's phase, multiplier, types or chosen type"))
     page = dict(s["players"][i]["pages"][p])
     section = SECTIONS[p // 2]
     if "phase" in data:
@@ -281,24 +282,24 @@ def _on_page(s: dict, data: dict, ctx: Context) -> None:
     if "multiplier" in data:
         m = functions.multiplier(data["multiplier"], "data.multiplier")
         if page["phase"] == rules.STARTING_PHASE and m != 0:
-            raise RulesError("data.multiplier", "the starting phase gives no points [V91]: 0")
+            raise RulesError("data.multiplier", _("the starting phase gives no points [V91]: 0"))
         page["multiplier"] = m
     if "choices" in data:
         if section != "recipes":
-            raise RulesError("data.choices", "only a Recipes page shows two knowledge types")
+            raise RulesError("data.choices", _("only a Recipes page shows two knowledge types"))
         if data["choices"] == []:
             page.pop("choices", None)  # both type selects left empty: no types entered
         else:
             page["choices"] = functions.recipe_choices(data["choices"], "data.choices")
     if "chosen" in data:
         if section != "recipes":
-            raise RulesError("data.chosen", "only a Recipes page lets you choose the type it scores")
+            raise RulesError("data.chosen", _("only a Recipes page lets you choose the type it scores"))
         if data["chosen"] in (None, ""):
             page.pop("chosen", None)
         else:
             options = calculator.page_choices(page, s["players"][i], p, ctx.profile.get("cards", {}))
             if not options:
-                raise RulesError("data.chosen", "enter the page's two knowledge types first")
+                raise RulesError("data.chosen", _("enter the page's two knowledge types first"))
             page["chosen"] = choice(data["chosen"], "data.chosen", options)
     elif page.get("chosen") and page.get("choices") and page["chosen"] not in page["choices"]:
         page.pop("chosen")  # new types entered: the old override no longer applies
@@ -309,7 +310,7 @@ def _on_book(s: dict, data: dict, ctx: Context) -> None:
     obj(data, "data", required=("player", "cards"))
     i = _player(s, data)
     if i == voynich_seat(s):
-        raise RulesError("data.player", f"{AUTOMA}'s book is entered with his solo setup")
+        raise RulesError("data.player", _("%(automa)s's book is entered with his solo setup", automa=AUTOMA))
     s["players"][i]["cards"] = rules.book(functions.check_cards(data["cards"], "data.cards"))  # [V58]
 
 
@@ -318,10 +319,10 @@ def _on_research(s: dict, data: dict, ctx: Context) -> None:
     i = _player(s, data, human_only=True)
     gk = placed_gk(data, ctx.profile, RulesError(
         "data.gk", "give the GK at the token's row and column as \"gk\", or its cell as \"cell\": [row, column]",
-        said="enter the GK at the token's row and column, or tap its cell"))
+        said=_("enter the GK at the token's row and column, or tap its cell")))
     research = s["players"][i]["research"]
     if len(research) >= rules.MAX_RESEARCH:
-        raise RulesError("data.gk", f"a player has {rules.MAX_RESEARCH} research tokens [V34]")
+        raise RulesError("data.gk", _("a player has %(num)s research tokens [V34]", num=rules.MAX_RESEARCH))
     research.append(gk)
 
 
@@ -330,14 +331,14 @@ def _on_research_remove(s: dict, data: dict, ctx: Context) -> None:
     i = _player(s, data, human_only=True)
     research = s["players"][i]["research"]
     if not research:
-        raise RulesError("data.index", "no research token entered")
+        raise RulesError("data.index", _("no research token entered"))
     del research[whole(data["index"], "data.index", 0, len(research) - 1)]
 
 
 def _on_track(s: dict, data: dict, ctx: Context) -> None:
     values = check_track(data, "data")
     if not values:
-        raise RulesError("data", "enter the scoring spaces, the insight positions or the end number")
+        raise RulesError("data", _("enter the scoring spaces, the insight positions or the end number"))
     s["track"].update(values)
 
 
@@ -350,7 +351,7 @@ def _on_positions(s: dict, data: dict, ctx: Context) -> None:
         typed["gk"] = whole(data["gk"], "data.gk", 0, rules.POS_HI)
     moves = {k: v - s["players"][i]["markers"][k] for k, v in typed.items() if v != s["players"][i]["markers"][k]}
     if not moves:
-        raise RulesError("data", "type a new position for at least one marker")
+        raise RulesError("data", _("type a new position for at least one marker"))
     for marker, delta in moves.items():
         # the same as a move by the difference: insight symbols [V170], the end trigger [V354-356]
         _advance(s, i, marker, delta, "data.gk" if marker == "gk" else at("data.markers", marker), ctx)
@@ -384,36 +385,60 @@ HANDLERS = {
 
 # --- words for the history panel -------------------------------------------------------------
 
+#: the knowledge types and markers as a sentence says them ("the botany marker", "scores botany")
+KINDS = {"botany": N_("botany"), "astrology": N_("astrology"), "baths": N_("baths"), "writings": N_("writings"),
+         "gk": N_("gk")}
+
+
 def _page_name(page: Any) -> str:
-    return PAGE_NAMES[page] if isinstance(page, int) and 0 <= page < len(PAGE_NAMES) else "a page"
+    return _(PAGE_NAMES[page]) if isinstance(page, int) and 0 <= page < len(PAGE_NAMES) else _("a page")
+
+
+def _kind(kind: Any) -> str:
+    """A knowledge type as a line says it: its word, or a stored line's odd value as it is."""
+    return _(KINDS[kind]) if kind in KINDS else str(kind)
 
 
 def _page_line(d: dict, who: str) -> str:
-    parts = [f"phase {d['phase']}" if "phase" in d else "", f"×{d['multiplier']}" if "multiplier" in d else "",
-             f"scores {d['chosen']}" if d.get("chosen") else ""]
-    return f"{who}: {_page_name(d.get('page'))} " + (", ".join(p for p in parts if p) or "set")
+    parts = [_("phase %(phase)s", phase=d["phase"]) if "phase" in d else "", f"×{d['multiplier']}" if "multiplier" in d else "",
+             _("scores %(kind)s", kind=_kind(d["chosen"])) if d.get("chosen") else ""]
+    # Translators: a page corrected with no value shown, as in "Ana: Botany left set"
+    changes = ", ".join(p for p in parts if p) or _("set")
+    return _("%(who)s: %(page)s %(changes)s", who=who, page=_page_name(d.get("page")), changes=changes)
+
+
+def _marker(marker: Any) -> str:
+    """A marker as a line names it: "GK", "Botany" (a stored line's odd value capitalised)."""
+    return _(MARKER_LABELS[marker]) if marker in MARKER_LABELS else str(marker).capitalize()
 
 
 LINES: EventLines = {
-    "move": lambda d, who: f"{who}: {d.get('delta', 0):+d} "
-                           + ("GK" if d.get("marker") == "gk" else str(d.get("marker", "")).capitalize()),
-    "exchange": lambda d, who: f"{who}: {d.get('type')} puzzle piece placed"
-                               + (f", +{d['gk']} GK" if "gk" in d else (" (cell)" if "cell" in d else "")),
-    "end_turn": "turn ended",
-    "study": lambda d, who: f"{who}: studied {_page_name(d.get('page'))}",
+    "move": lambda d, who: _("%(who)s: %(delta)s %(marker)s", who=who, delta=format(d.get("delta", 0), "+d"),
+                             marker=_marker(d.get("marker", ""))),
+    "exchange": lambda d, who: (
+        _("%(who)s: %(kind)s puzzle piece placed, +%(gk)s GK", who=who, kind=_kind(d.get("type")), gk=d["gk"]) if "gk" in d
+        else _("%(who)s: %(kind)s puzzle piece placed (cell)", who=who, kind=_kind(d.get("type"))) if "cell" in d
+        else _("%(who)s: %(kind)s puzzle piece placed", who=who, kind=_kind(d.get("type")))),
+    "end_turn": lambda d, who: _("turn ended"),
+    "study": lambda d, who: _("%(who)s: studied %(page)s", who=who, page=_page_name(d.get("page"))),
     "page": _page_line,
-    "book": "{who}: card numbers entered",
-    "research": lambda d, who: f"{who}: research token" + (f" {d['gk']} GK" if "gk" in d else " (cell)"),
-    "research_remove": "{who}: research token removed",
-    "track": "score track values entered",
-    "positions": lambda d, who: f"{who}: markers set to " + ", ".join(
-        f"{str(k).capitalize()} {v}" for k, v in {**(d.get("markers") or {}), **({"GK": d["gk"]} if "gk" in d else {})}.items()),
+    "book": lambda d, who: _("%(who)s: card numbers entered", who=who),
+    "research": lambda d, who: _("%(who)s: research token %(gk)s GK", who=who, gk=d["gk"]) if "gk" in d
+    else _("%(who)s: research token (cell)", who=who),
+    "research_remove": lambda d, who: _("%(who)s: research token removed", who=who),
+    "track": lambda d, who: _("score track values entered"),
+    "positions": lambda d, who: _("%(who)s: markers set to %(positions)s", who=who, positions=", ".join(
+        f"{_marker(k)} {v}" for k, v in {**(d.get("markers") or {}), **({"gk": d["gk"]} if "gk" in d else {})}.items())),
     calculator.SHEET: calculator.line,
-    "solo_setup": lambda d, who: f"{AUTOMA} set up ({str(d.get('difficulty', '')).replace('_', ' ')})",
-    "voynich_flip": f"{AUTOMA} flips his card",
-    "voynich_reflip": f"{AUTOMA}: no benefit, flips again",
-    "voynich_research": f"{AUTOMA}: research action, +{rules.RESEARCH_GK} GK",
-    "voynich_tokens": lambda d, who: f"{AUTOMA}: {d.get('count')} tokens on the board",
+    "solo_setup": lambda d, who: _("%(automa)s set up (%(difficulty)s)", automa=AUTOMA, difficulty=_(
+        DIFFICULTY_NAMES[d["difficulty"]]) if d.get("difficulty") in DIFFICULTY_NAMES else str(d.get("difficulty", "")).replace("_", " ")),
+    "voynich_flip": lambda d, who: _("%(automa)s flips his card", automa=AUTOMA),
+    "voynich_reflip": lambda d, who: _("%(automa)s: no benefit, flips again", automa=AUTOMA),
+    "voynich_research": lambda d, who: _("%(automa)s: research action, +%(gk)s GK", automa=AUTOMA, gk=rules.RESEARCH_GK),
+    # Translators: the English says "tokens" for one token too (as it always has); use the plural forms your language needs
+    "voynich_tokens": lambda d, who: ngettext("%(automa)s: %(num)s tokens on the board", "%(automa)s: %(num)s tokens on the board",
+                                              d["count"], automa=AUTOMA) if isinstance(d.get("count"), int)
+    else _("%(automa)s: %(count)s tokens on the board", automa=AUTOMA, count=d.get("count")),
 }
 
 
