@@ -13,7 +13,7 @@ from functools import partial
 from typing import Any
 
 from ..base import Context, EventLines, clone, describe_event, is_calculator
-from ..speech import N_, _, ngettext
+from ..speech import N_, _, ngettext, pgettext
 from ..validation import RulesError, choice, flag, obj, whole
 from . import calculator, functions, rules, solo
 from .facts import (
@@ -419,7 +419,7 @@ def _markers_line(d: dict, who: str) -> str:
 
 def _character_line(d: dict, who: str) -> str:
     char = CHARACTERS.get(d.get("character") or "")
-    return _("%(who)s: character %(name)s", who=who, name=char["name"] if char else _("none"))
+    return _("%(who)s: character %(name)s", who=who, name=char["name"] if char else pgettext("character", "none"))
 
 
 #: what each event says in the history panel (describe), in the language spoken when it is said
