@@ -160,8 +160,9 @@ def list_page(key_error: str | None = None, status: int | None = None):
     names = sorted({p["name"] for doc in shown for p in doc["players"]}, key=stats.name_key)
     body = render_template("plays/list.html", plays=[entry(doc) for doc in shown], names=names,
                            key_error=key_error, **_common(game, player, error),
-                           # the language picker's way back after a key was posted: the list (a GET keeps its filters)
-                           here=url_for("plays.index") if request.method == "POST" else None)
+                           # the language picker's way back: the list with its filters, never a key the
+                           # address carried (?key=, refused) nor the key's form's address (POST)
+                           here=url_for("plays.index", **filter_args(game, player)))
     return body, status or (400 if key_error or error else 200)
 
 
