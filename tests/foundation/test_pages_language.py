@@ -234,3 +234,40 @@ def _today():
     from datetime import datetime
 
     return datetime.now().astimezone()
+
+
+# --- in a browser: the picker and a word the page's script writes -----------------------------------
+
+@pytest.mark.slow  # a real server process (and a browser)
+def test_a_polish_phone_reads_the_scripts_word_then_picks_french_and_stays_on_its_page(browser, tmp_path):
+    """static/js/seat.js writes "watching" for a phone that only watches: in Polish on a Polish page.
+    The picker (static/js/language.js) then sends French as soon as it is chosen, back to this page."""
+    from urllib.parse import urlparse
+
+    from tests.conftest import PHONE, Server, take_seat
+    from tests.foundation.test_lost_taps import create
+
+    server = Server(data=tmp_path / "data").start()
+    try:
+        t = create(server, "gutenberg", ("Anna", "Tom"))
+        context = browser.new_context(**PHONE, locale="pl")
+        phone = context.new_page()
+        phone.set_default_timeout(10_000)
+        phone.goto(server.url + urlparse(t["join_url"]).path)
+        phone.wait_for_url("**/t/*")
+        take_seat(phone, said("pl", "Just watch"))
+        assert phone.locator("html").get_attribute("lang") == "pl"
+        with speech.speaking("pl"):
+            assert phone.locator("[data-you-are]").first.text_content() == speech.gettext("watching") != "watching"
+        picker = phone.locator("footer select[name=lang]")
+        box = picker.bounding_box()
+        assert box["height"] >= 44 and box["y"] > phone.locator("main").bounding_box()["y"]
+        with phone.expect_navigation():
+            picker.select_option("fr")
+        assert urlparse(phone.url).path == f"/t/{t['table']}"
+        assert phone.locator("html").get_attribute("lang") == "fr"
+        with speech.speaking("fr"):
+            assert phone.locator("[data-you-are]").first.text_content() == speech.gettext("watching")
+        context.close()
+    finally:
+        server.stop()
