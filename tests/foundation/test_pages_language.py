@@ -161,6 +161,22 @@ def test_the_creation_limits_words_are_the_same_in_english_and_translated_on_a_p
     assert "too many" not in polish and "60" in polish and "5" in polish and "7" in polish
 
 
+def test_the_creation_limits_page_speaks_the_phones_language_and_the_api_english(tmp_path):
+    from companion import create_app
+
+    app = create_app({"TESTING": True, "DATA_DIR": str(tmp_path), "CREATE_LIMIT": "1/1"})
+    phone = app.test_client()
+    phone.set_cookie(language.COOKIE, "pl")
+    form = {"players[]": ["Anna", "Ben"], "options.calculator:bool": "on"}
+    assert phone.post("/new/gutenberg", data=form).status_code == 303
+    refused = phone.post("/new/gutenberg", data=form)
+    html = refused.get_data(as_text=True)
+    assert refused.status_code == 429 and '<html lang="pl">' in html and said("pl", "Sorry") in html
+    assert "too many" not in html and said("pl", "Your browser's Back button returns to the form with what you typed.") in html
+    api = phone.post("/api/v1/tables", json={"game": "gutenberg", "players": ["Anna", "Ben"]})
+    assert api.status_code == 429 and api.get_json()["error"].startswith("too many new tables from this device: at most 1 every minute")
+
+
 # --- the picker -----------------------------------------------------------------------------------
 
 def test_every_page_has_the_language_picker_at_its_foot(client):
