@@ -151,6 +151,17 @@ def test_an_error_page_speaks_the_phones_language(client, lang):
                       "check your spelling and try again.") in nowhere
 
 
+def test_werkzeugs_own_words_on_the_error_page_are_in_the_catalog():
+    """render.ERROR_WORDS copies werkzeug's descriptions: a werkzeug that words them otherwise is seen here."""
+    from werkzeug import exceptions
+
+    from companion.web import render
+
+    for error in (exceptions.BadRequest, exceptions.NotFound, exceptions.MethodNotAllowed, exceptions.RequestEntityTooLarge,
+                  exceptions.RequestURITooLarge, exceptions.RequestHeaderFieldsTooLarge):
+        assert error.description in render.ERROR_WORDS, error
+
+
 def test_the_creation_limits_words_are_the_same_in_english_and_translated_on_a_page():
     with speech.english():
         assert guard.too_many("tables", 60, 1, 5) == "too many new tables from this device: at most 60 every minute; try again in 5 s"
