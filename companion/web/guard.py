@@ -42,6 +42,8 @@ import time
 from typing import Callable, Iterable
 
 from .. import network
+from ..games import speech
+from ..games.speech import gettext, ngettext
 
 # --- the Host check ----------------------------------------------------------------------------
 
@@ -231,7 +233,6 @@ DEFAULT_CREATE_LIMIT = "60/1"
 #: the routes that create, as Flask endpoints, and what each creates (the limit counts each kind apart)
 CREATING = {"home.create": "tables", "api.create_table": "tables", "profiles.save": "profiles",
             "profiles.import_file": "profiles"}
-WORDS = {"tables": "new tables", "profiles": "new box profiles"}
 
 
 def parse_limit(text: str | None) -> tuple[int, int] | None:
@@ -298,6 +299,24 @@ def limit_creation():
     seconds = limit.wait(kind, request.remote_addr or "")
     if seconds is None:
         return None
-    message = (f"too many {WORDS[kind]} from this device: at most {limit.count} every "
-               f"{'minute' if limit.minutes == 1 else f'{limit.minutes} minutes'}; try again in {seconds} s")
-    raise TooManyRequests(message, retry_after=seconds)
+    if not request.path.startswith("/api/"):
+        # the error page speaks the phone's language: this check runs before language.speak would
+        # (web/__init__.py's order) and stops the request, so it speaks as speak does, ended as
+        # speak's is (language.stop_speaking); the API's answer stays English
+        from flask import g
+        from flask_babel import get_locale
+
+        g.speech_token = speech.begin(str(get_locale()))
+    raise TooManyRequests(too_many(kind, limit.count, limit.minutes, seconds), retry_after=seconds)
+
+
+def too_many(kind: str, count: int, minutes: int, seconds: int) -> str:
+    """What a 429 says: what was made too often, the limit, and how long to wait."""
+    every = ngettext("every minute", "every %(num)d minutes", minutes)
+    if kind == "profiles":
+        # Translators: %(every)s is "every minute" or "every 5 minutes"; "s" are seconds
+        return gettext("too many new box profiles from this device: at most %(most)s %(every)s; try again in %(seconds)s s",
+                       most=count, every=every, seconds=seconds)
+    # Translators: %(every)s is "every minute" or "every 5 minutes"; "s" are seconds
+    return gettext("too many new tables from this device: at most %(most)s %(every)s; try again in %(seconds)s s",
+                   most=count, every=every, seconds=seconds)

@@ -9,11 +9,17 @@ from flask import Blueprint, abort, jsonify, redirect, render_template, request,
 from .. import forms, games, profiles, tables, wording
 from ..games.base import is_calculator
 from ..games import validation
+from ..games.speech import _
 from ..games.validation import RulesError
 from .connection import get_db
+from .render import error_words, page_address, script_words
 from .tables import set_table_cookies
 
 bp = Blueprint("home", __name__)
+# what base.html asks on every page: the language picker's way back, the page script's words;
+# and errors/error.html its message's
+for _global in (page_address, script_words, error_words):
+    bp.add_app_template_global(_global)
 
 
 @bp.get("/")
@@ -87,7 +93,7 @@ def tables_on_this_device(limit: int = 20) -> list:
 def _game_or_404(key: str):
     game = games.get(key)
     if game is None:
-        abort(404, f"There is no game called {key!r} here.")
+        abort(404, _("There is no game called %(key)s here.", key=repr(key)))
     return game
 
 
@@ -105,6 +111,7 @@ def _new_form(game, doc: dict | None = None, error: wording.Said | None = None, 
             profile_id=doc.get("profile"),
             profiles=profiles.list_profiles(get_db(), game.key),
             error=error,
+            here=url_for("home.new", game_key=game.key),  # the language picker's way back, after a post too
         ),
         status,
     )
@@ -149,7 +156,7 @@ def _options_by_name(options: dict, rows: list[int], form_rows: int) -> dict:
         row = options.get(key)
         if isinstance(row, int) and not isinstance(row, bool) and 0 <= row < form_rows:
             if row not in rows:
-                raise RulesError(key, f"Player {row + 1} has no name: type one there, or choose another")
+                raise RulesError(key, _("Player %(number)s has no name: type one there, or choose another", number=row + 1))
             options[key] = rows.index(row)
     return options
 
@@ -163,9 +170,9 @@ def create(game_key: str):
     try:
         doc = forms.decode(request.form.items(multi=True))
         if not isinstance(doc.get("players", []), list):
-            raise RulesError("players", "send the names as players[] fields")
+            raise RulesError("players", _("send the names as players[] fields"))
         if not isinstance(doc.get("options", {}), dict):
-            raise RulesError("$", "send the setup options as options.NAME fields")
+            raise RulesError("$", _("send the setup options as options.NAME fields"))
         rows = [i for i, n in enumerate(doc.get("players", [])) if isinstance(n, str) and n.strip()]
         names = [doc["players"][i] for i in rows]
         create_doc = {"game": game.key, "players": names, **_options_by_name(doc.get("options", {}), rows, len(doc.get("players", [])))}
@@ -178,7 +185,7 @@ def create(game_key: str):
         if row is not None:
             # its field would look right and be refused again: it comes back empty, and says so
             doc["players"][row] = ""
-            err = RulesError(err.field, f"{err.message}; the field is cleared: type the name again")
+            err = RulesError(err.field, _("%(why)s; the field is cleared: type the name again", why=err.message))
         if err.field not in ("players", "profile") and not err.field.startswith("players["):
             err = err.moved(f"options.{err.field}" if err.field != "$" else "options")
         return _new_form(game, doc, wording.said(err, [], game.labels), 400)

@@ -20,22 +20,25 @@ import tempfile
 from datetime import datetime
 from io import BytesIO
 
+from babel.dates import format_time
 from flask import Blueprint, abort, current_app, make_response, redirect, render_template, request, send_file, url_for
 from markupsafe import Markup
 
 from .. import charts, games, hostkey, results, stats, tables
 from ..wording import ABBREVIATIONS
+from ..games import speech
 from ..games.base import is_calculator
+from ..games.speech import N_, _
 from . import answers, guard
 from .connection import get_db
 
 bp = Blueprint("plays", __name__)
 
-NO_PLAY = "There is no such play here."
-WRONG_KEY = "That host key is not this server's."
-NO_KEY = "Type the host key that companion serve or companion host-key printed."
-KEY_IN_ADDRESS = ("A host key in the address (?key=) is not taken: proxies and servers keep addresses in their logs. "
-                  "Open the link companion serve prints now (…/plays#key=…), or type the key below.")
+NO_PLAY = N_("There is no such play here.")
+WRONG_KEY = N_("That host key is not this server's.")
+NO_KEY = N_("Type the host key that companion serve or companion host-key printed.")
+KEY_IN_ADDRESS = N_("A host key in the address (?key=) is not taken: proxies and servers keep addresses in their logs. "
+                    "Open the link companion serve prints now (…/plays#key=…), or type the key below.")
 #: what a backup download says of itself, in its name and beside its button: it holds the host key
 BACKUP_CARRIES_KEY = "host-key-inside"
 #: the cookie that holds the host key on another device: about a year (browsers keep 400 days at most)
@@ -79,7 +82,7 @@ def visible_table(table_id: str) -> tables.Table:
             return tables.load(db, table_id)
         return tables.authorize(db, table_id, answers.secret_of(request.cookies, table_id))
     except tables.NotFound:
-        abort(404, NO_PLAY)
+        abort(404, _(NO_PLAY))
 
 
 @bp.after_request
@@ -97,7 +100,7 @@ def filters() -> tuple[str | None, str, str | None]:
     game = request.args.get("game", "").strip() or None
     player = request.args.get("player", "").strip()[:80]
     if game is not None and games.get(game) is None:
-        return None, player, f"There is no game called {game!r} here: showing every game."
+        return None, player, _("There is no game called %(key)s here: showing every game.", key=repr(game))
     return game, player, None
 
 
@@ -107,9 +110,13 @@ def filter_args(game: str | None, player: str) -> dict:
 
 
 def when(stamp: str) -> str:
-    """"2026-12-03T21:14:05Z" -> "3 Dec 2026, 21:14", in the host's local time (the table's clock)."""
+    """"2026-12-03T21:14:05Z" -> "3 Dec 2026, 21:14", in the host's local time (the table's clock);
+    another language writes it its own way ("3 déc. 2026, 21:14", "3.12.2026, 21:14")."""
     moment = datetime.fromisoformat(stamp.replace("Z", "+00:00")).astimezone()
-    return f"{moment.day} {moment:%b %Y, %H:%M}"
+    if speech.language() == speech.SOURCE:
+        return f"{moment.day} {moment:%b %Y, %H:%M}"
+    here = speech.locale()  # the language's date (|day's) and short time, joined its way ("{1}, {0}")
+    return here.datetime_formats["medium"].replace("'", "").format(format_time(moment, "short", locale=here), speech.day(moment))
 
 
 def entry(doc: dict) -> dict:
@@ -131,7 +138,7 @@ def _common(game: str | None, player: str, error: str | None) -> dict:
 @bp.get("/plays")
 def index():
     """List the plays this device may see, newest first; a key in the address is refused (see the module)."""
-    return list_page(KEY_IN_ADDRESS if "key" in request.args else None)
+    return list_page(_(KEY_IN_ADDRESS) if "key" in request.args else None)
 
 
 @bp.post("/plays/key")
@@ -143,7 +150,7 @@ def take_key():
         # Secure over HTTPS (a trusted proxy's X-Forwarded-Proto, or an https --public-url): never sent in clear after
         response.set_cookie(HOST_COOKIE, key, max_age=HOST_COOKIE_AGE, **guard.cookie_settings())
         return response
-    return list_page(WRONG_KEY if key else NO_KEY, 403 if key else 400)
+    return list_page(_(WRONG_KEY) if key else _(NO_KEY), 403 if key else 400)
 
 
 def list_page(key_error: str | None = None, status: int | None = None):
@@ -152,7 +159,10 @@ def list_page(key_error: str | None = None, status: int | None = None):
     shown = visible(game, player)
     names = sorted({p["name"] for doc in shown for p in doc["players"]}, key=stats.name_key)
     body = render_template("plays/list.html", plays=[entry(doc) for doc in shown], names=names,
-                           key_error=key_error, **_common(game, player, error))
+                           key_error=key_error, **_common(game, player, error),
+                           # the language picker's way back: the list with its filters, never a key the
+                           # address carried (?key=, refused) nor the key's form's address (POST)
+                           here=url_for("plays.index", **filter_args(game, player)))
     return body, status or (400 if key_error or error else 200)
 
 
@@ -163,7 +173,7 @@ def stats_page():
     per_game = stats.per_game(visible(game, player))
     for g in per_game:
         g["title"] = games.get(g["game"]).title if games.get(g["game"]) else g["game"]
-        label = f"Wins per player at {g['title']}"
+        label = _("Wins per player at %(game)s", game=g["title"])
         g["chart"] = Markup(charts.bar_chart([(p["name"], p["wins"]) for p in g["players"]], label))
     return render_template("plays/stats.html", per_game=per_game, **_common(game, player, error)), 400 if error else 200
 
@@ -175,7 +185,7 @@ def record(table_id: str):
     try:
         doc = results.result(table)
     except results.NotOver:
-        abort(404, NO_PLAY)
+        abort(404, _(NO_PLAY))
     db = get_db()
     ranked = sorted(doc["players"], key=lambda p: p["place"])
     keys = list(dict.fromkeys(k for p in ranked for k in p["breakdown"]))
@@ -186,7 +196,7 @@ def record(table_id: str):
         # the result names every scored seat in seat order, a scored solo opponent too (such a solo
         # table has one player's name but two running scores)
         names = [p["name"] for p in doc["players"]]
-        label = f"{table.rules.title}: each player's {table.rules.running_label} over the game"
+        label = _("%(game)s: each player's %(score)s over the game", game=table.rules.title, score=_(table.rules.running_label))
         chart = {"svg": Markup(charts.line_chart(names, scores, label)), "label": label, "changes": len(points) - 1,
                  "legend": [{"name": n, "swatch": Markup(charts.swatch(i)), "last": scores[-1][i]} for i, n in enumerate(names)
                             if i < len(scores[-1])]}
@@ -194,8 +204,8 @@ def record(table_id: str):
     joined = bool(secret) and table.id in joined_ids()
     return render_template(
         "plays/record.html", doc=doc, play=entry(doc), table=table, ranked=ranked,
-        labels={k: key_label(k) for k in keys},
-        chart=chart, calculator=is_calculator(table.options), running=table.rules.running_label,
+        labels={k: _(key_label(k)) for k in keys},
+        chart=chart, calculator=is_calculator(table.options), running=_(table.rules.running_label),
         history=tables.history(table, tables.events(db, table.id)), joined=joined, host=is_host())
 
 
@@ -249,7 +259,7 @@ def backup():
     from .. import export
 
     if not is_host():
-        abort(404, NO_PLAY)
+        abort(404, _(NO_PLAY))
     with tempfile.TemporaryDirectory(prefix="companion-backup-") as folder:
         path = os.path.join(folder, "companion.db")
         export.backup(current_app.config["DATABASE"], path)

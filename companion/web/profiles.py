@@ -7,6 +7,7 @@ import json
 from flask import Blueprint, Response, abort, redirect, render_template, request, url_for
 
 from .. import forms, games, profiles, wording
+from ..games.speech import _
 from ..games.validation import RulesError
 from .connection import get_db
 
@@ -23,17 +24,19 @@ def _profile_or_404(profile_id: int) -> dict:
     try:
         return profiles.get(get_db(), profile_id)
     except profiles.ProfileNotFound:
-        abort(404, "There is no such box profile.")
+        abort(404, _("There is no such box profile."))
 
 
 def _edit_form(game, profile: dict | None, name: str, data: dict, error=None, status=200):
-    return render_template("profiles/edit.html", game=game, record=profile, name=name, profile=data, error=error), status
+    # the language picker comes back to the form (a post's answer too: its address is the form's)
+    here = url_for("profiles.edit", profile_id=profile["id"]) if profile else url_for("profiles.new", game_key=game.key)
+    return render_template("profiles/edit.html", game=game, record=profile, name=name, profile=data, error=error, here=here), status
 
 
 @bp.get("/new/<game_key>")
 def new(game_key: str):
     """Show an empty profile form for a game."""
-    game = games.get(game_key) or abort(404, "There is no such game.")
+    game = games.get(game_key) or abort(404, _("There is no such game."))
     return _edit_form(game, None, "", {})
 
 
@@ -49,7 +52,7 @@ def edit(profile_id: int):
 def save(game_key: str | None = None, profile_id: int | None = None):
     """Save the form; on an error show it beside the field and store nothing."""
     record = _profile_or_404(profile_id) if profile_id is not None else None
-    game = games.get(record["game"] if record else game_key) or abort(404, "There is no such game.")
+    game = games.get(record["game"] if record else game_key) or abort(404, _("There is no such game."))
     doc: dict = {}
     try:
         doc = forms.decode(request.form.items(multi=True))
@@ -57,7 +60,7 @@ def save(game_key: str | None = None, profile_id: int | None = None):
         saved = profiles.save(get_db(), {"game": game.key, "name": name, "data": doc}, profile_id)
     except RulesError as err:
         field = "profile_name" if err.field == "name" else err.field.removeprefix("data.")
-        said = wording.said(RulesError(field, err.message), [], {**game.labels, "profile_name": "the box's name"})
+        said = wording.said(RulesError(field, err.message), [], {**game.labels, "profile_name": _("the box's name")})
         return _edit_form(game, record, request.form.get("profile_name", ""), doc, said, 400)
     return redirect(url_for("profiles.edit", profile_id=saved["id"]), 303)
 
@@ -85,17 +88,18 @@ def import_file():
     upload = request.files.get("file")
     try:
         if upload is None or not upload.filename:
-            raise RulesError("file", "choose a profile file (.json) to import")
+            raise RulesError("file", _("choose a profile file (.json) to import"))
         try:
             doc = json.loads(upload.read(256 * 1024 + 1))
         except (ValueError, RecursionError):
-            raise RulesError("file", "is not a JSON profile file") from None
+            raise RulesError("file", _("is not a JSON profile file")) from None
         saved = profiles.save(get_db(), doc)
     except RulesError as err:
         # the file's own paths, said plainly: "the file's data, suspicion track, stake"
-        label = {"file": "", "$": "the file", "name": "the file's name"}.get(err.field)
+        label = {"file": "", "$": _("the file"), "name": _("the file's name")}.get(err.field)
         if label is None:
-            label = "the file's " + wording.label_of(err.field, [])
+            label = _("the file's %(what)s", what=wording.label_of(err.field, []))
         said = wording.Said(err.field, err.message, label.strip())
-        return render_template("profiles/list.html", profiles=profiles.list_profiles(get_db()), games=games.registry(), error=said), 400
+        return render_template("profiles/list.html", profiles=profiles.list_profiles(get_db()), games=games.registry(), error=said,
+                               here=url_for("profiles.index")), 400
     return redirect(url_for("profiles.edit", profile_id=saved["id"]), 303)

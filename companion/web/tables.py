@@ -11,6 +11,7 @@ from markupsafe import Markup
 
 from .. import forms, network, qr, results, tables, wording
 from ..games import speech
+from ..games.speech import N_, _
 from ..games.validation import RulesError
 from ..network import EVERY_INTERFACE, is_local, lan_address
 from . import answers, guard, parts, push, steppers
@@ -20,7 +21,7 @@ from .render import is_htmx, render_block
 
 bp = Blueprint("tables", __name__)
 
-NO_TABLE = "There is no such table here. Scan the table's QR code to join it."
+NO_TABLE = N_("There is no such table here. Scan the table's QR code to join it.")
 #: 400 days, the most browsers keep a cookie: a joined table stays in this device's plays archive (/plays)
 COOKIE_AGE = 60 * 60 * 24 * 400
 #: the history lines the live region shows, newest first: every push sends the list again when a
@@ -39,7 +40,7 @@ def current_table(table_id: str) -> tables.Table:
     try:
         return tables.authorize(get_db(), table_id, answers.secret_of(request.cookies, table_id))
     except tables.NotFound:
-        abort(404, NO_TABLE)
+        abort(404, _(NO_TABLE))
 
 
 def current_seat(table) -> int | None:
@@ -115,6 +116,8 @@ def table_context(table, screen: str | None = None, error=None, notice: str | No
         "etag": answers.live_tag(table.id, table.version),
         "poll_ms": current_app.config["POLL_MS"],
         "game": table.rules,
+        # where the language picker (base.html) comes back to, whatever form was posted
+        "here": url_for("tables.show", table_id=table.id, screen=screen),
         # a finished table's "Log this play" card: BG Stats in one tap, the result as text
         "outcome": _outcome(table),
     }
@@ -142,7 +145,7 @@ def join(table_id: str, secret: str):
     try:
         tables.authorize(get_db(), table_id, secret)
     except tables.NotFound:
-        abort(404, NO_TABLE)
+        abort(404, _(NO_TABLE))
     response = redirect(url_for("tables.show", table_id=table_id), 303)
     set_table_cookies(response, table_id, secret)
     return response
@@ -218,7 +221,7 @@ def live(table_id: str):
             response = make_response(update(table, _screen(), has, _redraw()), 200,
                                      list(answers.version_headers(table.version)))
     except tables.NotFound:
-        abort(404, NO_TABLE)
+        abort(404, _(NO_TABLE))
     response.set_etag(answer.tag if answer.unchanged else answers.live_tag(table_id, table.version))
     return response
 
@@ -282,7 +285,7 @@ def _write_from_form(table_id: str, operation, conflict_notice: str):
     """
     secret = answers.secret_of(request.cookies, table_id)
     if not secret:
-        abort(404, NO_TABLE)
+        abort(404, _(NO_TABLE))
     doc = None
     try:
         doc = forms.decode(request.form.items(multi=True))
@@ -292,7 +295,7 @@ def _write_from_form(table_id: str, operation, conflict_notice: str):
             doc["expected_version"] = tables.version_if_authorized(get_db(), table_id, secret)
         table = operation(get_db(), table_id, doc, answers.seat_of(request.cookies, table_id), secret=secret)
     except tables.NotFound:
-        abort(404, NO_TABLE)
+        abort(404, _(NO_TABLE))
     except RulesError as err:
         # a field forms.py could not read ("12a" in a number field) still names its player
         return _after_write(table_id, error=err, status=400, posted=doc if doc is not None else _raw_event())
@@ -323,13 +326,14 @@ def post_event(table_id: str):
             doc.setdefault("data", {})
         return tables.append(db, tid, doc, seat, secret, rows_commute=True)
 
-    return _write_from_form(table_id, append, "The table changed on another phone: here it is now. Tap again if still needed.")
+    return _write_from_form(table_id, append, _("The table changed on another phone: here it is now. Tap again if still needed."))
 
 
 @bp.post("/t/<table_id>/undo")
 def undo(table_id: str):
     """Take back the latest event still in force."""
-    return _write_from_form(table_id, tables.undo, "The table changed on another phone: nothing was undone. Look, then undo again if still needed.")
+    return _write_from_form(table_id, tables.undo,
+                            _("The table changed on another phone: nothing was undone. Look, then undo again if still needed."))
 
 
 @bp.post("/t/<table_id>/seat")
@@ -339,7 +343,7 @@ def choose_seat(table_id: str):
     raw = request.form.get("seat", "")
     seat = answers.seat_number(raw)
     if raw != "watch" and not (seat is not None and seat < len(table.names)):
-        err = RulesError("seat", f"must be a player number from 0 to {len(table.names) - 1}, or watch")
+        err = RulesError("seat", _("must be a player number from 0 to %(last)s, or watch", last=len(table.names) - 1))
         return _after_write(table_id, error=err, status=400)
     response = redirect(url_for("tables.show", table_id=table_id, screen=_screen()), 303)
     response.set_cookie(seat_cookie(table_id), raw, max_age=COOKIE_AGE, **guard.cookie_settings())

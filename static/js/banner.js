@@ -4,18 +4,20 @@
 // as room below while it shows, so nothing is ever beneath it for good.
 import { controlLast, findControl, tappedLast } from "./controls.js";
 import { waitingHere } from "./kept.js";
+import { counted, word } from "./words.js";
 
 var trouble = null, troubleText = "";  // what the banner says: null, "offline" or "server" (and why)
 export function troubled() { return trouble; }
 
 function bannerWords() {
   var n = waitingHere().length;
-  var taps = n === 1 ? "1 tap kept" : n + " taps kept";
+  var taps = counted("taps_kept", n, "1 tap kept", "{num} taps kept");
   if (trouble === "offline") {
-    var head = navigator.onLine === false ? "No connection" : "Can\u2019t reach the server";
-    return head + (n ? ": " + taps + ", sent when it is back." : ": the table shown may be out of date.");
+    var head = navigator.onLine === false ? word("no_connection", "No connection") : word("unreachable", "Can\u2019t reach the server");
+    return n ? word("offline_kept", "{trouble}: {taps}, sent when it is back.", { trouble: head, taps: taps })
+      : word("offline_stale", "{trouble}: the table shown may be out of date.", { trouble: head });
   }
-  return troubleText + (n ? " " + taps + ", sent again by itself." : "");
+  return n ? word("server_kept", "{trouble} {taps}, sent again by itself.", { trouble: troubleText, taps: taps }) : troubleText;
 }
 // Say `kind` of trouble ("offline", or "server" with its words), or nothing (null): the banner goes.
 export function showBanner(kind, text) {
@@ -59,7 +61,7 @@ export function serverWords(status, body) {
       text = (main ? main.textContent : body).replace(/\s+/g, " ").trim();
     } catch (e) { text = body.trim(); }
   }
-  if (status === 507) text = text && text.length < 200 ? text : "the server's disk is full: nothing was saved";
-  else text = "The server could not save that (error " + status + ").";
+  if (status === 507) text = text && text.length < 200 ? text : word("disk_full", "the server's disk is full: nothing was saved");
+  else text = word("server_error", "The server could not save that (error {status}).", { status: status });
   return text.charAt(0).toUpperCase() + text.slice(1).replace(/\.?$/, ".");
 }

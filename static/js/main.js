@@ -6,6 +6,7 @@
 import { takeKeyFromLink } from "./hostkey.js";
 import { noteInviteAtStart, openInviteOnArrival, tidyInvite } from "./invite.js";
 import { rereadKept } from "./kept.js";
+import { pickLanguage } from "./language.js";
 import { paintMarks } from "./marks.js";
 import { onlyNewer, setUpMorph } from "./morph.js";
 import { pushDrawn, pushed, startPolling, streamClosed, streamError, streamOpen } from "./push.js";
@@ -79,6 +80,7 @@ on(UPDATED, sayChange);
 // Taps, the network, another tab's kept writes.
 on("submit", tapped, true);
 on("click", share);
+on("change", pickLanguage);
 on("click", wakeOnTap, true);
 on("visibilitychange", wake);
 window.addEventListener("online", backOnline);

@@ -4,9 +4,9 @@
 // badge laid over the button's lower edge, so no button beside or below it moves.
 import { findControl } from "./controls.js";
 import { keptHere } from "./kept.js";
+import { counted, word } from "./words.js";
 
 var PENDING_MS = 1000;
-var CHANGED = "not saved: the table changed, tap again";
 
 export function paintMarks() {
   document.querySelectorAll(".unsaved-mark").forEach(function (m) { m.remove(); });
@@ -23,9 +23,13 @@ export function paintMarks() {
   });
   order.forEach(function (key) {
     var g = groups[key], state, words;
-    if (g.failed) { state = "failed"; words = g.failed > 1 ? g.failed + " taps not saved" : "not saved"; }
-    else if (g.sending) { state = "sending"; words = g.sending > 1 ? g.sending + " taps sending\u2026" : "sending\u2026"; }
-    else if (g.gaveUp) { state = "changed"; words = g.gaveUp > 1 ? g.gaveUp + " taps " + CHANGED : CHANGED; }
+    if (g.failed) { state = "failed"; words = g.failed > 1 ? counted("taps_not_saved", g.failed, "", "{num} taps not saved") : word("not_saved", "not saved"); }
+    else if (g.sending) { state = "sending"; words = g.sending > 1 ? counted("taps_sending", g.sending, "", "{num} taps sending\u2026") : word("sending", "sending\u2026"); }
+    else if (g.gaveUp) {
+      state = "changed";
+      words = g.gaveUp > 1 ? counted("taps_changed", g.gaveUp, "", "{num} taps not saved: the table changed, tap again")
+        : word("changed", "not saved: the table changed, tap again");
+    }
     else return;
     var found = findControl(g.control);
     if (!found) return;

@@ -4,6 +4,8 @@
 // after every update (a morphed part comes as the server drew it). Your own cards open once, as
 // they first appear (the page's start, a part added by an update): a <details> a player opened or
 // closed by hand stays so (morph.js).
+import { word } from "./words.js";
+
 function seatOf() {
   var body = document.body;
   return body && body.hasAttribute("data-seat") ? body.getAttribute("data-seat") : null;
@@ -28,7 +30,7 @@ export function markSeat(root) {
     });
   }
   var name = seat !== "" && document.querySelector('.players-line [data-you="' + seat + '"] .sb-name');
-  within(root, "[data-you-are]").forEach(function (el) { el.textContent = name ? name.textContent : "watching"; });
+  within(root, "[data-you-are]").forEach(function (el) { el.textContent = name ? name.textContent : word("watching", "watching"); });
   if (document.body.hasAttribute("data-seat-chosen")) within(root, ".seat-chooser").forEach(function (c) { c.remove(); });
 }
 

@@ -2,6 +2,8 @@
 // http on the LAN neither navigator.share nor navigator.clipboard exists (not a secure
 // context), so the field is selected and copied the old way, and the status says what happened.
 
+import { word } from "./words.js";
+
 // click, on the page: a [data-share] button shares the field it names.
 export function share(evt) {
   var button = evt.target.closest ? evt.target.closest("[data-share]") : null;
@@ -12,18 +14,18 @@ export function share(evt) {
   var text = field.value;
   function tell(words) { if (status) status.textContent = words; }
   if (navigator.share) {
-    navigator.share({ text: text }).then(function () { tell("Shared."); }).catch(function () {});
+    navigator.share({ text: text }).then(function () { tell(word("shared", "Shared.")); }).catch(function () {});
     return;
   }
   field.focus();
   field.select();
   var copied = false;
   try { copied = document.execCommand("copy"); } catch (e) { copied = false; }
-  if (copied) { tell("Copied: paste it in your group's chat."); return; }
+  if (copied) { tell(word("copied", "Copied: paste it in your group's chat.")); return; }
   if (navigator.clipboard) {
-    navigator.clipboard.writeText(text).then(function () { tell("Copied: paste it in your group's chat."); },
-      function () { tell("Selected: copy it with your phone's menu."); });
+    navigator.clipboard.writeText(text).then(function () { tell(word("copied", "Copied: paste it in your group's chat.")); },
+      function () { tell(word("selected", "Selected: copy it with your phone's menu.")); });
     return;
   }
-  tell("Selected: copy it with your phone's menu.");
+  tell(word("selected", "Selected: copy it with your phone's menu."));
 }
