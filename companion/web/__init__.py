@@ -90,6 +90,9 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.jinja_env.filters["plural"] = wording.plural  # {{ n|plural("coin") }} -> "1 coin", "2 coins"
     app.jinja_env.filters["ordinal"] = wording.ordinal
     app.teardown_appcontext(close_db)
+    from . import language
+
+    language.init(app)  # first of the checks: a page refused by any of them speaks its phone's language
     app.before_request(refuse_cross_site)
     # after the CSRF check: another site's refused post does not count against the device
     limit = creation_limit(app.config)
@@ -100,9 +103,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.register_error_handler(HTTPException, http_error)
     app.register_error_handler(Exception, unexpected_error)
 
-    from . import api, health, home, language, plays, profiles, tables
-
-    language.init(app)  # before the pages: every page speaks its phone's language
+    from . import api, health, home, plays, profiles, tables
 
     app.register_blueprint(home.bp)
     app.jinja_env.globals["home_screen"] = home.HOME_SCREEN

@@ -42,7 +42,6 @@ import time
 from typing import Callable, Iterable
 
 from .. import network
-from ..games import speech
 from ..games.speech import gettext, ngettext
 
 # --- the Host check ----------------------------------------------------------------------------
@@ -299,14 +298,7 @@ def limit_creation():
     seconds = limit.wait(kind, request.remote_addr or "")
     if seconds is None:
         return None
-    if not request.path.startswith("/api/"):
-        # the error page speaks the phone's language: this check runs before language.speak would
-        # (web/__init__.py's order) and stops the request, so it speaks as speak does, ended as
-        # speak's is (language.stop_speaking); the API's answer stays English
-        from flask import g
-        from flask_babel import get_locale
-
-        g.speech_token = speech.begin(str(get_locale()))
+    # the error page speaks the phone's language (language.speak runs before this check); the API, English
     raise TooManyRequests(too_many(kind, limit.count, limit.minutes, seconds), retry_after=seconds)
 
 
