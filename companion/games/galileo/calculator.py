@@ -14,12 +14,14 @@ from __future__ import annotations
 from typing import Any
 
 from ..base import SHEET, Context, is_calculator
+from ..speech import N_, _
 from ..validation import RulesError, at, choice, listof, obj, whole
 from . import functions, rules
+from .said import and_list, later, note
 
 #: what a calculator table takes; Game.apply refuses any other event with this hint
 CALCULATOR_EVENTS = ("board", SHEET)
-CALCULATOR_HINT = "save each player's row"
+CALCULATOR_HINT = N_("save each player's row")
 #: a result's players carry nothing beyond name, total and breakdown (companion/results.py)
 RESULT_EXTRAS: tuple[str, ...] = ()
 
@@ -42,7 +44,8 @@ def check_row(data: Any, players: int) -> dict:
         row["suspicion"] = whole(data["suspicion"], "data.suspicion", 0, functions.MAX_TRACK)
     elif row["status"] == "stake":
         # [GT765-767] at the Stake every point of suspicion costs 2 VP: the position is needed
-        raise RulesError("data.suspicion", f"is required at the Stake: each point of suspicion costs {rules.STAKE_FACTOR} VP at the end")
+        raise RulesError("data.suspicion", _("is required at the Stake: each point of suspicion costs %(factor)s VP at the end",
+                                             factor=rules.STAKE_FACTOR))
     else:
         row["suspicion"] = 0  # counts only at the Stake [GT765]
     levels = listof(data.get("penance", []), "data.penance", 0, 3)
@@ -50,7 +53,7 @@ def check_row(data: Any, players: int) -> dict:
     for i, level in enumerate(levels):
         level = whole(level, at("data.penance", i), 1, 3)
         if level in penance:
-            raise RulesError(at("data.penance", i), f"Penance card {rules.PENANCE_LEVELS[level - 1]} is listed twice")
+            raise RulesError(at("data.penance", i), _("Penance card %(roman)s is listed twice", roman=rules.PENANCE_LEVELS[level - 1]))
         penance.append(level)
     row["penance"] = sorted(penance)
     for key, default in ROW_DEFAULTS.items():
@@ -63,18 +66,18 @@ def check_row(data: Any, players: int) -> dict:
 def on_sheet(s: dict, data: Any, ctx: Context) -> None:
     """Save (or replace) one player's row; the rows of other players are untouched."""
     if not is_calculator(ctx.options):
-        raise RulesError("type", "this table tracks the game: enter the final entries under Final scoring")
+        raise RulesError("type", _("this table tracks the game: enter the final entries under Final scoring"))
     row = check_row(data, len(s["players"]))
     player = row.pop("player")
     s["players"][player]["sheet"] = row
-    s["notices"].append(f"{ctx.names[player]}'s row is in.")
+    note(s, later.gettext("%(name)s's row is in.", name=ctx.names[player]))
 
 
 def on_final(s: dict, data: Any, ctx: Context) -> None:
     """A tracked table's final-scoring entries for one player."""
     obj(data, "data", required=("player", *ROW_DEFAULTS))
     if s["phase"] != "final" or is_calculator(ctx.options):
-        raise RulesError("type", f"final scoring comes after the End of Cycle {rules.LAST_CYCLE}")
+        raise RulesError("type", _("final scoring comes after the End of Cycle %(cycle)s", cycle=rules.LAST_CYCLE))
     player = whole(data["player"], "data.player", 0, len(s["players"]) - 1)
     s["players"][player]["final"] = {key: whole(data[key], f"data.{key}", 0, functions.MAX_VP) for key in ROW_DEFAULTS}
 
@@ -90,28 +93,29 @@ def _held(state: dict, i: int, calc: bool) -> list[int]:
 
 
 def missing(state: dict, names: list[str], options: dict) -> list[str]:
-    """Say what final scoring still needs, in the players' words (empty when it can be scored)."""
+    """Say what final scoring still needs, in the players' words and the language spoken (empty when it can be scored)."""
     board = state["board"]
     calc = is_calculator(options)
     out = []
-    section = "Printed on the board" if calc else "Board values"  # the page's section
+    section = _("Printed on the board") if calc else _("Board values")  # the page's section
     if "cathedral" not in board:
-        out.append(f"the Cathedral values ({section})")
+        out.append(_("the Cathedral values (%(section)s)", section=section))
     if "vp" not in board.get("penance_cards", {}) and any(_held(state, i, calc) for i in range(len(state["players"]))):
-        out.append(f"the penance cards' VP ({section})")
+        out.append(_("the penance cards' VP (%(section)s)", section=section))
     key = "sheet" if calc else "final"
     waiting = [names[i] for i, p in enumerate(state["players"]) if p.get(key) is None]
-    if waiting:
-        what = "row" if calc else "final entries"
-        out.append(f"{waiting[0]}'s {what}" if len(waiting) == 1 else
-                   f"the {what.replace('row', 'rows')} of {', '.join(waiting[:-1])} and {waiting[-1]}")
+    if len(waiting) == 1:
+        out.append(_("%(name)s's row", name=waiting[0]) if calc else _("%(name)s's final entries", name=waiting[0]))
+    elif waiting:
+        said = {"names": ", ".join(waiting[:-1]), "last": waiting[-1]}
+        out.append(_("the rows of %(names)s and %(last)s", **said) if calc else _("the final entries of %(names)s and %(last)s", **said))
     if calc and not waiting:
         places: dict[int, list[str]] = {}
         for i, p in enumerate(state["players"]):
             places.setdefault(p["sheet"]["turn_order"], []).append(names[i])
         for place, who in sorted(places.items()):
             if len(who) > 1:
-                out.append(f"one place each in the turn order: {' and '.join(who)} both say {place}")
+                out.append(_("one place each in the turn order: %(names)s both say %(place)s", names=and_list(who), place=place))
     return out
 
 
