@@ -287,6 +287,9 @@ def _result_words(result: dict | None) -> dict:
         "result": result,
         "ranked": sorted(result["players"], key=lambda p: result["places"][p["name"]]) if result else [],
         "tie_break": tie_break(result) if result else None,
+        # the result's first line ("Winner: Ann"); ngettext here, since a page's ngettext fills its num alone
+        "winners_said": Sentence(ngettext("Winner: %(names)s", "Winner: %(names)s", len(result["winners"]),
+                                          names=", ".join(sentence.names(result["winners"])))) if result else None,
         "breakdown_rows": [(key, _(label)) for key, label in BREAKDOWN_ROWS],
     }
 
