@@ -3,8 +3,8 @@
 The state refers to players by index. Printed values (the suspicion track's icons, the
 tiles' back, the Cathedral, the penance cards, the prohibition penalties) live in
 `state["board"]`: copied from the box profile when the table is created, or entered at
-the table with the `board` event (RULES.md GAL-B). What an event did is said in said.py (the
-notices, in English in the state and told on each page in its language; the history's lines).
+the table with the `board` event (RULES.md GAL-B). What an event did is said with calculator.py's
+words (the notices, in English in the state and told on each page in its language; the history's lines).
 A refusal is said in the language spoken (the API's is English). Nothing here imports Flask.
 """
 
@@ -16,8 +16,8 @@ from ..base import Context, clone, is_calculator
 from ..speech import _
 from ..validation import RulesError, at, choice, flag, listof, obj, whole
 from . import calculator, functions, profile, rules
-from .calculator import SHEET
-from .said import LINES, describe, inquisition_suspects, later, note, sections, triggered  # noqa: F401  (Game: LINES, describe)
+from .calculator import (LINES, SHEET, describe, inquisition_suspects, later, note, sections,  # noqa: F401  (Game: LINES, describe)
+                         triggered)
 
 MAX_DELTA = 30
 
@@ -78,7 +78,7 @@ def initial_state(names: list[str], options: dict, profile: dict) -> dict:
         "tiles": _fresh_tiles(board),
         "players": [_new_player() for _name in names],
         "notices": [],
-        "notes": [],  # the notices, to say on each page in its language (said.py)
+        "notes": [],  # the notices, to say on each page in its language (calculator.note)
         "notice_player": None,
     }
 

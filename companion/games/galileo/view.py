@@ -12,10 +12,9 @@ from ..sentence import Sentence
 from ..speech import N_, _, ngettext, pgettext
 from ..words import standing
 from . import calculator, rules
+from .calculator import and_list as _and, told
 from .functions import SECTIONS, run_score
-from .labels import LABELS  # noqa: F401  (Game.labels: how a page names a refused field)
 from .profile import prohibition_penalty, removal_cost
-from .said import and_list as _and, told
 from .table import current_player, has_passed, prohibition_pending
 
 PHASE_TEXT = {
@@ -146,7 +145,7 @@ def missing_final(state: dict, names: list[str], options: dict) -> list[Sentence
 
 
 def notices(state: dict, names: list[str]) -> list[Sentence]:
-    """What the last event did ("Anna: suspicion +3, now 4."), in the language spoken (said.told):
+    """What the last event did ("Anna: suspicion +3, now 4."), in the language spoken (calculator.told):
     the state keeps plain text, so its names are marked here (sentence.naming) for the page's <bdi>.
     A state stored before its notes were kept says its English notices."""
     notices, notes = state.get("notices", []), state.get("notes")
@@ -372,6 +371,56 @@ def build(state: dict, names: list[str], options: dict) -> dict:
 
 #: what the running score is, for the archive's chart (Game.running_label)
 RUNNING_LABEL = N_("VP on the scoring track")
+
+#: how a page names a refused field (companion/wording.py): every event field, option and printed
+#: value, so no path (`data.delta`, `counts[2]`, `suspicion_track.stake`) is ever shown. Only marked
+#: (N_): the page translates a label when it says it, then fills its {who}, {name}, {nth}... A label
+#: opens the line a page shows ("The Stake icon: must be ..."), so it starts with a capital.
+LABELS = {
+    "player": N_("The player"), "delta": N_("{who}'s change"), "suspicion.delta": N_("{who}'s suspicion change"),
+    "suspicion_group.delta": N_("The suspicion change for the others"), "suspicion_group.group": N_("Who the effect reaches"),
+    "vp.delta": N_("{who}'s VP change"), "tile.tile": N_("The suspicion tile"), "tile.vp": N_("{who}'s VP on reaching the tile"),
+    "action.action": N_("The Main Action"), "penance.level": N_("The Penance card"),
+    "penance.remove": N_("Paying to remove the Penance card"), "prohibition.limit": N_("The limit on the Prohibition tile"),
+    "prohibition.counts": N_("The elements each player possesses"), "prohibition.counts[]": N_("{nth_name}'s elements"),
+    "prohibition.penalty": N_("The suspicion for failing"), "final.inventions_vp": N_("{who}'s End-game Inventions VP"),
+    "final.mentor_vp": N_("{who}'s Scoring Mentor VP"), "final.end_losses": N_("{who}'s VP lost at the end"),
+    "sheet.principle": N_("{who}'s principle"), "sheet.status": N_("{who}'s place in the Cathedral"),
+    "sheet.vp": N_("{who}'s VP"), "sheet.suspicion": N_("{who}'s suspicion"), "sheet.penance": N_("{who}'s Penance cards"),
+    "sheet.penance[]": N_("{who}'s Penance cards"), "sheet.inventions_vp": N_("{who}'s End-game Inventions VP"),
+    "sheet.mentor_vp": N_("{who}'s Scoring Mentor VP"), "sheet.end_losses": N_("{who}'s VP lost at the end"),
+    "sheet.turn_order": N_("{who}'s place in turn order"), "passing_order": N_("Where later passers go"),
+    "stake_overshoot": N_("A move across the Stake"),
+    # printed values: the box profile's sections and the board event's (RULES.md GAL-B)
+    "suspicion_track": N_("The suspicion track"), "suspicion_track.length": N_("The suspicion track's number of spaces"),
+    "suspicion_track.penance": N_("The Penance icons"), "suspicion_track.penance[]": N_("The {nth} Penance icon"),
+    "suspicion_track.prison": N_("The Prison icon"), "suspicion_track.stake": N_("The Stake icon"),
+    "tiles": N_("The suspicion tiles"), "tiles.back": N_("The value on the tiles' back"), "tiles.spaces": N_("The tiles' spaces"),
+    "tiles.spaces[]": N_("The {nth} tile's space"), "cathedral": N_("The Cathedral values"),
+    "penance_cards": N_("The penance cards"), "penance_cards.vp": N_("The penance cards' VP"),
+    "penance_cards.vp[]": N_("The {nth} Penance card's VP"), "penance_cards.coins": N_("The penance cards' coins"),
+    "penance_cards.coins[]": N_("The {nth} Penance card's coins"),
+    "prohibition_suspicion": N_("The suspicion for a failed Prohibition"),
+    "cathedral.copernican": N_("The Copernican Cathedral values"), "cathedral.ptolemaic": N_("The Ptolemaic Cathedral values"),
+    "cathedral.copernican.free": N_("The Cathedral VP, Copernican free"),
+    "cathedral.copernican.prison": N_("The Cathedral VP, Copernican in Prison"),
+    "cathedral.copernican.stake": N_("The Cathedral VP, Copernican at the Stake"),
+    "cathedral.ptolemaic.free": N_("The Cathedral VP, Ptolemaic free"),
+    "cathedral.ptolemaic.prison": N_("The Cathedral VP, Ptolemaic in Prison"),
+    "cathedral.ptolemaic.stake": N_("The Cathedral VP, Ptolemaic at the Stake"),
+    "prohibition_suspicion.2": N_("The suspicion for failing in Cycle 2"),
+    "prohibition_suspicion.3": N_("The suspicion for failing in Cycle 3"),
+    "prohibition_suspicion.5": N_("The suspicion for failing in Cycle 5"),
+    "prohibition_suspicion.2.copernican": N_("The Copernican suspicion for failing in Cycle 2"),
+    "prohibition_suspicion.2.ptolemaic": N_("The Ptolemaic suspicion for failing in Cycle 2"),
+    "prohibition_suspicion.3.copernican": N_("The Copernican suspicion for failing in Cycle 3"),
+    "prohibition_suspicion.3.ptolemaic": N_("The Ptolemaic suspicion for failing in Cycle 3"),
+    "prohibition_suspicion.5.copernican": N_("The Copernican suspicion for failing in Cycle 5"),
+    "prohibition_suspicion.5.ptolemaic": N_("The Ptolemaic suspicion for failing in Cycle 5"),
+    "prohibition.penalty.copernican": N_("The Copernican suspicion for failing"),
+    "prohibition.penalty.ptolemaic": N_("The Ptolemaic suspicion for failing"),
+}
+
 
 def view(state: dict, names: list[str], options: dict, profile: dict, screen: str | None) -> dict:
     """Return what templates/galileo/panel.html shows: turn, tracks, checks and the score."""
