@@ -40,37 +40,37 @@ def page(client, url, lang):
     return text(response.get_data(as_text=True))
 
 
-def test_the_panel_its_notices_and_the_history_speak_polish(client, api):
+#: what each language's page shows of the table, and English words it must not show
+PAGES = {
+    "pl": (["Tura gracza Meg",  # whose turn
+            "W Więzieniu",  # Luna's badge: In Prison
+            # what the last event did, on Luna's card, though the state keeps it in English
+            "Luna: podejrzenie +11, teraz 12.", "Luna: aresztowanie: twój Filozof przyrody idzie do Więzienia",
+            # Meg may play her Penance card and pay its printed coin (accusative after "pay")
+            "Zagraj Pokutę I i zapłać 1 monetę, by ją usunąć",
+            "Meg: podejrzenie +3"],  # the history
+           ["In Prison", "Meg's turn", "suspicion +11", "Play Penance I"]),
+    "fr": (["Au tour de Meg", "En Prison", "Luna : soupçon +11, maintenant 12.", "Jouer Pénitence I et payer 1 pièce pour la retirer",
+            "Piste de soupçon",  # the board values' form
+            "Meg : soupçon +3"],
+           ["In Prison", "Suspicion track", "suspicion +11"]),
+    "en": (["Meg's turn", "In Prison", "Luna: suspicion +11, now 12.", "Play Penance I and pay 1 coin to remove it",
+            "Suspicion track", "Meg: suspicion +3"],
+           ["W Więzieniu", "En Prison"]),
+}
+
+
+@pytest.mark.parametrize("lang", PAGES)
+def test_the_panel_its_notices_and_the_history_speak_the_phones_language(client, api, lang):
     t, url = a_table(client, api)
-    said = page(client, url, "pl")
-    assert "Tura gracza Meg" in said  # whose turn
-    assert "W Więzieniu" in said  # Luna's badge: In Prison
-    # what the last event did, on Luna's card, though the state keeps it in English
-    assert "Luna: podejrzenie +11, teraz 12." in said
-    assert "Luna: aresztowanie: twój Filozof przyrody idzie do Więzienia" in said
-    # Meg may play her Penance card and pay its printed coin (accusative after "pay")
-    assert "Zagraj Pokutę I i zapłać 1 monetę, by ją usunąć" in said
-    assert "Luna: podejrzenie +11" in said and "Meg: podejrzenie +3" in said  # the history
-    for english in ("In Prison", "Meg's turn", "suspicion +11", "Play Penance I"):
-        assert english not in said
+    said = page(client, url, lang)
+    shown, not_shown = PAGES[lang]
+    assert [words for words in shown if words not in said] == []
+    assert [words for words in not_shown if words in said] == []
 
 
-def test_the_panel_speaks_french(client, api):
+def test_the_api_keeps_its_english_notices(client, api):
     t, url = a_table(client, api)
-    said = page(client, url, "fr")
-    assert "Au tour de Meg" in said and "En Prison" in said
-    assert "Luna : soupçon +11, maintenant 12." in said
-    assert "Jouer Pénitence I et payer 1 pièce pour la retirer" in said
-    assert "Piste de soupçon" in said  # the board values' form
-    assert "In Prison" not in said and "Suspicion track" not in said
-
-
-def test_english_pages_and_the_api_are_unchanged(client, api):
-    t, url = a_table(client, api)
-    said = page(client, url, "en")
-    assert "Meg's turn" in said and "In Prison" in said
-    assert "Luna: suspicion +11, now 12." in said
-    assert "Play Penance I and pay 1 coin to remove it" in said
     # the state's notices stay English whichever language the phone that sent the event spoke
     notices = api.get(t)["state"]["notices"]
     assert notices[0] == "Luna: suspicion +11, now 12."
