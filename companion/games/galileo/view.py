@@ -45,10 +45,9 @@ _STATUS = {"free": N_("free"), "prison": N_("in Prison"), "stake": N_("at the St
 #: a figure's place as its badge says it ("In Prison")
 STATUS_BADGE = {"free": N_("Free"), "prison": N_("In Prison"), "stake": N_("At the Stake")}
 
-#: what the forms offer for the rules' values, in their words (_board_fields.html, _sheet.html; the
-#: profile page reads it as game.form("board")): the Penance levels (value, roman numeral), the
-#: principles, a figure's place (the Cathedral's columns and a row's choice), the Prohibition's cycles,
-#: and the board-value sections in the order the table and the profile list them
+#: what the forms offer for the rules' values (_board_fields.html, _sheet.html; the profile page reads
+#: it as game.form("board")): the Penance levels (value, roman numeral), the Prohibition's cycles, and
+#: the board-value sections in the order the table and the profile list them; said_form adds the words
 FORM = {
     "penance": list(enumerate(rules.PENANCE_LEVELS, 1)),
     "penance_columns": list(enumerate(rules.PENANCE_LEVELS)),  # a list's places 0, 1, 2 (the printed values' forms)
