@@ -80,13 +80,19 @@ TEMPLATE_ALLOWS = {
     ("_board_fields.html", "a word compared: key == 'tiles'"): "the profile form picks a section's fields by its key",
     ("_board_fields.html", "a word compared: key == 'cathedral'"): "the profile form picks a section's fields by its key",
     ("_board_fields.html", "a word compared: key == 'penance_cards'"): "the profile form picks a section's fields by its key",
-    ("_board_fields.html", "a number in the text: 'spaces, counting the \"0\"'"): "names the space printed \"0\" on the board",
-    ("_board_fields.html", "a number in the text: '(between k and k+1).'"): "the notation of an icon's place, not a value",
-    ("panel.html", "a number in the text: 'space k and k+1;'"): "the notation of an icon's place, not a value",
-    ("panel.html", "a number in the text: 'starts on space 1.'"): "a rule value in words, kept for now: reported to move into the view",
-    ("panel.html", "a number in the text: 'Scoring Mentor VP (0'"): "a rule value in words, kept for now: reported to move into the view",
-    ("setup.html", "a number in the text: 'ends on 0'"): "the Stake overshoot option's words (docs/RULES.md's reading, the \"0\" space)",
-    ("setup.html", "a number in the text: 'steps on from 0'"): "the Stake overshoot option's words (docs/RULES.md's reading, the \"0\" space)",
+    # the sentences below are marked for translation (issue 29): each is one finding in its words, for the same reasons
+    ("_board_fields.html", "a number in its words: 'Number of spaces, counting the \"0\" space'"): "names the space printed \"0\" on the board",
+    ("_board_fields.html", "a number in its words: 'Each icon sits after space k (between k and k+1).'"):
+        "the notation of an icon's place, not a value",
+    ("panel.html", "a number in its words: 'Read it off the main board (or save it once in a box profile). An icon \"after space k\" "
+                   "sits between space k and k+1; the marker starts on space 1.'"):
+        "the notation of an icon's place, and a rule value in words (the marker's start), kept for now: reported to move into the view",
+    ("panel.html", "a number in its words: 'Scoring Mentor VP (0 unless unlocked)'"):
+        "a rule value in words, kept for now: reported to move into the view",
+    ("setup.html", "a number in its words: 'ends on 0 (the leftover steps are dropped)'"):
+        "the Stake overshoot option's words (docs/RULES.md's reading, the \"0\" space)",
+    ("setup.html", "a number in its words: 'counts its leftover steps on from 0'"):
+        "the Stake overshoot option's words (docs/RULES.md's reading, the \"0\" space)",
     ("panel.html", "an attribute's number: value=\"0\""): "the Prohibition form's count starts at zero",
     ("panel.html", "a word compared: state.phase == 'actions'"): "the panel shows the part of the phase the table is in",
     ("panel.html", "a word compared: state.phase == 'income'"): "the panel shows the part of the phase the table is in",

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..base import RulesFunction
+from ..speech import _
 from ..validation import RulesError, at, choice, flag, listof, names, obj, places, text, unique_names, whole
 from . import rules
 
@@ -41,14 +42,15 @@ def track(value: Any, field: str, need_length: bool = False) -> dict:
         except RulesError as err:
             if length is None or isinstance(v, bool) or not isinstance(v, int):
                 raise
-            raise RulesError(f, f"{err.message}: an icon after space k needs a space k+1, and the track's {length} spaces run from 0 to {length - 1}") from None
+            raise RulesError(f, _("%(problem)s: an icon after space k needs a space k+1, and the track's %(length)s spaces run from 0 "
+                                  "to %(last)s", problem=err.message, length=length, last=length - 1)) from None
 
     penance = [icon(k, at(penance_field, i)) for i, k in enumerate(listof(value["penance"], penance_field, 3, 3))]
     prison = icon(value["prison"], at(field, "prison"))
     stake = icon(value["stake"], at(field, "stake"))
     if any(k > stake for k in penance + [prison]):
         # icons past the Stake could never be crossed: the Stake sends the marker to 0 [GT188]
-        raise RulesError(at(field, "stake"), "must be the last icon on the track (at or after every Penance icon and Prison)")
+        raise RulesError(at(field, "stake"), _("must be the last icon on the track (at or after every Penance icon and Prison)"))
     clean = {"penance": penance, "prison": prison, "stake": stake}
     if length is not None:
         clean["length"] = length
@@ -111,7 +113,7 @@ def tiles(value: Any, field: str) -> dict:
     spaces = [whole(s, at(spaces_field, i), 1, MAX_VP) for i, s in enumerate(listof(value["spaces"], spaces_field, 1, 20))]
     for i, s in enumerate(spaces):
         if s in spaces[:i]:
-            raise RulesError(at(spaces_field, i), f"space {s} is listed twice; each tile sits on its own space")
+            raise RulesError(at(spaces_field, i), _("space %(space)s is listed twice; each tile sits on its own space", space=s))
     return {"back": whole(value["back"], at(field, "back"), 0, MAX_PRINTED), "spaces": spaces}
 
 

@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..words import plural
 from . import functions
+from .calculator import later, told
 
 
 def validate_profile(data: Any) -> dict:
@@ -28,7 +28,13 @@ def prohibition_penalty(board: dict, cycle: int) -> dict | None:
     return board.get("prohibition_suspicion", {}).get(str(cycle))
 
 
-def removal_cost(board: dict, level: int) -> str:
-    """Say what removing a Penance card from the game costs: its printed coins ("2 coins") where entered [GT485]."""
+def removal_cost_later(board: dict, level: int) -> dict:
+    """What removing a Penance card from the game costs, to be said later (calculator.told): its printed
+    coins ("2 coins") where entered [GT485]."""
     coins = board.get("penance_cards", {}).get("coins")
-    return plural(coins[level - 1], "coin") if coins else "its coins"
+    return later.ngettext("%(num)d coin", "%(num)d coins", coins[level - 1]) if coins else later.gettext("its coins")
+
+
+def removal_cost(board: dict, level: int) -> str:
+    """Say what removing a Penance card from the game costs, in the language spoken: "2 coins" [GT485]."""
+    return told(removal_cost_later(board, level))

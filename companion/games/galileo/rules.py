@@ -3,10 +3,13 @@
 Line references `[GTnnn]` point into the rulebook text (shared/rules/galileos_truth.txt);
 `GAL-Cn` into the rules inventory's readings, which this module follows.
 
-Inputs are assumed valid here; `functions.py` checks documents before they reach these.
+Inputs are assumed valid here; `functions.py` checks documents before they reach these. A reason
+or step said to the players is in the language spoken (companion/games/speech.py; English for the API).
 """
 
 from __future__ import annotations
+
+from ..speech import _
 
 PRINCIPLES = ("copernican", "ptolemaic")
 STATUSES = ("free", "prison", "stake")
@@ -152,24 +155,26 @@ def philosopher_unavailable(suspicion: dict, used: bool, track: dict | None = No
     delta = main_action_suspicion(inquisition_up)
     if why or track is None or not delta:
         return why
-    after, _ = move_suspicion(track, suspicion, delta, overshoot)
+    after, _events = move_suspicion(track, suspicion, delta, overshoot)
     status = status_of(after)
     if status == "free":
         return None
-    place, icon = {"prison": ("Prison", "Prison"), "stake": ("the Stake", "Stake")}[status]
     # no colon: the panel says "Natural Philosopher: " before it, a refusal "Ana's Natural Philosopher "
-    return (f"would go to {place}, since the Inquisition's +{delta} at the beginning of the turn moves the "
-            f"suspicion marker past the {icon} icon; choose another Main Action or pass")
+    if status == "prison":
+        return _("would go to Prison, since the Inquisition's +%(n)s at the beginning of the turn moves the "
+                 "suspicion marker past the Prison icon; choose another Main Action or pass", n=delta)
+    return _("would go to the Stake, since the Inquisition's +%(n)s at the beginning of the turn moves the "
+             "suspicion marker past the Stake icon; choose another Main Action or pass", n=delta)
 
 
 def _philosopher_unavailable_now(suspicion: dict, used: bool) -> str | None:
     if suspicion["at_stake"]:
-        return "is at the Stake: it can no longer be used for the rest of the game"  # [GT186]
+        return _("is at the Stake: it can no longer be used for the rest of the game")  # [GT186]
     if suspicion["arrested"]:
-        return "is in Prison: it cannot be used while imprisoned"  # [GT164]
+        return _("is in Prison: it cannot be used while imprisoned")  # [GT164]
     if used:
         # a used figure lies down until the End of Cycle, even if released meanwhile [GT166][GT180]
-        return "has already been used this cycle"
+        return _("has already been used this cycle")
     return None
 
 
@@ -266,11 +271,12 @@ def turning_points(cycle: int) -> list[str]:
     """Return the Turning Points the cycle marker passes at this cycle's end [GT714-731]."""
     points = []
     if cycle in (1, 3):
-        points.append("Workshop: remove the bottommost Invention, shift the others down, reveal a new one from the current deck.")
+        points.append(_("Workshop: remove the bottommost Invention, shift the others down, reveal a new one from the current deck."))
     if cycle in (2, 4):
-        points.append("Change the Inventions deck: remove the current deck and the Workshop's cards; reveal 4 from the next Period's deck.")
+        points.append(_("Change the Inventions deck: remove the current deck and the Workshop's cards; reveal 4 from the next "
+                        "Period's deck."))
     if cycle in PROHIBITION_CYCLES:
-        points.append("Prohibition check: each player who possesses the limit or more of the depicted elements gains suspicion.")
+        points.append(_("Prohibition check: each player who possesses the limit or more of the depicted elements gains suspicion."))
     return points
 
 
@@ -288,9 +294,9 @@ ABJURE_OTHERS = 1
 def can_abjure(principle: str, cycle: int) -> str | None:
     """Return why the player may not Abjure now, or None [GT408-419]."""
     if principle != "copernican":
-        return "has already abjured: the choice is final and irreversible"
+        return _("has already abjured: the choice is final and irreversible")
     if cycle == LAST_CYCLE:
-        return "may not Abjure during the third Period (Cycle 5)"
+        return _("may not Abjure during the third Period (Cycle %(cycle)s)", cycle=LAST_CYCLE)
     return None
 
 

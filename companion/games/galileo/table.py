@@ -3,17 +3,21 @@
 The state refers to players by index. Printed values (the suspicion track's icons, the
 tiles' back, the Cathedral, the penance cards, the prohibition penalties) live in
 `state["board"]`: copied from the box profile when the table is created, or entered at
-the table with the `board` event (RULES.md GAL-B). Nothing here imports Flask.
+the table with the `board` event (RULES.md GAL-B). What an event did is said with calculator.py's
+words (the notices, in English in the state and told on each page in its language; the history's lines).
+A refusal is said in the language spoken (the API's is English). Nothing here imports Flask.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from ..base import Context, EventLines, clone, describe_event, is_calculator
+from ..base import Context, clone, is_calculator
+from ..speech import _
 from ..validation import RulesError, at, choice, flag, listof, obj, whole
 from . import calculator, functions, profile, rules
-from .calculator import SHEET
+from .calculator import (LINES, SHEET, describe, inquisition_suspects, later, note, sections,  # noqa: F401  (Game: LINES, describe)
+                         triggered)
 
 MAX_DELTA = 30
 
@@ -41,17 +45,6 @@ OPTIONS = {
     "passing_order": "where a later passer's marker goes in the Passing Area: \"literal\" (to the left, as the rulebook says; default) or \"first_passer_first\" (RULES.md GAL-C5)",
     "stake_overshoot": "steps left over when a move crosses the Stake: \"discard\" (default: the marker ends on 0) or \"continue\" (count on from 0) (RULES.md GAL-C3)",
 }
-
-TRIGGER_TEXT = {
-    **{f"penance_{i}": f"take Penance card {roman} and put it face down on your draw deck" for i, roman in enumerate(rules.PENANCE_LEVELS, 1)},
-    "arrested": "arrested: your Natural Philosopher goes to Prison (if it stood on an action space, lay it down; that space is free again)",
-    "released": "released: take your Natural Philosopher back (standing if it was unused, otherwise lying until the End of Cycle)",
-    "stake": ("the Stake: your Natural Philosopher goes to the Stake for good; marker back to 0; from now on every point "
-              f"of suspicion costs {rules.STAKE_FACTOR} VP at the end"),  # [GT186-190][GT765]
-}
-
-INQUISITION_TEXT = f"The Inquisition Suspects: the token is face up; every Main Action but Pass now costs +{rules.INQUISITION_SUSPICION} suspicion"
-
 
 # --- tables ------------------------------------------------------------------------------
 
@@ -83,8 +76,9 @@ def initial_state(names: list[str], options: dict, profile: dict) -> dict:
         "prohibition": None,
         "board": board,
         "tiles": _fresh_tiles(board),
-        "players": [_new_player() for _ in names],
+        "players": [_new_player() for _name in names],
         "notices": [],
+        "notes": [],  # the notices, to say on each page in its language (calculator.note)
         "notice_player": None,
     }
 
@@ -93,9 +87,9 @@ def apply(state: dict, type_: str, data: Any, ctx: Context) -> dict:
     """Return the state after one event (see EVENTS); invalid events raise RulesError."""
     handler = HANDLERS[type_]  # Game.apply refused unknown types
     new = clone(state)
-    new["notices"] = []
+    new["notices"], new["notes"] = [], []
     if type_ not in ("board", SHEET) and "suspicion_track" not in new["board"]:
-        raise RulesError("type", "first enter the suspicion track's icon positions (box profile or board values)")
+        raise RulesError("type", _("first enter the suspicion track's icon positions (box profile or board values)"))
     handler(new, data, ctx)
     player = data.get("player") if isinstance(data, dict) else None
     new["notice_player"] = player if type_ in CARD_EVENTS + (SHEET,) else None
@@ -109,16 +103,16 @@ def apply(state: dict, type_: str, data: Any, ctx: Context) -> dict:
 def _on_board(s: dict, data: Any, ctx: Context) -> None:
     values = functions.board(data, "data")
     if not values:
-        raise RulesError("data", "enter at least one of: " + ", ".join(functions.SECTIONS))
+        raise RulesError("data", _("enter at least one of: %(sections)s", sections=", ".join(functions.SECTIONS)))
     if "suspicion_track" in values and s["board"].get("suspicion_track") != values["suspicion_track"]:
         if any(p["suspicion"] != rules.new_suspicion() for p in s["players"]):
-            raise RulesError("data.suspicion_track", "is fixed once a marker has moved; undo back to the start to change it")
+            raise RulesError("data.suspicion_track", _("is fixed once a marker has moved; undo back to the start to change it"))
     if "tiles" in values and any(t["reached_by"] for t in s["tiles"]) and values["tiles"] != s["board"].get("tiles"):
-        raise RulesError("data.tiles", "are fixed once a player has reached a tile; undo to change them")
+        raise RulesError("data.tiles", _("are fixed once a player has reached a tile; undo to change them"))
     s["board"].update(values)
     if "tiles" in values and not any(t["reached_by"] for t in s["tiles"]):
         s["tiles"] = _fresh_tiles(s["board"])
-    s["notices"].append("Board values saved: " + ", ".join(k.replace("_", " ") for k in values))
+    note(s, later.gettext("Board values saved: %(sections)s", sections=sections(values)))
 
 
 def _on_suspicion(s: dict, data: Any, ctx: Context) -> None:
@@ -136,7 +130,7 @@ def _on_suspicion_group(s: dict, data: Any, ctx: Context) -> None:
     # [GT696] "All the other players ..."; [GT697] "All the Copernican players ..."
     targets = [i for i, p in enumerate(s["players"]) if (i != player if group == "others" else p["principle"] == "copernican")]
     if not targets:
-        raise RulesError("data.group", "no player is affected: there is no Copernican player left")
+        raise RulesError("data.group", _("no player is affected: there is no Copernican player left"))
     for i in _in_turn_order(s, targets):
         _suspect(s, ctx, i, delta)
 
@@ -147,7 +141,7 @@ def _on_vp(s: dict, data: Any, ctx: Context) -> None:
     delta = _delta(data["delta"], "data.delta", functions.MAX_VP)
     vp = s["players"][player]["vp"] + delta
     if not 0 <= vp <= functions.MAX_VP:
-        raise RulesError("data.delta", f"would put the scoring marker at {vp}; it stays within 0 to {functions.MAX_VP}")
+        raise RulesError("data.delta", _("would put the scoring marker at %(vp)s; it stays within 0 to %(max)s", vp=vp, max=functions.MAX_VP))
     s["players"][player]["vp"] = vp
 
 
@@ -155,35 +149,36 @@ def _on_tile(s: dict, data: Any, ctx: Context) -> None:
     obj(data, "data", required=("player", "tile"), optional=("vp",))
     player = _player(data, s)
     if s["phase"] == "final":
-        raise RulesError("type", "during final scoring the scoring marker gives no suspicion [GT739]")
+        raise RulesError("type", _("during final scoring the scoring marker gives no suspicion [GT739]"))
     tiles_board = s["board"].get("tiles")
     if not tiles_board:
-        raise RulesError("data.tile", "first enter the suspicion tiles (their spaces and back value) in the board values")
+        raise RulesError("data.tile", _("first enter the suspicion tiles (their spaces and back value) in the board values"))
     index = whole(data["tile"], "data.tile", 0, len(s["tiles"]) - 1)
     tile = s["tiles"][index]
     name = ctx.names[player]
     space = tiles_board["spaces"][index]
     if player in tile["reached_by"]:
-        raise RulesError("data.tile", f"{name} has already reached the tile at {space}")
+        raise RulesError("data.tile", _("%(name)s has already reached the tile at %(space)s", name=name, space=space))
     if tile["face"] == "removed":
-        raise RulesError("data.tile", f"the tile at {space} was removed: it adds no suspicion any more")
+        raise RulesError("data.tile", _("the tile at %(space)s was removed: it adds no suspicion any more", space=space))
     vp = whole(data["vp"], "data.vp", 0, functions.MAX_VP) if "vp" in data else s["players"][player]["vp"]
     if not rules.tiles_affect(vp):
-        raise RulesError("data.player", f"{name} has more than 100 VP ({vp}): suspicion tiles no longer affect them [GT210]")
+        raise RulesError("data.player", _("%(name)s has more than 100 VP (%(vp)s): suspicion tiles no longer affect them [GT210]",
+                                          name=name, vp=vp))
     before = tile["face"]
     # [GT202] reaching or passing the space adds the tile's value; then flip or remove [GT204]
-    _suspect(s, ctx, player, rules.tile_value(before, tiles_board["back"]), why=f"tile at {space}")
+    _suspect(s, ctx, player, rules.tile_value(before, tiles_board["back"]), why=later.gettext("tile at %(space)s", space=space))
     tile["reached_by"].append(player)
     tile["face"] = rules.tile_after_reach(before, len(tile["reached_by"]), len(s["players"]))
     if tile["face"] != before:
-        done = "flip it" if tile["face"] == "back" else "remove it from the board"
-        s["notices"].append(f"Tile at {space}: {done}.")
+        note(s, later.gettext("Tile at %(space)s: flip it.", space=space) if tile["face"] == "back" else
+             later.gettext("Tile at %(space)s: remove it from the board.", space=space))
 
 
 def _on_income_done(s: dict, data: Any, ctx: Context) -> None:
     obj(data, "data")
     if s["phase"] != "income":
-        raise RulesError("type", "it is not the Income phase")
+        raise RulesError("type", _("it is not the Income phase"))
     s["phase"] = "actions"
 
 
@@ -197,7 +192,8 @@ def _on_action(s: dict, data: Any, ctx: Context) -> None:
         why = rules.philosopher_unavailable(p["suspicion"], p.get("philosopher_used", False), s["board"]["suspicion_track"],
                                             s["inquisition"], ctx.options.get("stake_overshoot", "discard"))
         if why:
-            raise RulesError("data.action", f"{ctx.names[player]}'s Natural Philosopher {why}")
+            # Translators: why is one of the reasons the Natural Philosopher cannot be used ("is in Prison: ...")
+            raise RulesError("data.action", _("%(name)s's Natural Philosopher %(why)s", name=ctx.names[player], why=why))
         p["philosopher_used"] = True
     _main_action(s, ctx, player)
     _end_turn(s, player)
@@ -208,11 +204,12 @@ def _on_abjure(s: dict, data: Any, ctx: Context) -> None:
     player = _turn(s, data, ctx)
     why = rules.can_abjure(s["players"][player]["principle"], s["cycle"])
     if why:
-        raise RulesError("data.player", f"{ctx.names[player]} {why}")
+        # Translators: why is one of the reasons a player may not Abjure ("has already abjured: ...")
+        raise RulesError("data.player", _("%(name)s %(why)s", name=ctx.names[player], why=why))
     _main_action(s, ctx, player)  # GAL-C13: the Inquisition's +1 comes first
     # [GT415-419] flip to Ptolemaic; -5 for you, +1 for every other Copernican
     s["players"][player]["principle"] = "ptolemaic"
-    s["notices"].append(f"{ctx.names[player]} abjures and is now Ptolemaic (final).")
+    note(s, later.gettext("%(name)s abjures and is now Ptolemaic (final).", name=ctx.names[player]))
     _suspect(s, ctx, player, rules.ABJURE_SELF)
     others = [i for i, p in enumerate(s["players"]) if i != player and p["principle"] == "copernican"]
     for i in _in_turn_order(s, others):
@@ -228,17 +225,18 @@ def _on_penance(s: dict, data: Any, ctx: Context) -> None:
     p = s["players"][player]
     roman = rules.PENANCE_LEVELS[level - 1]
     if not p["suspicion"]["penance_taken"][level - 1]:
-        raise RulesError("data.level", f"{ctx.names[player]} has no Penance card {roman}")
+        raise RulesError("data.level", _("%(name)s has no Penance card %(roman)s", name=ctx.names[player], roman=roman))
     if p["penance_removed"][level - 1]:
-        raise RulesError("data.level", f"{ctx.names[player]}'s Penance card {roman} was removed from the game")
+        raise RulesError("data.level", _("%(name)s's Penance card %(roman)s was removed from the game", name=ctx.names[player], roman=roman))
     relief = rules.penance_card_suspicion(s["inquisition"])  # [GT484] read before the turn's +1
     _main_action(s, ctx, player)  # GAL-C14: face up, +1 and no -1
     if relief:
-        _suspect(s, ctx, player, relief, why=f"Penance card {roman}")
+        _suspect(s, ctx, player, relief, why=later.gettext("Penance card %(roman)s", roman=roman))
     if remove:
         # [GT479] pay the printed coins to remove it: it no longer costs VP at the end [GT763]
         p["penance_removed"][level - 1] = True
-        s["notices"].append(f"{ctx.names[player]} pays {profile.removal_cost(s['board'], level)} and removes Penance card {roman} from the game.")
+        note(s, later.gettext("%(name)s pays %(cost)s and removes Penance card %(roman)s from the game.", name=ctx.names[player],
+                              cost=profile.removal_cost_later(s["board"], level), roman=roman))
     _end_turn(s, player)
 
 
@@ -253,9 +251,9 @@ def _on_pass(s: dict, data: Any, ctx: Context) -> None:
 def _on_prohibition(s: dict, data: Any, ctx: Context) -> None:
     obj(data, "data", required=("limit", "counts"), optional=("penalty",))
     if s["phase"] != "end" or s["cycle"] not in rules.PROHIBITION_CYCLES:
-        raise RulesError("type", "the Prohibition is checked only in the End of Cycle phase of Cycles 2, 3 and 5")
+        raise RulesError("type", _("the Prohibition is checked only in the End of Cycle phase of Cycles 2, 3 and 5"))
     if s["prohibition"] is not None:
-        raise RulesError("type", "this cycle's Prohibition has already been checked (undo it to redo it)")
+        raise RulesError("type", _("this cycle's Prohibition has already been checked (undo it to redo it)"))
     limit = whole(data["limit"], "data.limit", 1, 99)
     counts = [whole(c, at("data.counts", i), 0, 99)
               for i, c in enumerate(listof(data["counts"], "data.counts", len(s["players"]), len(s["players"])))]
@@ -263,27 +261,27 @@ def _on_prohibition(s: dict, data: Any, ctx: Context) -> None:
     # [GT728] you follow it only with fewer than the limit
     failed = [i for i in _in_turn_order(s, range(len(s["players"]))) if rules.fails_prohibition(counts[i], limit)]
     if failed and penalty is None:
-        raise RulesError("data.penalty", f"is required: the suspicion for failing in Cycle {s['cycle']} is not in the board values")
+        raise RulesError("data.penalty", _("is required: the suspicion for failing in Cycle %(cycle)s is not in the board values", cycle=s["cycle"]))
     for i in failed:
         # [GT731] the amount depends on the cycle and the side of the Principle Coin
         amount = penalty[s["players"][i]["principle"]]
         if amount:
-            _suspect(s, ctx, i, amount, why="Prohibition")
+            _suspect(s, ctx, i, amount, why=later.gettext("Prohibition"))
     s["prohibition"] = {"limit": limit, "counts": counts, "failed": failed}
     if not failed:
-        s["notices"].append("Prohibition: everyone followed it.")
+        note(s, later.gettext("Prohibition: everyone followed it."))
 
 
 def _on_next_cycle(s: dict, data: Any, ctx: Context) -> None:
     obj(data, "data")
     if s["phase"] != "end":
-        raise RulesError("type", "the cycle's Actions phase is not over yet: every player must pass")
+        raise RulesError("type", _("the cycle's Actions phase is not over yet: every player must pass"))
     if prohibition_pending(s):
-        raise RulesError("type", f"check the Prohibition of Cycle {s['cycle']} first")
+        raise RulesError("type", _("check the Prohibition of Cycle %(cycle)s first", cycle=s["cycle"]))
     if s["cycle"] == rules.LAST_CYCLE:
         # [GT737] the game ends after the End of Cycle of Cycle 5
         s["phase"] = "final"
-        s["notices"].append("The game is over: final scoring.")
+        note(s, later.gettext("The game is over: final scoring."))
         return
     # Clean Up [GT710]: figures stand up again (in Prison they stay there, standing)
     for p in s["players"]:
@@ -305,43 +303,6 @@ HANDLERS = {
 }
 
 
-# --- history -------------------------------------------------------------------------------
-
-def _signed(data: dict) -> str:
-    delta = data.get("delta")
-    return f"{delta:+d}" if isinstance(delta, int) else ""
-
-
-def _penance_line(data: dict, who: str) -> str:
-    level = data.get("level")
-    roman = rules.PENANCE_LEVELS[level - 1] if level in (1, 2, 3) else "?"
-    return f"{who}: plays Penance card {roman}" + (" and removes it" if data.get("remove") else "")
-
-
-#: what each event did, in plain words; `who` is "?" for an event that names no player
-LINES: EventLines = {
-    "board": "board values entered",
-    "suspicion": lambda data, who: f"{who}: suspicion {_signed(data)}",
-    "suspicion_group": lambda data, who: f"{who}: {'every other player' if data.get('group') == 'others' else 'every Copernican'} suspicion {_signed(data)}",
-    "vp": lambda data, who: f"{who}: {_signed(data)} VP",
-    "tile": lambda data, who: f"{who}: reaches suspicion tile {data['tile'] + 1 if isinstance(data.get('tile'), int) else '?'}",
-    "income_done": "Income done: Actions phase",
-    "action": lambda data, who: f"{who}: Main Action ({data.get('action', '?')})",
-    "abjure": "{who}: abjures",
-    "penance": _penance_line,
-    "pass": "{who}: passes",
-    "prohibition": "Prohibition checked",
-    "next_cycle": "End of Cycle done",
-    "final": "{who}: final-scoring entries",
-    SHEET: "{who}: final-score row saved",
-}
-
-
-def describe(type_: str, data: Any, names: list[str]) -> str:
-    """Say in plain words what an event did, for the history panel."""
-    return describe_event(LINES, type_, data, names, nobody="?")
-
-
 # --- helpers ----------------------------------------------------------------------------
 
 def _new_player() -> dict:
@@ -351,7 +312,7 @@ def _new_player() -> dict:
 
 def _fresh_tiles(board: dict) -> list[dict]:
     # [GT64] every tile starts "2" side up
-    return [{"face": "front", "reached_by": []} for _ in board.get("tiles", {}).get("spaces", [])]
+    return [{"face": "front", "reached_by": []} for _space in board.get("tiles", {}).get("spaces", [])]
 
 
 def _player(data: dict, s: dict) -> int:
@@ -361,7 +322,7 @@ def _player(data: dict, s: dict) -> int:
 def _delta(value: Any, field: str, limit: int) -> int:
     delta = whole(value, field, -limit, limit)
     if delta == 0:
-        raise RulesError(field, f"0 changes nothing: type how many to add (or, with a minus, take away), up to {limit}")
+        raise RulesError(field, _("0 changes nothing: type how many to add (or, with a minus, take away), up to %(limit)s", limit=limit))
     return delta
 
 
@@ -391,33 +352,35 @@ def prohibition_pending(s: dict) -> bool:
 def _turn(s: dict, data: dict, ctx: Context) -> int:
     player = _player(data, s)
     if s["phase"] != "actions":
-        raise RulesError("type", {"income": "finish the Income phase first",
-                                  "end": "the Actions phase of this cycle is over",
-                                  "final": "the game is over: final scoring"}.get(s["phase"], "not now"))
+        raise RulesError("type", {"income": _("finish the Income phase first"),
+                                  "end": _("the Actions phase of this cycle is over"),
+                                  "final": _("the game is over: final scoring")}.get(s["phase"], _("not now")))
     now = current_player(s)
     if player != now:
         if has_passed(s, player):
-            raise RulesError("data.player", f"{ctx.names[player]} has passed this cycle")
-        raise RulesError("data.player", f"it is {ctx.names[now]}'s turn")
+            raise RulesError("data.player", _("%(name)s has passed this cycle", name=ctx.names[player]))
+        raise RulesError("data.player", _("it is %(name)s's turn", name=ctx.names[now]))
     return player
 
 
-def _suspect(s: dict, ctx: Context, player: int, delta: int, why: str = "") -> None:
+def _suspect(s: dict, ctx: Context, player: int, delta: int, why: dict | None = None) -> None:
     """Move a player's suspicion marker and say what it triggers."""
     p = s["players"][player]
     track = s["board"]["suspicion_track"]
-    p["suspicion"], triggered = rules.move_suspicion(track, p["suspicion"], delta, ctx.options.get("stake_overshoot", "discard"))
+    p["suspicion"], events = rules.move_suspicion(track, p["suspicion"], delta, ctx.options.get("stake_overshoot", "discard"))
     name = ctx.names[player]
-    reason = f" ({why})" if why else ""
-    s["notices"].append(f"{name}: suspicion {delta:+d}{reason}, now {p['suspicion']['position']}.")
-    s["notices"].extend(f"{name}: {TRIGGER_TEXT[e]}." for e in triggered)
+    values = {"name": name, "delta": f"{delta:+d}", "at": p["suspicion"]["position"]}
+    note(s, later.gettext("%(name)s: suspicion %(delta)s (%(why)s), now %(at)s.", why=why, **values) if why else
+         later.gettext("%(name)s: suspicion %(delta)s, now %(at)s.", **values))
+    for event in events:
+        note(s, triggered(event, name))
 
 
 def _main_action(s: dict, ctx: Context, player: int) -> None:
     # [GT396-398] face up: +1 at the beginning of the turn for a Main Action (GAL-C13)
     delta = rules.main_action_suspicion(s["inquisition"])
     if delta:
-        _suspect(s, ctx, player, delta, why="the Inquisition")
+        _suspect(s, ctx, player, delta, why=later.gettext("the Inquisition"))
 
 
 def _end_turn(s: dict, player: int) -> None:
@@ -429,7 +392,7 @@ def _end_turn(s: dict, player: int) -> None:
     end = rules.round_end(s["passing"], s["future"], len(remaining), s["inquisition"])
     s["passing"], s["future"], s["inquisition"] = end["passing"], end["future"], end["inquisition_up"]
     if end["flipped"]:
-        s["notices"].append(INQUISITION_TEXT + ".")
+        note(s, inquisition_suspects())
     if not end["over"]:
         s["round"] += 1
         s["acted"] = []
@@ -440,7 +403,7 @@ def _end_turn(s: dict, player: int) -> None:
     s["future"] = []
     s["acted"] = []
     if s["inquisition"]:
-        s["notices"].append("End of Cycle: the Inquisition token goes face down.")
+        note(s, later.gettext("End of Cycle: the Inquisition token goes face down."))
     s["inquisition"] = False
     s["phase"] = "end"
-    s["notices"].append(f"Everyone has passed: End of Cycle {s['cycle']}.")
+    note(s, later.gettext("Everyone has passed: End of Cycle %(cycle)s.", cycle=s["cycle"]))

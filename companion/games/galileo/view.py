@@ -1,52 +1,56 @@
-"""What the Galileo panel shows, computed from the state with the rules (no Flask)."""
+"""What the Galileo panel shows, computed from the state with the rules (no Flask).
+
+Every word is said in the language spoken when the view is built (companion/games/speech.py):
+module-level tables of words are only marked (N_) and translated where they are used.
+"""
 
 from __future__ import annotations
 
 from .. import sentence
 from ..base import is_calculator
 from ..sentence import Sentence
-from ..words import plural, standing
+from ..speech import N_, _, ngettext, pgettext
+from ..words import standing
 from . import calculator, rules
+from .calculator import and_list as _and, told
 from .functions import SECTIONS, run_score
 from .profile import prohibition_penalty, removal_cost
 from .table import current_player, has_passed, prohibition_pending
 
 PHASE_TEXT = {
-    "income": "Income",
-    "actions": "Actions",
-    "end": "End of Cycle",
-    "final": "Final scoring",
+    "income": N_("Income"),
+    "actions": N_("Actions"),
+    "end": N_("End of Cycle"),
+    "final": N_("Final scoring"),
 }
 
 ACTION_TEXT = {
-    "invention": "Use an Invention",
-    "academic": "Upgrade Academic Level",
-    "treatise": "Play Treatise Cards",
-    "philosopher": "Use Natural Philosopher",
+    "invention": N_("Use an Invention"),
+    "academic": N_("Upgrade Academic Level"),
+    "treatise": N_("Play Treatise Cards"),
+    "philosopher": N_("Use Natural Philosopher"),
 }
 
 
 #: the readings in force (OPTIONS), as the phase card says them
 READINGS = {
-    "literal": "to the left (the rulebook's wording)", "first_passer_first": "to the right",  # GAL-C5
-    "discard": "ends on 0", "continue": "counts its leftover steps on from 0",  # GAL-C3
+    "literal": N_("later passers of a round go to the left (the rulebook's wording)"),  # GAL-C5
+    "first_passer_first": N_("later passers of a round go to the right"),
+    "discard": N_("a move across the Stake ends on 0"),  # GAL-C3
+    "continue": N_("a move across the Stake counts its leftover steps on from 0"),
 }
 
-_PRINCIPLE = {"copernican": "Copernican", "ptolemaic": "Ptolemaic"}
-_STATUS = {"free": "free", "prison": "in Prison", "stake": "at the Stake"}
+_PRINCIPLE = {"copernican": N_("Copernican"), "ptolemaic": N_("Ptolemaic")}
+_STATUS = {"free": N_("free"), "prison": N_("in Prison"), "stake": N_("at the Stake")}
 #: a figure's place as its badge says it ("In Prison")
-STATUS_BADGE = {key: words[:1].upper() + words[1:] for key, words in _STATUS.items()}
+STATUS_BADGE = {"free": N_("Free"), "prison": N_("In Prison"), "stake": N_("At the Stake")}
 
-#: what the forms offer for the rules' values, in their words (_board_fields.html, _sheet.html; the
-#: profile page reads it as game.form("board")): the Penance levels (value, roman numeral), the
-#: principles, a figure's place (the Cathedral's columns and a row's choice), the Prohibition's cycles,
-#: and the board-value sections in the order the table and the profile list them
+#: what the forms offer for the rules' values (_board_fields.html, _sheet.html; the profile page reads
+#: it as game.form("board")): the Penance levels (value, roman numeral), the Prohibition's cycles, and
+#: the board-value sections in the order the table and the profile list them; said_form adds the words
 FORM = {
     "penance": list(enumerate(rules.PENANCE_LEVELS, 1)),
     "penance_columns": list(enumerate(rules.PENANCE_LEVELS)),  # a list's places 0, 1, 2 (the printed values' forms)
-    "principles": [(p, _PRINCIPLE[p]) for p in rules.PRINCIPLES],
-    "cathedral": [(st, {"free": "Free", "prison": "Prison", "stake": "Stake"}[st]) for st in rules.STATUSES],
-    "statuses": [(st, {"free": "Free", "prison": "In Prison", "stake": "Stake"}[st]) for st in rules.STATUSES],
     "cycles": [(str(c), str(c)) for c in rules.PROHIBITION_CYCLES],
     "table_sections": ("cathedral", "tiles", "penance_cards", "prohibition_suspicion", "suspicion_track"),
     "profile_sections": tuple(SECTIONS),
@@ -54,19 +58,35 @@ FORM = {
     "calculator_sections": ("cathedral", "penance_cards"),
 }
 
+
+def stake() -> str:
+    """The Stake alone (a column heading, the track's icon), in the language spoken."""
+    # Translators: the Stake where the Inquisition burns a heretic (the suspicion track's last icon), not a wager
+    return pgettext("pyre", "Stake")
+
+
+def said_form() -> dict:
+    """FORM with its words in the language spoken: the principles, a figure's place as the
+    Cathedral's columns and as a row's choice."""
+    places = {"free": _("Free"), "prison": _("Prison"), "stake": stake()}
+    return {**FORM, "principles": [(p, _(_PRINCIPLE[p])) for p in rules.PRINCIPLES],
+            "cathedral": [(st, places[st]) for st in rules.STATUSES],
+            "statuses": [(st, _(STATUS_BADGE["prison"]) if st == "prison" else places[st]) for st in rules.STATUSES]}
+
+
 def form(name: str, data: object = None) -> dict:
     """What a form without a table shows (Game.form): the board values' fields, on the profile page too."""
-    return {"board": FORM}[name]
+    return {"board": said_form}[name]()
 
 BREAKDOWN_ROWS = (
-    ("track", "Scoring track"),
-    ("status", "Status (Cathedral)"),
-    ("rank", "Rank"),
-    ("inventions", "End-game Inventions"),
-    ("mentor", "Scoring Mentor"),
-    ("penance", "Penance cards"),
-    ("stake", "The Stake"),
-    ("end_losses", "End-of-game losses"),
+    ("track", N_("Scoring track")),
+    ("status", N_("Status (Cathedral)")),
+    ("rank", N_("Rank")),
+    ("inventions", N_("End-game Inventions")),
+    ("mentor", N_("Scoring Mentor")),
+    ("penance", N_("Penance cards")),
+    ("stake", N_("The Stake")),
+    ("end_losses", N_("End-of-game losses")),
 )
 
 
@@ -93,10 +113,10 @@ def _ties(result: dict) -> dict[int, str]:
     for total in sorted({p["total"] for p in result["players"]}, reverse=True):
         tied = sorted((p["name"] for p in result["players"] if p["total"] == total), key=lambda n: result["places"][n])
         if len(tied) > 1:
-            first = tied[0]
-            verb = "wins" if first in result["winners"] else "places ahead"
-            said[total] = (f"{' and '.join(sentence.names(tied))} tie on {total}: {sentence.name(first)} {verb} "
-                           "as the earliest in turn order")
+            values = {"names": _and(sentence.names(tied)), "total": total, "first": sentence.name(tied[0])}
+            said[total] = (_("%(names)s tie on %(total)s: %(first)s wins as the earliest in turn order", **values)
+                           if tied[0] in result["winners"] else
+                           _("%(names)s tie on %(total)s: %(first)s places ahead as the earliest in turn order", **values))
     return said
 
 
@@ -114,7 +134,7 @@ def verdict(result: dict) -> Sentence:
     decided = _ties(result).get(top) if len(winners) == 1 else None
     if decided:
         return Sentence(decided)
-    return Sentence(f"{' and '.join(sentence.names(winners))} {'wins' if len(winners) == 1 else 'win'}")
+    return Sentence(ngettext("%(names)s wins", "%(names)s win", len(winners), names=_and(sentence.names(winners))))
 
 
 def missing_final(state: dict, names: list[str], options: dict) -> list[Sentence]:
@@ -124,9 +144,12 @@ def missing_final(state: dict, names: list[str], options: dict) -> list[Sentence
 
 
 def notices(state: dict, names: list[str]) -> list[Sentence]:
-    """What the last event did ("Anna: suspicion +3, now 4."): the state keeps plain text, so its
-    names are marked here (sentence.naming) for the page's <bdi>."""
-    return [sentence.naming(line, names) for line in state.get("notices", [])]
+    """What the last event did ("Anna: suspicion +3, now 4."), in the language spoken (calculator.told):
+    the state keeps plain text, so its names are marked here (sentence.naming) for the page's <bdi>.
+    A state stored before its notes were kept says its English notices."""
+    notices, notes = state.get("notices", []), state.get("notes")
+    lines = [told(note) for note in notes] if notes is not None and len(notes) == len(notices) else notices
+    return [sentence.naming(line, names) for line in lines]
 
 
 #: a figure's place on the scoreboard: said only when it is not free
@@ -135,7 +158,7 @@ STATUS_WORDS = {**_STATUS, "free": None}
 
 def _row_said(player: dict) -> str:
     """Whether a calculator row is saved, as its card and the scoreboard say it."""
-    return "row in" if player.get("sheet") else "waiting"
+    return _("row in") if player.get("sheet") else _("waiting")
 
 
 def scoreboard(state: dict, names: list[str], result: dict | None, now: int | None, calc: bool) -> list[dict]:
@@ -150,8 +173,7 @@ def scoreboard(state: dict, names: list[str], result: dict | None, now: int | No
         else:
             score = totals.get(names[i], p["vp"])
             status = STATUS_WORDS[rules.status_of(p["suspicion"])]
-            if status is None and has_passed(state, i):
-                status = "passed"
+            status = _(status) if status else _("passed") if has_passed(state, i) else None
         rows.append({"seat": i, "name": names[i], "score": score, "status": status, "turn": i == now})
     return rows
 
@@ -174,7 +196,7 @@ def calculator_view(state: dict, names: list[str], options: dict) -> dict:
     return {
         "calculator": True,
         "rows": rows,
-        "form": FORM,
+        "form": said_form(),
         "needs_board": [key for key in FORM["calculator_sections"] if key not in state["board"]],
         "missing_final": missing_final(state, names, options),
         "notices": notices(state, names),
@@ -189,7 +211,7 @@ def track_cells(track: dict, position: int) -> list[dict]:
     between: dict[int, list[str]] = {}
     for k, name in rules.icons(track):
         between.setdefault(k, []).append(name)
-    label = {**{f"penance_{level}": roman for level, roman in FORM["penance"]}, "prison": "Prison", "stake": "Stake"}
+    label = {**{f"penance_{level}": roman for level, roman in FORM["penance"]}, "prison": _("Prison"), "stake": stake()}
     cells = []
     for space in range(track["length"]):
         cells.append({"kind": "space", "value": space, "here": space == position})
@@ -208,19 +230,19 @@ def _card(state: dict, i: int, names: list[str], options: dict, now: int | None)
         "index": i,
         "name": names[i],
         "principle": p["principle"],
-        "principle_text": _PRINCIPLE[p["principle"]],
+        "principle_text": _(_PRINCIPLE[p["principle"]]),
         "status": status,
-        "status_text": STATUS_BADGE[status],
+        "status_text": _(STATUS_BADGE[status]),
         "position": sus["position"],
         "penance_held": [rules.PENANCE_LEVELS[level - 1] for level in held],
         "penance_levels": held,
         "vp": vp,
         # [GT210] past 100 VP the tiles add nothing
-        "tiles_note": None if rules.tiles_affect(vp) else Sentence(
-            f"Over {rules.TILES_UNTIL_VP} VP: suspicion tiles no longer affect {sentence.name(names[i])}."),
+        "tiles_note": None if rules.tiles_affect(vp) else Sentence(_(
+            "Over %(vp)s VP: suspicion tiles no longer affect %(name)s.", vp=rules.TILES_UNTIL_VP, name=sentence.name(names[i]))),
         # [GT765-767] at the Stake the final position costs VP
-        "stake_warning": (f"At the Stake: each point of suspicion costs {rules.STAKE_FACTOR} VP at the end "
-                          f"({rules.stake_loss(sus['position'])} now).") if status == "stake" else None,
+        "stake_warning": _("At the Stake: each point of suspicion costs %(factor)s VP at the end (%(loss)s now).",
+                           factor=rules.STAKE_FACTOR, loss=rules.stake_loss(sus["position"])) if status == "stake" else None,
         "cells": track_cells(track, sus["position"]) if track else [],
         "can_abjure": rules.can_abjure(p["principle"], state["cycle"]) is None,
         # on the player's turn, after the Inquisition's +1 a Main Action would cost (GAL-C13)
@@ -237,22 +259,23 @@ def _card(state: dict, i: int, names: list[str], options: dict, now: int | None)
 def _turn(state: dict, card: dict) -> dict:
     """What the player whose turn it is may do: the Main Actions, each Penance card held, Abjure."""
     board = state["board"]
-    actions = [(key, label) for key, label in ACTION_TEXT.items() if key != "philosopher" or not card["philosopher"]]
+    actions = [(key, _(label)) for key, label in ACTION_TEXT.items() if key != "philosopher" or not card["philosopher"]]
     penance = []
     for level in card["penance_levels"]:
         roman = rules.PENANCE_LEVELS[level - 1]
-        penance += [{"level": level, "remove": False, "label": f"Play Penance {roman}"},
+        penance += [{"level": level, "remove": False, "label": _("Play Penance %(roman)s", roman=roman)},
                     {"level": level, "remove": True,  # [GT485] pay the printed coins to remove it
-                     "label": f"Play Penance {roman} and pay {removal_cost(board, level)} to remove it"}]
+                     "label": _("Play Penance %(roman)s and pay %(cost)s to remove it", roman=roman, cost=removal_cost(board, level))}]
     # [GT416-419] -5 for you, +1 for every other Copernican
-    abjure = f"Abjure (\u2212{-rules.ABJURE_SELF} you, +{rules.ABJURE_OTHERS} other Copernicans)"
+    abjure = _("Abjure (\u2212%(self)s you, +%(others)s other Copernicans)", self=-rules.ABJURE_SELF, others=rules.ABJURE_OTHERS)
     return {"actions": actions, "penance": penance, "abjure": abjure if card["can_abjure"] else None}
 
 
 def _tile(tile: dict, space: int, back: int, names: list[str]) -> dict:
     # [GT64] the front shows 2; the back's value is printed (the board values)
     value = rules.tile_value(tile["face"], back) if tile["face"] != "removed" else None
-    side = {"front": f"{value} (front)", "back": f"back: {value}", "removed": "removed"}[tile["face"]]
+    side = {"front": _("%(value)s (front)", value=value), "back": _("back: %(value)s", value=value),
+            "removed": _("removed")}[tile["face"]]
     return {"space": space, "face": tile["face"], "value": value, "side": side, "reached_by": [names[i] for i in tile["reached_by"]]}
 
 
@@ -262,7 +285,10 @@ def _result_words(result: dict | None) -> dict:
         "result": result,
         "ranked": sorted(result["players"], key=lambda p: result["places"][p["name"]]) if result else [],
         "tie_break": tie_break(result) if result else None,
-        "breakdown_rows": BREAKDOWN_ROWS,
+        # the result's first line ("Winner: Ann"); ngettext here, since a page's ngettext fills its num alone
+        "winners_said": Sentence(ngettext("Winner: %(names)s", "Winner: %(names)s", len(result["winners"]),
+                                          names=", ".join(sentence.names(result["winners"])))) if result else None,
+        "breakdown_rows": [(key, _(label)) for key, label in BREAKDOWN_ROWS],
     }
 
 
@@ -273,10 +299,11 @@ def _cycle5_said(state: dict, names: list[str], options: dict, result: dict | No
         return None, None
     doc = calculator.score_document(state, names, options, order=state["cycle5_order"])
     winners = run_score(doc)["winners"]
-    said = f"During Cycle {rules.LAST_CYCLE} the order was {', '.join(sentence.names(names[i] for i in state['cycle5_order']))}"
+    said = {"cycle": rules.LAST_CYCLE, "order": ", ".join(sentence.names(names[i] for i in state["cycle5_order"]))}
     if winners != result["winners"]:
-        return winners, Sentence(f"{said}: by that order the winner would be {', '.join(sentence.names(winners))}.")
-    return winners, Sentence(f"{said}; the winner is the same by that order.")
+        return winners, Sentence(_("During Cycle %(cycle)s the order was %(order)s: by that order the winner would be %(winners)s.",
+                                   winners=", ".join(sentence.names(winners)), **said))
+    return winners, Sentence(_("During Cycle %(cycle)s the order was %(order)s; the winner is the same by that order.", **said))
 
 
 def build(state: dict, names: list[str], options: dict) -> dict:
@@ -284,11 +311,11 @@ def build(state: dict, names: list[str], options: dict) -> dict:
     board = state["board"]
     now = current_player(state)
     players = [_card(state, i, names, options, now) for i in range(len(state["players"]))]
-    missing = [label for key, label in (
-        ("suspicion_track", "the suspicion track (length and icon positions)"),
-        ("tiles", "the suspicion tiles (spaces and back value)"),
-        ("cathedral", "the Cathedral values (after setup)"),
-        ("penance_cards", "the penance cards' VP and coins"),
+    missing = [_(label) for key, label in (
+        ("suspicion_track", N_("the suspicion track (length and icon positions)")),
+        ("tiles", N_("the suspicion tiles (spaces and back value)")),
+        ("cathedral", N_("the Cathedral values (after setup)")),
+        ("penance_cards", N_("the penance cards' VP and coins")),
     ) if key not in board]
     result = calculator.final_result(state, names, options, {})  # None until every final entry is in
     alt_winners, cycle5_said = _cycle5_said(state, names, options, result)
@@ -296,7 +323,7 @@ def build(state: dict, names: list[str], options: dict) -> dict:
     cycle, up = state["cycle"], state["inquisition"]
     return {
         "calculator": False,
-        "form": FORM,
+        "form": said_form(),
         "players": players,
         "tiles": [_tile(tile, board["tiles"]["spaces"][t], board["tiles"]["back"], names) for t, tile in enumerate(state["tiles"])],
         "missing": missing,
@@ -305,12 +332,13 @@ def build(state: dict, names: list[str], options: dict) -> dict:
         "current_name": names[now] if now is not None else None,
         "turn": _turn(state, players[now]) if now is not None else None,
         "period": rules.PERIOD[cycle],
-        "phase_text": PHASE_TEXT[state["phase"]],
+        "phase_text": _(PHASE_TEXT[state["phase"]]),
         # [GT66][GT398] the token's side, and what it costs a Main Action now
-        "inquisition_text": f"face up: +{rules.INQUISITION_SUSPICION} per Main Action" if up else "face down",
-        "main_action_cost": f"Any Main Action but Pass: +{rules.main_action_suspicion(up)} suspicion first." if up else None,
-        "readings": (f"Readings in force: later passers of a round go {READINGS[options.get('passing_order', 'literal')]}; "
-                     f"a move across the Stake {READINGS[options.get('stake_overshoot', 'discard')]}."),
+        "inquisition_text": _("Inquisition face up: +%(n)s per Main Action", n=rules.INQUISITION_SUSPICION) if up else
+                            _("Inquisition face down"),
+        "main_action_cost": _("Any Main Action but Pass: +%(n)s suspicion first.", n=rules.main_action_suspicion(up)) if up else None,
+        "readings": _("Readings in force: %(passing)s; %(overshoot)s.", passing=_(READINGS[options.get("passing_order", "literal")]),
+                      overshoot=_(READINGS[options.get("stake_overshoot", "discard")])),
         # markers still on the Current track (passers' markers have moved on [GT369])
         "order": [names[i] for i in state["order"] if not has_passed(state, i)],
         "passing": [names[i] for i in state["passing"]],
@@ -318,13 +346,14 @@ def build(state: dict, names: list[str], options: dict) -> dict:
         "turning_points": rules.turning_points(cycle) if state["phase"] == "end" else [],
         "needs_prohibition": prohibition_pending(state),
         "prohibition_penalty": prohibition_penalty(board, cycle),
-        "prohibition_said": None if checked is None else "Prohibition checked: " + (
-            f"{plural(len(checked['failed']), 'player')} failed." if checked["failed"] else "everyone followed it."),
+        "prohibition_said": None if checked is None else ngettext(
+            "Prohibition checked: %(num)d player failed.", "Prohibition checked: %(num)d players failed.", len(checked["failed"]))
+        if checked["failed"] else _("Prohibition checked: everyone followed it."),
         "clean_up": state["phase"] == "end" and cycle != rules.LAST_CYCLE,
         # [GT737] the game ends after the End of Cycle 5
-        "next_cycle_label": f"Start Cycle {cycle + 1}" if cycle < rules.LAST_CYCLE else "Final scoring",
+        "next_cycle_label": _("Start Cycle %(cycle)s", cycle=cycle + 1) if cycle < rules.LAST_CYCLE else _("Final scoring"),
         "before_final": (None if state["phase"] == "final" else
-                         f"The game ends after the End of Cycle {rules.LAST_CYCLE}; final scoring comes then."),
+                         _("The game ends after the End of Cycle %(cycle)s; final scoring comes then.", cycle=rules.LAST_CYCLE)),
         **_result_words(result),
         "missing_final": missing_final(state, names, options) if state["phase"] == "final" and result is None else [],
         "notices": notices(state, names),
@@ -333,75 +362,63 @@ def build(state: dict, names: list[str], options: dict) -> dict:
         "alt_winners": alt_winners,
         "cycle5_said": cycle5_said,
         # [GT769] ties go to the earliest in turn order: the Current track after the End of Cycle 5 (GAL-C5)
-        "tie_order_said": Sentence(f"Ties go to the earliest in turn order. The app used the Current turn order track after the End of "
-                                   f"Cycle {rules.LAST_CYCLE}: {', '.join(sentence.names(names[i] for i in state['order']))}."),
+        "tie_order_said": Sentence(_("Ties go to the earliest in turn order. The app used the Current turn order track after the End of "
+                                     "Cycle %(cycle)s: %(order)s.", cycle=rules.LAST_CYCLE,
+                                     order=", ".join(sentence.names(names[i] for i in state["order"])))),
     }
 
 
 #: what the running score is, for the archive's chart (Game.running_label)
-RUNNING_LABEL = "VP on the scoring track"
+RUNNING_LABEL = N_("VP on the scoring track")
 
-#: how a page names a refused field (companion/wording.py): every event field, option and
-#: printed value, so no path (`data.delta`, `counts[2]`, `suspicion_track.stake`) is ever shown
+#: how a page names a refused field (companion/wording.py): every event field, option and printed
+#: value, so no path (`data.delta`, `counts[2]`, `suspicion_track.stake`) is ever shown. Only marked
+#: (N_): the page translates a label when it says it, then fills its {who}, {name}, {nth}... A label
+#: opens the line a page shows ("The Stake icon: must be ..."), so it starts with a capital.
 LABELS = {
-    "player": "the player",
-    "delta": "{who}'s change",
-    "suspicion.delta": "{who}'s suspicion change",
-    "suspicion_group.delta": "the suspicion change for the others",
-    "suspicion_group.group": "who the effect reaches",
-    "vp.delta": "{who}'s VP change",
-    "tile.tile": "the suspicion tile",
-    "tile.vp": "{who}'s VP on reaching the tile",
-    "action.action": "the Main Action",
-    "penance.level": "the Penance card",
-    "penance.remove": "paying to remove the Penance card",
-    "prohibition.limit": "the limit on the Prohibition tile",
-    "prohibition.counts": "the elements each player possesses",
-    "prohibition.counts[]": "{nth_name}'s elements",
-    "prohibition.penalty": "the suspicion for failing",
-    "final.inventions_vp": "{who}'s End-game Inventions VP",
-    "final.mentor_vp": "{who}'s Scoring Mentor VP",
-    "final.end_losses": "{who}'s VP lost at the end",
-    "sheet.principle": "{who}'s principle",
-    "sheet.status": "{who}'s place in the Cathedral",
-    "sheet.vp": "{who}'s VP",
-    "sheet.suspicion": "{who}'s suspicion",
-    "sheet.penance": "{who}'s Penance cards",
-    "sheet.penance[]": "{who}'s Penance cards",
-    "sheet.inventions_vp": "{who}'s End-game Inventions VP",
-    "sheet.mentor_vp": "{who}'s Scoring Mentor VP",
-    "sheet.end_losses": "{who}'s VP lost at the end",
-    "sheet.turn_order": "{who}'s place in turn order",
-    "passing_order": "where later passers go",
-    "stake_overshoot": "a move across the Stake",
+    "player": N_("The player"), "delta": N_("{who}'s change"), "suspicion.delta": N_("{who}'s suspicion change"),
+    "suspicion_group.delta": N_("The suspicion change for the others"), "suspicion_group.group": N_("Who the effect reaches"),
+    "vp.delta": N_("{who}'s VP change"), "tile.tile": N_("The suspicion tile"), "tile.vp": N_("{who}'s VP on reaching the tile"),
+    "action.action": N_("The Main Action"), "penance.level": N_("The Penance card"),
+    "penance.remove": N_("Paying to remove the Penance card"), "prohibition.limit": N_("The limit on the Prohibition tile"),
+    "prohibition.counts": N_("The elements each player possesses"), "prohibition.counts[]": N_("{nth_name}'s elements"),
+    "prohibition.penalty": N_("The suspicion for failing"), "final.inventions_vp": N_("{who}'s End-game Inventions VP"),
+    "final.mentor_vp": N_("{who}'s Scoring Mentor VP"), "final.end_losses": N_("{who}'s VP lost at the end"),
+    "sheet.principle": N_("{who}'s principle"), "sheet.status": N_("{who}'s place in the Cathedral"),
+    "sheet.vp": N_("{who}'s VP"), "sheet.suspicion": N_("{who}'s suspicion"), "sheet.penance": N_("{who}'s Penance cards"),
+    "sheet.penance[]": N_("{who}'s Penance cards"), "sheet.inventions_vp": N_("{who}'s End-game Inventions VP"),
+    "sheet.mentor_vp": N_("{who}'s Scoring Mentor VP"), "sheet.end_losses": N_("{who}'s VP lost at the end"),
+    "sheet.turn_order": N_("{who}'s place in turn order"), "passing_order": N_("Where later passers go"),
+    "stake_overshoot": N_("A move across the Stake"),
     # printed values: the box profile's sections and the board event's (RULES.md GAL-B)
-    "suspicion_track": "the suspicion track",
-    "suspicion_track.length": "the suspicion track's number of spaces",
-    "suspicion_track.penance": "the Penance icons",
-    "suspicion_track.penance[]": "the {nth} Penance icon",
-    "suspicion_track.prison": "the Prison icon",
-    "suspicion_track.stake": "the Stake icon",
-    "tiles": "the suspicion tiles",
-    "tiles.back": "the value on the tiles' back",
-    "tiles.spaces": "the tiles' spaces",
-    "tiles.spaces[]": "the {nth} tile's space",
-    "cathedral": "the Cathedral values",
-    "penance_cards": "the penance cards",
-    "penance_cards.vp": "the penance cards' VP",
-    "penance_cards.vp[]": "the {nth} Penance card's VP",
-    "penance_cards.coins": "the penance cards' coins",
-    "penance_cards.coins[]": "the {nth} Penance card's coins",
-    "prohibition_suspicion": "the suspicion for a failed Prohibition",
-    **{f"cathedral.{p}": f"the {name} Cathedral values" for p, name in _PRINCIPLE.items()},
-    **{f"cathedral.{p}.{st}": f"the Cathedral VP, {name} {words}"
-       for p, name in _PRINCIPLE.items() for st, words in _STATUS.items()},
-    **{f"prohibition_suspicion.{c}": f"the suspicion for failing in Cycle {c}" for c in rules.PROHIBITION_CYCLES},
-    **{f"prohibition_suspicion.{c}.{p}": f"the {name} suspicion for failing in Cycle {c}"
-       for c in rules.PROHIBITION_CYCLES for p, name in _PRINCIPLE.items()},
-    **{f"prohibition.penalty.{p}": f"the {name} suspicion for failing" for p, name in _PRINCIPLE.items()},
+    "suspicion_track": N_("The suspicion track"), "suspicion_track.length": N_("The suspicion track's number of spaces"),
+    "suspicion_track.penance": N_("The Penance icons"), "suspicion_track.penance[]": N_("The {nth} Penance icon"),
+    "suspicion_track.prison": N_("The Prison icon"), "suspicion_track.stake": N_("The Stake icon"),
+    "tiles": N_("The suspicion tiles"), "tiles.back": N_("The value on the tiles' back"), "tiles.spaces": N_("The tiles' spaces"),
+    "tiles.spaces[]": N_("The {nth} tile's space"), "cathedral": N_("The Cathedral values"),
+    "penance_cards": N_("The penance cards"), "penance_cards.vp": N_("The penance cards' VP"),
+    "penance_cards.vp[]": N_("The {nth} Penance card's VP"), "penance_cards.coins": N_("The penance cards' coins"),
+    "penance_cards.coins[]": N_("The {nth} Penance card's coins"),
+    "prohibition_suspicion": N_("The suspicion for a failed Prohibition"),
+    "cathedral.copernican": N_("The Copernican Cathedral values"), "cathedral.ptolemaic": N_("The Ptolemaic Cathedral values"),
+    "cathedral.copernican.free": N_("The Cathedral VP, Copernican free"),
+    "cathedral.copernican.prison": N_("The Cathedral VP, Copernican in Prison"),
+    "cathedral.copernican.stake": N_("The Cathedral VP, Copernican at the Stake"),
+    "cathedral.ptolemaic.free": N_("The Cathedral VP, Ptolemaic free"),
+    "cathedral.ptolemaic.prison": N_("The Cathedral VP, Ptolemaic in Prison"),
+    "cathedral.ptolemaic.stake": N_("The Cathedral VP, Ptolemaic at the Stake"),
+    "prohibition_suspicion.2": N_("The suspicion for failing in Cycle 2"),
+    "prohibition_suspicion.3": N_("The suspicion for failing in Cycle 3"),
+    "prohibition_suspicion.5": N_("The suspicion for failing in Cycle 5"),
+    "prohibition_suspicion.2.copernican": N_("The Copernican suspicion for failing in Cycle 2"),
+    "prohibition_suspicion.2.ptolemaic": N_("The Ptolemaic suspicion for failing in Cycle 2"),
+    "prohibition_suspicion.3.copernican": N_("The Copernican suspicion for failing in Cycle 3"),
+    "prohibition_suspicion.3.ptolemaic": N_("The Ptolemaic suspicion for failing in Cycle 3"),
+    "prohibition_suspicion.5.copernican": N_("The Copernican suspicion for failing in Cycle 5"),
+    "prohibition_suspicion.5.ptolemaic": N_("The Ptolemaic suspicion for failing in Cycle 5"),
+    "prohibition.penalty.copernican": N_("The Copernican suspicion for failing"),
+    "prohibition.penalty.ptolemaic": N_("The Ptolemaic suspicion for failing"),
 }
-# a label opens the line a page shows ("The Stake icon: must be ..."): a capital first
-LABELS = {path: words[:1].upper() + words[1:] for path, words in LABELS.items()}
 
 
 def view(state: dict, names: list[str], options: dict, profile: dict, screen: str | None) -> dict:
