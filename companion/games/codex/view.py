@@ -12,7 +12,7 @@ from functools import reduce
 from .. import sentence
 from ..base import is_calculator
 from ..sentence import Sentence
-from ..speech import N_, gettext as _, ngettext
+from ..speech import N_, gettext as _, ngettext, pgettext
 from ..words import standing
 from . import calculator, rules
 from . import cards as catalogue
@@ -158,7 +158,7 @@ def grid_view(state: dict, seat: int, oid: int) -> dict:
         blocked = _("Card %(card)s is not one of this player's objectives yet: choose the objectives first.", card=oid)
     found = ngettext("card-disjoint pattern found (each card counts once): numbered on the cards.",
                      "card-disjoint patterns found (each card counts once): numbered on the cards.", count)
-    words = {k: catalogue.name(k) if k else _("empty") for k in KINGDOM_CYCLE}  # codex.js says a tapped place with these
+    words = {k: catalogue.name(k) if k else pgettext("place", "empty") for k in KINGDOM_CYCLE}  # codex.js says a tapped place with these
     return {"seat": seat, "card": card, "count": count, "grid": brick(field), "laid": cells is not None, "cells": cells or [],
             "blocked": blocked, "cycle": KINGDOM_CYCLE, "cycle_text": " → ".join(words.values()), "words": words,
             "found": found if count else _("card-disjoint patterns found (each card counts once).")}

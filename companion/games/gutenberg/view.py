@@ -5,7 +5,7 @@ from __future__ import annotations
 from .. import sentence
 from ..base import is_calculator
 from ..sentence import Sentence
-from ..speech import N_, SOURCE, _, gettext, language, ngettext
+from ..speech import N_, SOURCE, _, gettext, language, ngettext, pgettext
 from ..words import standing
 from . import automa, calculator, profile as box, rules, solo, table
 from .calculator import SHEET_LABELS
@@ -226,7 +226,7 @@ def _common() -> dict:
 
 def ink_positions() -> list[dict]:
     """Where a player may start taking inks from a set, each with what its ink costs [GB145]."""
-    return [{"first": first, "label": _("%(where)s (%(cost)s)", where=_(where), cost=rules.ink_cost(first, 1) or _("free"))}
+    return [{"first": first, "label": _("%(where)s (%(cost)s)", where=_(where), cost=rules.ink_cost(first, 1) or pgettext("cost", "free"))}
             for first, where in enumerate(INK_POSITIONS, 1)]
 
 
