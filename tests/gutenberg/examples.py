@@ -60,11 +60,13 @@ NAMED_PAGES = [
 TEMPLATE_ALLOWS = {
     ("_player.html", "a number in its words: '+1'"): "a stepper's label: one step of a specialty",
     ("_player.html", "a number in its words: '+2'"): "a shortcut: two steps of one specialty in one tap (the table checks each)",
-    ("_player.html", "a number in its words: ' by 2'"): "the +2 shortcut's title",
+    ("_player.html", "a number in its words: 'Develop %(specialty)s by 2'"): "the +2 shortcut's title",
     ("_player.html", "the number 2 in 'steps': 2"): "the +2 shortcut's steps",
     ("_widgets.html", "range over numbers of its own: range(3)"):
         "a printed value (arrows on a planning card) kept for now: reported to move into the view",
-    ("profile.html", "a number in the text: 'Number your cards 1'"): "the player numbers the cards from 1",
-    ("setup.html", "a number in the text: 'it (blank = 0)'"): "a blank seat field means no one sits before the automa",
-    ("setup.html", "a number in the text: 'Player 1'"): "the first seat's name in the list",
+    ("profile.html", "a number in its words: \"Number your cards 1 to %(cards)s (e.g. with a pencil dot) and enter each card's icons. "
+                     "Leave a card blank to skip it; with all %(cards)s the app can also deal the automa's deck itself.\""):
+        "the player numbers the cards from 1",
+    ("setup.html", "a number in its words: \"Automa's seat: players sitting before it (blank = 0)\""):
+        "a blank seat field means no one sits before the automa",
 }
