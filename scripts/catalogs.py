@@ -31,7 +31,7 @@ LANGUAGES = ("fr", "de", "pl", "es", "it")
 HEADER = ("# The {language} sentences of {folder}: update with python scripts/catalogs.py (README \"Languages\").\n"
           "# A translator comment \"unofficial: check against your edition\" marks a game term no published\n"
           "# edition's text gave us (docs/glossary.md).")
-KEYWORDS = ["_", "gettext", "ngettext:1,2", "pgettext:1c,2", "npgettext:1c,2,3", "N_"]
+KEYWORDS = ["_", "gettext", "ngettext:1,2", "pgettext:1c,2", "npgettext:1c,2,3", "N_", "NC_:1c,2"]
 
 
 def games() -> list[str]:

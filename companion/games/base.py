@@ -82,6 +82,7 @@ ROLES: dict[str, dict[str, str]] = {
     "calculator": {
         "final_result": "(state, names, options, profile) -> the `score` function's result, or None",
         "RESULT_EXTRAS": "the fields a result's player keeps beyond name, total and breakdown",
+        "BREAKDOWN": "breakdown key -> the words (N_ or NC_ marked) the archive's record names it in",
         "CALCULATOR_EVENTS": "the events a calculator table takes",
         "CALCULATOR_HINT": "what a calculator table's refusal of any other event tells the players",
     },
@@ -183,6 +184,8 @@ class Game:
         #: what a result's player keeps from the `score` function's besides name, total and breakdown
         #: (Gutenberg's solo title, Voynich's solo outcome; companion/results.py)
         self.result_extras: tuple[str, ...] = tuple(calculator.RESULT_EXTRAS)
+        #: breakdown key -> its words, marked for the catalogs: the archive's record says them (speech.said)
+        self.breakdown: dict = dict(calculator.BREAKDOWN)
         #: what the running score is, for the archive's chart ("fame on the fame track")
         self.running_label: str = view.RUNNING_LABEL
         #: field path pattern -> the words a page says it in ("vp.delta": "{who}'s VP change"; companion/wording.py)

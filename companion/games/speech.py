@@ -8,7 +8,8 @@ Every sentence a person reads is English in the code, marked for translation:
   (Polish has three), `num` filled with n;
 - `pgettext("suspicion", "Stake", ...)`: a word whose English is ambiguous, with its context;
 - `N_("...")`: a sentence kept in a module-level table (a game's LABELS), only marked, so that
-  the extractor finds it; whoever shows it translates it then with `_(text)`.
+  the extractor finds it; whoever shows it translates it then with `_(text)`; `NC_(context,
+  "...")` the same with a context, translated with `said(marked)`.
 
 Which language is spoken is a context variable, English unless a page said otherwise: a page's
 request speaks its phone's language (companion/web, which chooses it with Flask-Babel), the
@@ -182,6 +183,16 @@ class Unfilled:
 def N_(message: str) -> str:
     """Mark `message` for the catalogs without translating it: it is translated where it is shown."""
     return message
+
+
+def NC_(context: str, message: str) -> tuple[str, str]:
+    """Mark `message` in the sense `context` gives it, without translating it: `said(NC_(...))` says it."""
+    return context, message
+
+
+def said(marked: str | tuple[str, str]) -> str:
+    """A sentence N_ or NC_ marked, in the language spoken."""
+    return pgettext(*marked) if isinstance(marked, tuple) else gettext(marked)
 
 
 def number(value: float | int, digits: int | None = None) -> str:

@@ -204,7 +204,7 @@ def record(table_id: str):
     joined = bool(secret) and table.id in joined_ids()
     return render_template(
         "plays/record.html", doc=doc, play=entry(doc), table=table, ranked=ranked,
-        labels={k: _(key_label(k)) for k in keys},
+        labels={k: speech.said(table.rules.breakdown[k]) if k in table.rules.breakdown else key_label(k) for k in keys},
         chart=chart, calculator=is_calculator(table.options), running=_(table.rules.running_label),
         history=tables.history(table, tables.events(db, table.id)), joined=joined, host=is_host())
 

@@ -25,6 +25,9 @@ from tests.foundation.test_plays import host_client
 TRANSLATED = [lang for lang in speech.LANGUAGES if lang != speech.SOURCE]
 GAMES = tuple(registry())
 PLACEHOLDER = re.compile(r"%\([a-z_0-9]+\)[sdif]|%[sdif]|\{[a-z_0-9]*\}")
+ROOT = Path(__file__).resolve().parents[2]
+#: names no language translates: the app's own, and the games' titles as their editions print them
+PROPER_NAMES = ("Table Companion", *(game.title for game in registry().values()))
 SHOWN_ATTRIBUTES = re.compile(r'\s(?:aria-label|title|placeholder|alt)="([^"]*)"')
 
 
@@ -104,40 +107,48 @@ def finished_calculator(api, key: str) -> dict:
     return t
 
 
-def pages(api, key: str) -> tuple[list[tuple[str, str]], list[dict]]:
-    """(what it is, its address) for every page of one game a phone opens, and the tables they show."""
+def pages(api, phone, key: str):
+    """(what it is, its address, the page) for every page of one game a phone opens, as the game goes on."""
     ex = examples(key)
-    made = []
-    found = [("home", "/"), (f"new {key} table", f"/new/{key}"), (f"new {key} calculator", f"/new/{key}?calculator=1")]
-    if (Path(__file__).resolve().parents[2] / "templates" / key / "profile.html").is_file():
-        found.append((f"new {key} profile", f"/profiles/new/{key}"))
-    for events, screens in ex.NAMED_PAGES:
-        t = api.create(key, ["Anna", "Ben", "Cleo"])
+
+    def opened(what: str, address: str):
+        answer = phone.get(address)
+        assert answer.status_code == 200, (what, address, answer.status_code)
+        return what, address, answer.get_data(as_text=True)
+
+    yield opened("home", "/")
+    yield opened(f"new {key} table", f"/new/{key}")
+    yield opened(f"new {key} calculator", f"/new/{key}?calculator=1")
+    if (ROOT / "templates" / key / "profile.html").is_file():
+        yield opened(f"new {key} profile", f"/profiles/new/{key}")
+    t = api.create(key, ["Anna", "Ben", "Cleo"])
+    seat_cookies(phone, api, t)
+    yield opened(f"{key} table: start", f"/t/{t['table']}")
+    for events, screens in ex.NAMED_PAGES:  # one table, the steps in turn
         for type_, data in events:
-            assert api.event(t, type_, data).status_code == 200
-        found += [(f"{key} table: {name}", f"/t/{t['table']}" + (f"?screen={screen}" if screen else ""))
-                  for name, screen in screens.items()]
-        made.append(t)
+            answer = api.event(t, type_, data)
+            assert answer.status_code == 200, (type_, data, answer.get_json())
+        for name, screen in screens.items():
+            yield opened(f"{key} table: {name}", f"/t/{t['table']}" + (f"?screen={screen}" if screen else ""))
     empty = api.create(key, ["Anna", "Ben"], calculator=True)
     done = finished_calculator(api, key)
-    found += [(f"{key} calculator", f"/t/{empty['table']}"), (f"{key} calculator finished", f"/t/{done['table']}"),
-              (f"{key} play record", f"/plays/{done['table']}")]
-    return found, made + [empty, done]
+    for made in (empty, done):
+        seat_cookies(phone, api, made)
+    yield opened(f"{key} calculator", f"/t/{empty['table']}")
+    yield opened(f"{key} calculator finished", f"/t/{done['table']}")
+    yield opened(f"{key} play record", f"/plays/{done['table']}")
+    yield opened("archive", "/plays")
+    yield opened("stats", "/plays/stats")
+    yield opened("profiles", "/profiles/")
 
 
 @pytest.mark.parametrize("key", GAMES)
 @pytest.mark.parametrize("lang", TRANSLATED)
 def test_no_page_shows_an_english_sentence_in_another_language(app, api, key, lang):
     phone = reader(app, lang)
-    names = ["Anna", "Ben", "Cleo", *examples(key).CALCULATOR_NAMES]
+    names = ["Anna", "Ben", "Cleo", *examples(key).CALCULATOR_NAMES, *PROPER_NAMES]
     shown = []
-    found, made = pages(api, key)
-    for t in made:
-        seat_cookies(phone, api, t)
-    for what, address in found + [("archive", "/plays"), ("stats", "/plays/stats"), ("profiles", "/profiles/")]:
-        answer = phone.get(address)
-        assert answer.status_code == 200, (what, address, answer.status_code)
-        page = answer.get_data(as_text=True)
+    for what, address, page in pages(api, phone, key):
         assert f'lang="{lang}"' in page[:300], f"{what}: the page does not say it is in {lang}"
         english = english_found(page, lang, names)
         if english:

@@ -104,16 +104,13 @@ def pages_to_fit(server: Server) -> list[tuple[str, str, dict | None]]:
 
 
 def create_finished(server: Server, key: str) -> dict:
-    import json
-
+    """A finished calculator table of the game's examples, through the API (each event at its version)."""
     ex = examples(key)
-    status, _, text = server.send("POST", "/api/v1/tables", json.dumps(
-        {"game": key, "players": list(ex.CALCULATOR_NAMES), "options": {"calculator": True}}),
-        {"Content-Type": "application/json"})
-    assert status == 201, text
-    t = json.loads(text)
+    t = server.api("/api/v1/tables", {"game": key, "players": list(ex.CALCULATOR_NAMES), "calculator": True})
+    version = t["version"]
     for type_, data in [*ex.CALCULATOR_SETUP, *(("sheet", row) for row in ex.CALCULATOR_ROWS)]:
-        server.api(f"/api/v1/tables/{t['table']}/events", {"type": type_, "data": data}, t["token"])
+        version = server.api(f"/api/v1/tables/{t['table']}/events",
+                             {"type": type_, "data": data, "expected_version": version}, t["token"])["version"]
     return t
 
 

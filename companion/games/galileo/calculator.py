@@ -26,7 +26,7 @@ from typing import Any
 
 from .. import speech
 from ..base import SHEET, Context, EventLines, describe_event, is_calculator
-from ..speech import N_, _
+from ..speech import N_, NC_, _
 from ..validation import RulesError, at, choice, listof, obj, whole
 from . import functions, rules
 
@@ -35,6 +35,9 @@ CALCULATOR_EVENTS = ("board", SHEET)
 CALCULATOR_HINT = N_("save each player's row")
 #: a result's players carry nothing beyond name, total and breakdown (companion/results.py)
 RESULT_EXTRAS: tuple[str, ...] = ()
+#: the breakdown's keys in words, as the archive's record names them (the English is what it always said)
+BREAKDOWN = {"track": NC_("scoring track", "Track"), "status": N_("Status"), "rank": N_("Rank"), "inventions": N_("Inventions"),
+             "mentor": N_("Mentor"), "penance": N_("Penance"), "stake": NC_("pyre", "Stake"), "end_losses": N_("End losses")}
 
 #: the values a row may leave out, and what they are then; a tracked table's `final` entries are these
 ROW_DEFAULTS = {"inventions_vp": 0, "mentor_vp": 0, "end_losses": 0}

@@ -28,6 +28,8 @@ CALCULATOR_EVENTS = (SHEET,)
 CALCULATOR_HINT = N_('each player saves their row')
 #: what a result's player keeps beyond name, total and breakdown: a solo player's professional title [GB369]
 RESULT_EXTRAS = ("title",)
+#: the breakdown's keys in words, as the archive's record names them (the English is what it always said)
+BREAKDOWN = {"fame_track": N_("Fame track"), "guilders": N_("Guilders"), "patronage": N_("Patronage"), "specialties": N_("Specialties")}
 #: how a page names the fields of calculator mode's row (view.LABELS takes them in), named as the player's board shows them
 SHEET_LABELS = {
     "sheet.fame": N_("{who}'s fame track"),

@@ -34,6 +34,8 @@ CALCULATOR_EVENTS = (SHEET, "track")
 CALCULATOR_HINT = N_("enter each player's row, and the score track's values if they are missing")
 #: what a result's player keeps beyond name, total and breakdown: the solo game's outcome, won or lost [V497]
 RESULT_EXTRAS = ("outcome",)
+#: the breakdown's keys in words, as the archive's record names them (the English is what it always said)
+BREAKDOWN = {"gk": N_("GK"), "research": N_("Research"), "pages": N_("Pages"), "tokens": N_("Tokens")}
 #: the markers and sections as a page names them (translated where shown: speech._)
 MARKER_LABELS = {"botany": N_("Botany"), "astrology": N_("Astrology"), "baths": N_("Baths"), "writings": N_("Writings"),
                  "gk": N_("GK")}
