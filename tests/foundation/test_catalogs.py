@@ -109,3 +109,19 @@ def test_a_sentence_in_two_catalogs_is_translated_alike(lang):
                 clashes.append(f"{key}: {seen[key][0].relative_to(ROOT)} {seen[key][1]!r}, {folder.relative_to(ROOT)} {string!r}")
             seen.setdefault(key, (folder, string))
     assert not clashes, "\n".join(clashes)
+
+
+def test_the_glossary_has_every_game_and_every_language_and_each_term_says_where_it_comes_from():
+    from companion.games import registry
+
+    text = (ROOT / "docs" / "glossary.md").read_text(encoding="utf-8")
+    header = "| English | " + " | ".join(TRANSLATED) + " | source |"
+    for game in registry().values():
+        assert f"## {game.title}" in text, game.title
+        section = text.split(f"## {game.title}", 1)[1].split("\n## ", 1)[0]
+        assert header in section, game.title
+        rows = [line for line in section.splitlines() if line.startswith("| ") and not line.startswith(("| English", "|---"))]
+        assert len(rows) >= 5, game.title
+        for row in rows:
+            cells = [c.strip() for c in row.strip("|").split(" | ")]
+            assert len(cells) >= len(TRANSLATED) + 2 and all(cells), row
