@@ -205,6 +205,11 @@ def test_the_api_and_the_downloads_speak_english_whatever_the_phone_reads(app, a
     assert a == b and a["error"]
     for path in ("/plays/export.json", "/plays/export.csv"):
         assert polish_phone.get(path).get_data() == english_phone.get(path).get_data()
+    # BG Stats gets the English play from a Polish page's "Log this play" too
+    bgstats = english_phone.get(f"/api/v1/tables/{done['table']}/result", headers=headers).get_json()["bgstats_url"]
+    seat_cookies(polish_phone, api, done)
+    page = polish_phone.get(f"/t/{done['table']}").get_data(as_text=True)
+    assert 'lang="pl"' in page[:300] and html.escape(bgstats) in page
 
 
 def test_a_table_region_is_rendered_once_per_version_and_language(app, api):
