@@ -9,7 +9,19 @@ Every sentence a person reads is English in the code, marked for translation:
 - `pgettext("suspicion", "Stake", ...)`: a word whose English is ambiguous, with its context;
 - `N_("...")`: a sentence kept in a module-level table (a game's LABELS), only marked, so that
   the extractor finds it; whoever shows it translates it then with `_(text)`; `NC_(context,
-  "...")` the same with a context, translated with `said(marked)`.
+  "...")` the same with a context, translated with `said(marked)`;
+- `later.gettext("%(name)s: suspicion %(delta)s, now %(at)s.", name=..., ...)`,
+  `later.ngettext("%(num)d coin", "%(num)d coins", n)`: a sentence said LATER, on every phone in
+  its own language: what an event did (a game's notice) is written into a table's state when
+  the event is applied, but read on each page. `later` translates nothing: it keeps the marked
+  English and its values as plain JSON, one format for every game:
+  `{"msg": ENGLISH, "values": {...}}`, a plural `{"msg": SINGULAR, "plural": PLURAL, "n": NUM,
+  "values": {...}}`; a value may itself be such a sentence, or a list of them (said joined by
+  ", "), and `later.joined("; ", [...])` keeps `{"join": SEPARATOR, "parts": [...]}` for another
+  separator. Its methods are named gettext/ngettext so that the catalogs' extractor finds their
+  sentences. `told(kept)` says a kept sentence in the language spoken now (anything else as it
+  is: a name, a number, the English text of a state stored before its sentence was kept);
+  inside `english()` it gives the English the state and the JSON API keep, unchanged.
 
 Which language is spoken is a context variable, English unless a page said otherwise: a page's
 request speaks its phone's language (companion/web, which chooses it with Flask-Babel), the
@@ -35,7 +47,7 @@ from contextvars import ContextVar
 from datetime import date, datetime
 from functools import lru_cache
 from pathlib import Path
-from typing import Iterator
+from typing import Any, Iterator
 
 from babel import Locale
 from babel.dates import format_date
@@ -193,6 +205,43 @@ def NC_(context: str, message: str) -> tuple[str, str]:
 def said(marked: str | tuple[str, str]) -> str:
     """A sentence N_ or NC_ marked, in the language spoken."""
     return pgettext(*marked) if isinstance(marked, tuple) else gettext(marked)
+
+
+class later:
+    """Sentences kept to be said later (`told`), each in the language then spoken: plain JSON, for a
+    table's state. Named like the functions above so that the catalogs' extractor finds them."""
+
+    @staticmethod
+    def gettext(message: str, **values: Any) -> dict:
+        """`message` (marked English) and its placeholders' values, kept unsaid."""
+        return {"msg": message, "values": values}
+
+    @staticmethod
+    def ngettext(singular: str, plural: str, num: int, **values: Any) -> dict:
+        """A plural kept unsaid: its form is chosen for `num` when it is told (`num` fills `%(num)d`)."""
+        return {"msg": singular, "plural": plural, "n": num, "values": values}
+
+    @staticmethod
+    def joined(separator: str, parts: list) -> dict:
+        """Kept sentences said one after the other with `separator` between them (a list says ", ")."""
+        return {"join": separator, "parts": list(parts)}
+
+
+def told(kept: Any) -> Any:
+    """A sentence `later` kept, said in the language spoken now: its values told first (a list of
+    them joined by ", ", a `joined` one by its separator); anything else as it is."""
+    if isinstance(kept, list):
+        return ", ".join(str(told(one)) for one in kept)
+    if not isinstance(kept, dict):
+        return kept
+    if isinstance(kept.get("join"), str) and isinstance(kept.get("parts"), list):
+        return kept["join"].join(str(told(one)) for one in kept["parts"])
+    if not isinstance(kept.get("msg"), str):
+        return kept
+    values = {key: told(value) for key, value in kept.get("values", {}).items()}
+    if "plural" in kept:
+        return ngettext(kept["msg"], kept["plural"], kept["n"], **values)
+    return gettext(kept["msg"], **values)
 
 
 def number(value: float | int, digits: int | None = None) -> str:

@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import re
 
+from companion.games import speech
+from companion.games.codex import track, view
+
 NAMES = ["Ann", "Ben"]
 #: a calculator row whose objectives score nothing: its total is its points on the score track
 EMPTY_ROW = {"secret": 95, "visible": {"fungi": 0, "quill": 0, "inkwell": 0, "manuscript": 0}, "patterns": {"87": 0}}
@@ -130,3 +133,19 @@ def test_a_pattern_counts_label_is_one_sentence_for_every_card():
         assert label.format(who="Ann") == "Ann – liczba wzoru #91"
     with speech.speaking("fr"):
         assert LABELS["patterns.87"].format(who="Ann") == "le décompte du motif #87 de Ann"
+
+
+def test_a_kept_notice_says_its_polish_plural_and_an_older_state_its_english():
+    said = {"back": 18, "who": "Ben", "target": 20}
+    for left, polish in [(2, "do rozegrania 2 ostatnie tury"), (5, "do rozegrania 5 ostatnich tur")]:
+        state = {"notice": None}
+        track.tell(state, 0, speech.later.ngettext(
+            "Back to %(back)s: %(who)s reached %(target)s first now, so the end was triggered by %(who)s: %(num)d last turn to play",
+            "Back to %(back)s: %(who)s reached %(target)s first now, so the end was triggered by %(who)s: %(num)d last turns to play",
+            left, **said))
+        english = f"Back to 18: Ben reached 20 first now, so the end was triggered by Ben: {left} last turns to play"
+        assert state["notice"] == {"player": 0, "text": english}  # the state's English, shaped as before
+        with speech.speaking("pl"):
+            assert view.notice(state, NAMES)["text"].endswith(polish)
+            older = {"notice": state["notice"]}  # stored before its sentence was kept
+            assert view.notice(older, NAMES)["text"] == english

@@ -3,6 +3,7 @@ from source or compiled; plurals, numbers and dates per language (issue 29)."""
 
 from __future__ import annotations
 
+import json
 import re
 import threading
 from datetime import date
@@ -87,6 +88,62 @@ def test_every_other_language_says_one_and_many_apart(lang):
 def _blank(text: str) -> dict:
     """A word for every placeholder of a plural but its count."""
     return {name: "X" for name in re.findall(r"%\(([a-z_0-9]+)\)", text) if name != "num"}
+
+
+
+# --- speech.later / speech.told: a game's notice kept as JSON, said on each phone in its language ------------
+
+PAYS = "%(name)s pays %(cost)s and removes Penance card %(roman)s from the game."  # Galileo's catalog
+
+
+def pays(coins: int) -> dict:
+    return speech.later.gettext(PAYS, name="Meg", roman="II", cost=speech.later.ngettext("%(num)d coin", "%(num)d coins", coins))
+
+
+@pytest.mark.parametrize("coins, polish", [(1, "1 monetę"), (2, "2 monety"), (5, "5 monet"), (22, "22 monety")])
+def test_a_kept_sentence_says_its_nested_plural_in_each_polish_form_and_english_unchanged(coins, polish):
+    with speech.speaking("pl"):
+        kept = pays(coins)  # kept, not said: the language spoken while keeping it changes nothing
+        assert speech.told(kept) == f"Meg płaci {polish} i usuwa z gry kartę Pokuty II."
+    assert kept == {"msg": PAYS, "values": {"name": "Meg", "roman": "II", "cost": {
+        "msg": "%(num)d coin", "plural": "%(num)d coins", "n": coins, "values": {}}}}
+    assert speech.told(kept) == f"Meg pays {coins} coin{'s' if coins != 1 else ''} and removes Penance card II from the game."
+
+
+def test_a_kept_sentence_is_plain_json_and_says_the_same_once_stored():
+    kept = pays(5)
+    stored = json.loads(json.dumps(kept))
+    assert stored == kept
+    with speech.speaking("pl"):
+        assert speech.told(stored) == speech.told(kept) == "Meg płaci 5 monet i usuwa z gry kartę Pokuty II."
+
+
+def test_a_list_of_kept_sentences_is_said_joined_by_commas_and_joined_by_its_own_separator():
+    parts = [speech.later.gettext("suspicion track"), speech.later.gettext("tiles")]
+    kept = speech.later.gettext("Board values saved: %(sections)s", sections=parts)
+    assert speech.told(kept) == "Board values saved: suspicion track, tiles"
+    assert speech.told(speech.later.joined("; ", parts)) == "suspicion track; tiles"
+    with speech.speaking("pl"):
+        assert speech.told(kept) == "Zapisano wartości z planszy: tor podejrzeń, żetony"
+        assert speech.told(speech.later.joined(" ", parts)) == "tor podejrzeń żetony"
+
+
+@pytest.mark.parametrize("value", ["Anna: suspicion +2, now 3.", 7, None, {"player": 0, "text": "Saved"}, {"msg": 3}])
+def test_what_is_not_a_kept_sentence_is_told_as_it_is(value):
+    """A name, a number, the English text of a state stored before its sentence was kept, a dict of another shape."""
+    with speech.speaking("pl"):
+        assert speech.told(value) == value
+    assert speech.told(value) == value
+
+
+def test_a_value_that_is_not_a_sentence_fills_its_placeholder_untouched():
+    """A player named like a game word stays their name; a number stays a number."""
+    row = speech.later.gettext("%(name)s's row is in.", name="tiles")  # "tiles" is "żetony" as a game word
+    cycle = speech.later.gettext("Everyone has passed: End of Cycle %(cycle)s.", cycle=2)
+    with speech.speaking("pl"):
+        assert speech.told(row) == "Wiersz gracza tiles jest zapisany."
+        assert speech.told(cycle) == "Wszyscy spasowali: koniec cyklu 2."
+    assert (speech.told(row), speech.told(cycle)) == ("tiles's row is in.", "Everyone has passed: End of Cycle 2.")
 
 
 def test_numbers_and_dates_follow_the_language():

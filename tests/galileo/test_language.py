@@ -94,12 +94,12 @@ def test_polish_says_how_many_failed_the_prohibition_in_three_forms(failed, said
         assert view.build(state, t.names, t.options)["prohibition_said"] == f"Zakaz sprawdzony: {said}."
 
 
-def test_a_state_stored_before_its_notes_says_its_english_notices():
+def test_a_state_stored_before_its_notices_were_kept_says_its_english_notices():
     t = Table(names=["Meg", "Luna"])
     t("suspicion", player=1, delta=2)
     with speech.speaking("pl"):
         assert view.notices(t.state, t.names) == ["Luna: podejrzenie +2, teraz 3."]
-        old = {key: value for key, value in t.state.items() if key != "notes"}
+        old = {key: value for key, value in t.state.items() if key != "notices_later"}
         assert view.notices(old, t.names) == ["Luna: suspicion +2, now 3."]
     assert [sentence.unmarked(line) for line in view.notices(t.state, t.names)] == t.state["notices"]
 

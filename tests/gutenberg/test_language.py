@@ -8,7 +8,7 @@ from pathlib import Path
 from werkzeug.datastructures import MultiDict
 
 from companion.games import speech
-from companion.games.gutenberg import facts
+from companion.games.gutenberg import facts, view
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -90,6 +90,7 @@ def test_a_notice_is_said_in_each_phones_language_and_the_api_keeps_english(clie
     assert post(client, url, "pl", "buy_types", player=0, count=1).status_code == 200
     # posted from a Polish phone: the state keeps the English, as the API always said it
     assert api.get(t)["state"]["notice"]["text"] == "paid 4 guilders for 1 type"
+    assert api.get(t)["state"]["notice"] == {"player": 0, "text": "paid 4 guilders for 1 type"}  # its shape as before
     assert "zapłacono 4 guldeny za: 1 czcionka" in page(client, url, "pl")
     assert "a payé 4 florins pour 1 caractère" in page(client, url, "fr")
     assert "paid 4 guilders for 1 type" in page(client, url, None)
@@ -112,3 +113,13 @@ def test_every_word_facts_json_shows_is_marked():
     assert set(shown) <= set(facts.SHOWN)
     with speech.speaking("de"):
         assert [facts.action(a["key"]) for a in data["actions"]][:2] == ["Aufträge annehmen", "Tinte besorgen"]
+
+
+def test_a_state_stored_before_its_notice_was_kept_says_its_english_notice():
+    state = {"notice": {"player": 0, "text": "paid 4 guilders for 1 type"},
+             "notice_later": speech.later.gettext("paid %(guilders)s for %(types)s", guilders=facts.say_guilders(4),
+                                                  types=speech.later.ngettext("%(num)d type", "%(num)d types", 1))}
+    with speech.speaking("pl"):
+        assert view.said_notice(state, ["Ana", "Ben"])["text"] == "zapłacono 4 guldeny za: 1 czcionka"
+        older = {"notice": state["notice"]}
+        assert view.said_notice(older, ["Ana", "Ben"]) == {"player": 0, "text": "paid 4 guilders for 1 type"}

@@ -21,7 +21,7 @@ from __future__ import annotations
 from typing import Any, NoReturn, Sequence
 
 from ..base import SHEET, is_calculator
-from ..speech import N_, gettext as _, ngettext
+from ..speech import N_, gettext as _, later, ngettext
 from ..validation import RulesError, at, obj, whole
 from . import cards as catalogue
 from . import functions, rules
@@ -158,7 +158,8 @@ def ev_sheet(state: dict, data: Any, ctx) -> None:
         state["rows"][seat] = row
         settle(state)
         waiting = [_who(ctx.names, s) for s, r in enumerate(state["rows"]) if missing(r, state["common"])]
-        tell(state, seat, "row_waiting", waiting=waiting) if waiting else tell(state, seat, "row_saved")
+        tell(state, seat, later.gettext("Row saved; waiting for %(names)s", names=", ".join(waiting)) if waiting
+             else later.gettext("Row saved: the final scores are at the top"))
         return
     if state["manuscripts"][seat] and ("visible" in row or "patterns" in row):
         raise RulesError("data.player", counted_from_manuscript())
@@ -173,7 +174,7 @@ def ev_sheet(state: dict, data: Any, ctx) -> None:
             continue  # the same count as the laid-out colours: keep the layout
         patterns[key] = {"count": n}
     state["patterns"][seat] = patterns
-    tell(state, seat, "saved")
+    tell(state, seat, later.gettext("Saved"))
 
 
 def sheet_line(d: dict, who: str) -> str:

@@ -16,7 +16,7 @@ State (JSON, players by seat index, seats in clockwise order as entered):
      "manuscripts": [[{"id", "side", "x", "y", "points"}, ...] per seat],
      "finished": false,
      "notice": null | {"player": SEAT, "text": str},     (what the last event triggered, said beside it, in English;
-     "notice_words": {"say": NAME, "values": {...}},     its sentence, kept unsaid: each phone reads it in its language)
+     "notice_later": speech.later's {"msg", "values"},   its sentence, kept unsaid: each phone reads it in its language)
      "rows": [row or null per seat]}                     (calculator tables only: calculator.py)
 
 A seat with a manuscript has its visible counts and pattern counts computed from it.
@@ -118,7 +118,7 @@ def apply(state: dict, type_: str, data: Any, ctx: Context) -> dict:
         raise RulesError("type", _("the game is over; undo the finish to change anything"))
     state = clone(state)
     state["notice"] = None  # the last event's words, said beside its player (track.tell)
-    state.pop("notice_words", None)
+    state.pop("notice_later", None)
     handler = HANDLERS[type_]
     handler(state, data, ctx)
     return state

@@ -8,45 +8,16 @@ rules are rules.py's; this keeps the state's record of them (its shape: table.py
 
 from __future__ import annotations
 
-from ..speech import english, gettext as _, ngettext
+from ..speech import english, gettext as _, later, ngettext, told
 from ..validation import RulesError
 from . import rules
 
-#: what an event says beside a player (the state's "notice"), by name: the state keeps the name and
-#: its values, so each phone reads it in its own language (view.notice); "text" keeps the English
-NOTICES = {
-    "correction": lambda delta: _("Every last turn is played: +%(delta)s counted as a correction; "
-                                  "cards are no longer played, only objectives are added", delta=delta),
-    "untriggered": lambda back, target: _("Back to %(back)s: nobody has %(target)s points now, "
-                                          "so the end is no longer triggered", back=back, target=target),
-    "moved_unnamed": lambda back, who, target: _("Back to %(back)s: %(who)s reached %(target)s first now, so the end was "
-                                                 "triggered by %(who)s; choose the first player to name the last turns",
-                                                 back=back, who=who, target=target),
-    "moved": lambda back, who, target, left: ngettext(
-        "Back to %(back)s: %(who)s reached %(target)s first now, so the end was triggered by %(who)s: %(num)d last turn to play",
-        "Back to %(back)s: %(who)s reached %(target)s first now, so the end was triggered by %(who)s: %(num)d last turns to play",
-        left, back=back, who=who, target=target),
-    "moved_played": lambda back, who, target: _("Back to %(back)s: %(who)s reached %(target)s first now, so the end was "
-                                                "triggered by %(who)s: every last turn is played", back=back, who=who, target=target),
-    "row_saved": lambda: _("Row saved: the final scores are at the top"),
-    "row_waiting": lambda waiting: _("Row saved; waiting for %(names)s", names=", ".join(waiting)),
-    "saved": lambda: _("Saved"),
-}
-
-
-def tell(state: dict, seat: int, say: str, **values) -> None:
-    """Say NOTICES[say] beside `seat`: the state's "notice" keeps its English (what the API has always
-    read), "notice_words" the sentence's name and values, for each phone to read it in its language."""
+def tell(state: dict, seat: int, said: dict) -> None:
+    """Say `said` (speech.later) beside `seat`: the state's "notice" keeps its English (what the API has
+    always read), "notice_later" the sentence kept, for each phone to read it in its language (view.notice)."""
     with english():
-        state["notice"] = {"player": seat, "text": NOTICES[say](**values)}
-    state["notice_words"] = {"say": say, "values": values}
-
-
-def notice_text(state: dict) -> str:
-    """The state's notice in the language spoken (one stored before its words were kept: as it was)."""
-    words = state.get("notice_words") or {}
-    say = NOTICES.get(words.get("say"))
-    return say(**words["values"]) if say else state["notice"]["text"]
+        state["notice"] = {"player": seat, "text": told(said)}
+    state["notice_later"] = said
 
 
 def turn_order(state: dict) -> list[int]:
@@ -66,7 +37,8 @@ def add_points(state: dict, seat: int, delta: int, names) -> None:
     if delta > 0 and rules.may_finish(end):
         # [CN54] "everyone plays one last time", then [CN55] only objectives are added: points
         # scored now are a correction at most, so they count, with a word
-        tell(state, seat, "correction", delta=delta)
+        tell(state, seat, later.gettext("Every last turn is played: +%(delta)s counted as a correction; cards are no "
+                                        "longer played, only objectives are added", delta=delta))
     reached, target = _reached(state), state["target"]
     # [CN53] "as soon as a player reaches or passes 20 points" (30 in the variant [CN67])
     if end is None:
@@ -120,14 +92,22 @@ def _move_trigger(state: dict, seat: int, done: int, names) -> None:
     back, target = state["scores"][seat], state["target"]
     if end is None:
         # the decks' trigger ("no more cards to draw") never comes here: it stands whatever the scores
-        tell(state, seat, "untriggered", back=back, target=target)
+        tell(state, seat, later.gettext("Back to %(back)s: nobody has %(target)s points now, so the end is no longer "
+                                        "triggered", back=back, target=target))
         return
     said = {"back": back, "who": names[end["trigger"]], "target": target}
     left = rules.last_turns_left(end)
     if left is None:
-        tell(state, seat, "moved_unnamed", **said)
+        tell(state, seat, later.gettext("Back to %(back)s: %(who)s reached %(target)s first now, so the end was triggered "
+                                        "by %(who)s; choose the first player to name the last turns", **said))
+    elif left:
+        tell(state, seat, later.ngettext(
+            "Back to %(back)s: %(who)s reached %(target)s first now, so the end was triggered by %(who)s: %(num)d last turn to play",
+            "Back to %(back)s: %(who)s reached %(target)s first now, so the end was triggered by %(who)s: %(num)d last turns to play",
+            left, **said))
     else:
-        tell(state, seat, "moved", left=left, **said) if left else tell(state, seat, "moved_played", **said)
+        tell(state, seat, later.gettext("Back to %(back)s: %(who)s reached %(target)s first now, so the end was triggered "
+                                        "by %(who)s: every last turn is played", **said))
 
 
 def trigger(state: dict, seat: int, reason: str) -> None:

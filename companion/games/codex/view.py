@@ -12,14 +12,14 @@ from functools import reduce
 from .. import sentence
 from ..base import is_calculator
 from ..sentence import Sentence
-from ..speech import N_, gettext as _, ngettext, pgettext
+from ..speech import N_, gettext as _, ngettext, pgettext, told
 from ..words import standing
 from . import calculator, rules
 from . import cards as catalogue
 from .cards import CORNERS, KINGDOMS, OBJECTS, SYMBOLS, points_text, points_word, symbol_short
 from .calculator import final_score, layout_of, objectives_of, pattern_count
 from .table import STEP_MAX, TARGET_CHOICES
-from .track import finish_blocker, notice_text, turn_order
+from .track import finish_blocker, turn_order
 
 QUICK_POINTS = (1, 2, 3, 5)  # [CN46] "1, 3 or 5 points"; 2 for the gold cards' 2 per corner [CN47]
 KINGDOM_CYCLE = ("",) + KINGDOMS  # the grid editor's tap order, empty first (static/codex/codex.js reads it from the page)
@@ -405,9 +405,9 @@ def objective_parts(common: list[int]) -> dict:
 
 def notice(state: dict, names: list[str]) -> dict | None:
     """What the last event said beside its player ("Row saved; waiting for Tom"), in the language
-    spoken (track.notice_text); its names are marked here (sentence.naming) for the page's <bdi>."""
-    said = state.get("notice")
-    return dict(said, text=sentence.naming(notice_text(state), names)) if said else None
+    spoken (speech.told of "notice_later"; a state stored without it: its English), names marked for <bdi>."""
+    said, kept = state.get("notice"), state.get("notice_later")
+    return dict(said, text=sentence.naming(said["text"] if kept is None else told(kept), names)) if said else None
 
 
 def result_parts(result: dict, by_id: dict[int, dict]) -> dict:

@@ -11,11 +11,9 @@ same way once every player's `final` entries are in.
 What a table says (its last section): a notice ("Luna: suspicion +3, now 4.") is written when an
 event is applied but read later, on every phone, each in its own language, while the state (which
 the JSON API returns) keeps it in English. So a handler writes it with `note(state,
-later.gettext("...", **values))`: the English goes to `state["notices"]`, as before, and the
-sentence with its values to `state["notes"]` (JSON), which `told` says again in the language
-spoken where a page shows it (view.notices). A value may itself be a sentence to say later
-(`later.gettext`, a plural `later.ngettext`) or a list of them (said joined by commas); `later`'s
-methods are named like speech's so the catalogs' extraction finds their sentences. The history's
+later.gettext("...", **values))` (speech.later, the games' one format): the English goes to
+`state["notices"]`, as before, and the sentence kept with its values to `state["notices_later"]`,
+which speech.told says again in the language spoken where a page shows it (view.notices). The history's
 lines (LINES, describe; table.py's) are said when the history is shown. Nothing here imports Flask.
 """
 
@@ -26,7 +24,7 @@ from typing import Any
 
 from .. import speech
 from ..base import SHEET, Context, EventLines, describe_event, is_calculator
-from ..speech import N_, NC_, _
+from ..speech import N_, NC_, _, later, told
 from ..validation import RulesError, at, choice, listof, obj, whole
 from . import functions, rules
 
@@ -189,31 +187,6 @@ def refresh_finished(s: dict, names: list[str], options: dict) -> None:
 
 # --- what a table says, told on each page in its language -------------------------------
 
-class later:
-    """Sentences to say later, each in the language then spoken (`told`): plain JSON, kept in a state."""
-
-    @staticmethod
-    def gettext(message: str, **values: Any) -> dict:
-        return {"msg": message, "values": values}
-
-    @staticmethod
-    def ngettext(singular: str, plural: str, num: int, **values: Any) -> dict:
-        return {"msg": singular, "plural": plural, "n": num, "values": values}
-
-
-def told(said: Any) -> Any:
-    """A sentence kept by `later`, in the language spoken now; a list of them joined by commas;
-    any other value (a name, a number, an English notice of an older state) as it is."""
-    if isinstance(said, list):
-        return ", ".join(str(told(one)) for one in said)
-    if not isinstance(said, dict) or not isinstance(said.get("msg"), str):
-        return said
-    values = {key: told(value) for key, value in said.get("values", {}).items()}
-    if "plural" in said:
-        return speech.ngettext(said["msg"], said["plural"], said["n"], **values)
-    return speech.gettext(said["msg"], **values)
-
-
 def and_list(names: list[str]) -> str:
     """Names said one after the other, in the language spoken: "Ann and Ben and Cy"."""
     return reduce(lambda said, one: _("%(names)s and %(name)s", names=said, name=one), names)
@@ -223,7 +196,7 @@ def note(s: dict, said: dict) -> None:
     """Say what an event did: in English in the state's notices, and kept to be told on each page."""
     with speech.english():
         s["notices"].append(told(said))
-    s.setdefault("notes", []).append(said)
+    s.setdefault("notices_later", []).append(said)
 
 
 #: the board values' sections, as the notice of a `board` event names them

@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import functions
-from .calculator import later, told
+from ..speech import later, told
 
 
 def validate_profile(data: Any) -> dict:
@@ -29,7 +29,7 @@ def prohibition_penalty(board: dict, cycle: int) -> dict | None:
 
 
 def removal_cost_later(board: dict, level: int) -> dict:
-    """What removing a Penance card from the game costs, to be said later (calculator.told): its printed
+    """What removing a Penance card from the game costs, to be said later (speech.told): its printed
     coins ("2 coins") where entered [GT485]."""
     coins = board.get("penance_cards", {}).get("coins")
     return later.ngettext("%(num)d coin", "%(num)d coins", coins[level - 1]) if coins else later.gettext("its coins")

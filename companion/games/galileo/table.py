@@ -13,10 +13,10 @@ from __future__ import annotations
 from typing import Any
 
 from ..base import Context, clone, is_calculator
-from ..speech import _
+from ..speech import _, later
 from ..validation import RulesError, at, choice, flag, listof, obj, whole
 from . import calculator, functions, profile, rules
-from .calculator import (LINES, SHEET, describe, inquisition_suspects, later, note, sections,  # noqa: F401  (Game: LINES, describe)
+from .calculator import (LINES, SHEET, describe, inquisition_suspects, note, sections,  # noqa: F401  (Game: LINES, describe)
                          triggered)
 
 MAX_DELTA = 30
@@ -78,7 +78,7 @@ def initial_state(names: list[str], options: dict, profile: dict) -> dict:
         "tiles": _fresh_tiles(board),
         "players": [_new_player() for _name in names],
         "notices": [],
-        "notes": [],  # the notices, to say on each page in its language (calculator.note)
+        "notices_later": [],  # the notices, kept to say on each page in its language (calculator.note)
         "notice_player": None,
     }
 
@@ -87,7 +87,7 @@ def apply(state: dict, type_: str, data: Any, ctx: Context) -> dict:
     """Return the state after one event (see EVENTS); invalid events raise RulesError."""
     handler = HANDLERS[type_]  # Game.apply refused unknown types
     new = clone(state)
-    new["notices"], new["notes"] = [], []
+    new["notices"], new["notices_later"] = [], []
     if type_ not in ("board", SHEET) and "suspicion_track" not in new["board"]:
         raise RulesError("type", _("first enter the suspicion track's icon positions (box profile or board values)"))
     handler(new, data, ctx)

@@ -9,10 +9,10 @@ from __future__ import annotations
 from .. import sentence
 from ..base import is_calculator
 from ..sentence import Sentence
-from ..speech import N_, _, ngettext, pgettext
+from ..speech import N_, _, ngettext, pgettext, told
 from ..words import standing
 from . import calculator, rules
-from .calculator import and_list as _and, told
+from .calculator import and_list as _and
 from .functions import SECTIONS, run_score
 from .profile import prohibition_penalty, removal_cost
 from .table import current_player, has_passed, prohibition_pending
@@ -144,11 +144,11 @@ def missing_final(state: dict, names: list[str], options: dict) -> list[Sentence
 
 
 def notices(state: dict, names: list[str]) -> list[Sentence]:
-    """What the last event did ("Anna: suspicion +3, now 4."), in the language spoken (calculator.told):
+    """What the last event did ("Anna: suspicion +3, now 4."), in the language spoken (speech.told):
     the state keeps plain text, so its names are marked here (sentence.naming) for the page's <bdi>.
-    A state stored before its notes were kept says its English notices."""
-    notices, notes = state.get("notices", []), state.get("notes")
-    lines = [told(note) for note in notes] if notes is not None and len(notes) == len(notices) else notices
+    A state stored before its notices were kept to be said (notices_later) says its English notices."""
+    notices, kept = state.get("notices", []), state.get("notices_later")
+    lines = [told(said) for said in kept] if kept is not None and len(kept) == len(notices) else notices
     return [sentence.naming(line, names) for line in lines]
 
 

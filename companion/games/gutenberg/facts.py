@@ -8,10 +8,9 @@ group: entered at the table or once in a box profile (RULES.md GUT-B).
 from __future__ import annotations
 
 import json
-from types import SimpleNamespace
 
 from ...paths import FACTS
-from ..speech import N_, english, gettext, ngettext
+from ..speech import N_, english, gettext, later, ngettext, told
 
 _FACTS = json.loads((FACTS / "gutenberg" / "facts.json").read_text("utf-8"))
 
@@ -80,45 +79,12 @@ SHOWN = (
 )
 
 
-def say(message: str, **args) -> dict:
-    """A sentence kept as JSON (a notice in the state) and said in the language of whoever reads it:
-    `message` is the marked English, `args` its placeholders (a dict among them is a sentence too)."""
-    return {"msg": message, "args": args} if args else {"msg": message}
-
-
-def say_n(singular: str, plural: str, num: int, **args) -> dict:
-    """say() with the plural form the language needs for `num` (ngettext)."""
-    return {"msg": singular, "plural": plural, "n": num, "args": args}
-
-
-def joined(separator: str, parts: list) -> dict:
-    """Several sentences said one after another, `separator` between them."""
-    return {"join": separator, "parts": parts}
-
-
-def spoken(part) -> str:
-    """Say a say()/say_n()/joined() sentence in the language spoken now (anything else as it is)."""
-    if not isinstance(part, dict):
-        return str(part)
-    if "parts" in part:
-        return part["join"].join(spoken(p) for p in part["parts"])
-    args = {key: spoken(value) if isinstance(value, dict) else value for key, value in part.get("args", {}).items()}
-    if "plural" in part:
-        return ngettext(part["msg"], part["plural"], part["n"], **args)
-    return gettext(part["msg"], **args)
-
-
-def notice(player, part) -> dict:
-    """A table's notice: its English `text` (what the API shows, unchanged) and `say`, which a page says in
-    its phone's language (view.py)."""
+def notice(state: dict, player, said: dict) -> None:
+    """Set a table's notice: its English `text` beside `player` (what the API shows, unchanged) and the
+    sentence kept (speech.later) in `notice_later`, which a page says in its phone's language (view.py)."""
     with english():
-        text = spoken(part)
-    return {"player": player, "text": text, "say": part}
-
-
-#: say() and say_n() under the names the catalogs' extractor knows: `later.gettext("...", n=2)` is marked
-#: like `_()`, kept as JSON, and said when shown
-later = SimpleNamespace(gettext=say, ngettext=say_n)
+        state["notice"] = {"player": player, "text": told(said)}
+    state["notice_later"] = said
 
 
 def action(key) -> str:

@@ -15,9 +15,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..speech import N_, _
+from ..speech import N_, _, later
 from ..validation import RulesError, at, choice, listof, obj
-from .facts import AUTOMA_MARKERS, PLANNING_CARDS, REWARD_LEVELS, later
+from .facts import AUTOMA_MARKERS, PLANNING_CARDS, REWARD_LEVELS
 from .functions import check_card, check_markers
 
 #: reward-track rewards as the board may show them [GB168-172]
@@ -48,7 +48,7 @@ PROFILE_LABELS = {
 
 
 def reward_text(space: int, level: int, profile: dict) -> dict:
-    """Say what reaching a reward level for the first time gives: the next reward-track space (a notice's say())."""
+    """Say what reaching a reward level for the first time gives: the next reward-track space (a notice, speech.later)."""
     # [GB162] the disk moves to the next space "and takes the indicated reward"; GUT-C3 (a): the
     # reward is what that space shows (from the box profile when entered, else read off the board)
     track = profile.get("reward_track") or []

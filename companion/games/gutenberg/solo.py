@@ -9,10 +9,10 @@ events (HANDLERS) and ends the round. Nothing here imports table.py: the table i
 from __future__ import annotations
 
 from ..base import Context
-from ..speech import N_, _, gettext
+from ..speech import N_, _, english, gettext, later, told
 from ..validation import RulesError, choice, flag, obj, whole
 from . import automa
-from .facts import ACTION_LABELS, ACTIONS, EXECUTION_CARDS, PLANNING_CARDS, PLANNING_DEALT, action, joined, later, notice
+from .facts import ACTION_LABELS, ACTIONS, EXECUTION_CARDS, PLANNING_CARDS, PLANNING_DEALT, action, notice
 from .functions import ORDER_DECKS, check_card
 from .profile import card_from_form, check_start_layout
 
@@ -140,7 +140,7 @@ def new_item(kind: str, deck: list[int] | None) -> dict:
 
 
 def outcome_said(item: dict) -> dict:
-    """Say what the automa removes for one finished item (a notice's later.gettext)."""
+    """Say what the automa removes for one finished item, kept to be said (speech.later)."""
     if item["kind"] == "patronage_card":
         return later.gettext(OUTCOMES["patronage_card"])
     if item["space"] is None:
@@ -151,8 +151,8 @@ def outcome_said(item: dict) -> dict:
 
 def outcome_text(item: dict) -> str:
     """outcome_said in English: the state keeps it (`done`), as the API shows it."""
-    said = outcome_said(item)
-    return said["msg"] % said["args"] if "args" in said else said["msg"]
+    with english():
+        return told(outcome_said(item))
 
 
 def said_outcome(text: str) -> str:
@@ -266,15 +266,15 @@ def ev_automa_answer(state, data, ctx):
     items = [i for i in step["items"] if not i.get("skipped")]
     the["done"][step["action"]] = [outcome_text(i) for i in items]
     the["step"] = None
-    state["notice"] = notice(None, later.gettext("Automa, %(action)s: %(outcomes)s", action=later.gettext(ACTION_LABELS[step["action"]]),
-                                                 outcomes=joined(" ", [outcome_said(i) for i in items])))
+    notice(state, None, later.gettext("Automa, %(action)s: %(outcomes)s", action=later.gettext(ACTION_LABELS[step["action"]]),
+                                      outcomes=later.joined(" ", [outcome_said(i) for i in items])))
 
 
 def round_end(the: dict, change: int) -> dict:
     """Move the automa's markers as the first-player token passes (rules.pass_token's `change` for its
     seat: -1, it gives one; more, it passed the token and receives them); say what moved."""
     the["markers"], moved = automa.token_passed(the["markers"], the["card"]["centre"], change)
-    labels = joined(", ", [later.gettext(ACTION_LABELS[a]) for a in moved])
+    labels = [later.gettext(ACTION_LABELS[a]) for a in moved]  # said joined by ", "
     # [GB354] it keeps its layout for the next Plan step
     the.update(card=None, steps=[], step=None, done={})
     if change < 0:

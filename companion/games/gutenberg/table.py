@@ -13,12 +13,12 @@ from functools import partial
 from typing import Any
 
 from ..base import Context, EventLines, clone, describe_event, is_calculator
-from ..speech import N_, _, ngettext, pgettext
+from ..speech import N_, _, later, ngettext, pgettext
 from ..validation import RulesError, choice, flag, obj, whole
 from . import calculator, functions, rules, solo
 from .facts import (
     ACTION_LABELS, ACTIONS, CHARACTERS, INK_SET_COSTS, MAX_LEVEL, MAX_PER_ACTION, ROUNDS, SPECIALTIES,
-    STARTING_GUILDERS, STARTING_TYPES, TORINUS_FAME, action, guilders, joined, later,
+    STARTING_GUILDERS, STARTING_TYPES, TORINUS_FAME, action, guilders,
     notice, say_guilders, specialty,
 )
 from .functions import MAX_INKS, ORDER_DECKS, check_markers
@@ -153,6 +153,7 @@ def apply(state: dict, type_: str, data: Any, ctx: Context) -> dict:
     handler = HANDLERS[type_]  # Game.apply refused unknown types
     new = clone(state)
     new["notice"] = None
+    new.pop("notice_later", None)  # (facts.notice)
     handler(new, data if data is not None else {}, ctx)
     return new
 
@@ -195,7 +196,7 @@ def ev_buy_types(state, data, ctx):
     player["guilders"] -= cost
     player["types"] += count
     types = later.ngettext("%(num)d type", "%(num)d types", count)
-    state["notice"] = notice(data["player"], later.gettext("paid %(guilders)s for %(types)s", guilders=say_guilders(cost), types=types))
+    notice(state, data["player"], later.gettext("paid %(guilders)s for %(types)s", guilders=say_guilders(cost), types=types))
 
 
 def ev_take_inks(state, data, ctx):
@@ -214,7 +215,7 @@ def ev_take_inks(state, data, ctx):
     player["guilders"] -= cost
     player["inks"] += count
     inks = later.ngettext("%(num)d ink", "%(num)d inks", count)
-    state["notice"] = notice(data["player"], later.gettext("took %(inks)s for %(guilders)s", guilders=say_guilders(cost), inks=inks))
+    notice(state, data["player"], later.gettext("took %(inks)s for %(guilders)s", guilders=say_guilders(cost), inks=inks))
 
 
 def ev_develop(state, data, ctx):
@@ -232,7 +233,7 @@ def ev_develop(state, data, ctx):
         player["rewards"].append(level)
         texts.append(reward_text(len(player["rewards"]), level, ctx.profile))
     if texts:
-        state["notice"] = notice(data["player"], joined("; ", texts))
+        notice(state, data["player"], later.joined("; ", texts))
 
 
 def ev_character(state, data, ctx):
@@ -244,7 +245,7 @@ def ev_character(state, data, ctx):
         raise RulesError("data.character", _("Helena Ungler's setup was applied; undo it before changing character"))
     player["character"] = character
     if character:
-        state["notice"] = notice(data["player"], later.gettext(CHARACTERS[character]["rule"]))
+        notice(state, data["player"], later.gettext(CHARACTERS[character]["rule"]))
 
 
 #: the character powers the table applies, by the key their use is kept under in a player's `used`
@@ -288,8 +289,8 @@ def ev_helena(state, data, ctx):
     player["rewards"].append(2)
     player["inks"] += HELENA_INKS
     player["used"]["helena"] = state["round"]
-    state["notice"] = notice(data["player"], later.ngettext("reward track space 1 (level II): %(num)d ink taken",
-                                                   "reward track space 1 (level II): %(num)d inks taken", HELENA_INKS))
+    notice(state, data["player"], later.ngettext("reward track space 1 (level II): %(num)d ink taken",
+                                                 "reward track space 1 (level II): %(num)d inks taken", HELENA_INKS))
 
 
 def ev_plantinus_swap(state, data, ctx):
@@ -370,14 +371,14 @@ def ev_end_round(state, data, ctx):
     if state["round"] >= ROUNDS:
         # [GB93] 6 rounds; GUT-C20: no token passing after the last round
         state["finished"] = True
-        state["notice"] = notice(None, later.gettext("The game is over: final scoring."))
+        notice(state, None, later.gettext("The game is over: final scoring."))
         return
     counts = [holding(state, who) for who in state["seats"]]
     # [GB291] F. pass the first player token clockwise; [GB292] G. every other seat gives the passer a marker
     state["first"], held = rules.pass_token(counts, state["first"])
     if the:
         seat = seat_of(state, AUTOMA)
-        state["notice"] = notice(None, solo.round_end(the, held[seat] - counts[seat]))
+        notice(state, None, solo.round_end(the, held[seat] - counts[seat]))
     state["round"] += 1
 
 

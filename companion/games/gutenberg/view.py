@@ -5,13 +5,13 @@ from __future__ import annotations
 from .. import sentence
 from ..base import is_calculator
 from ..sentence import Sentence
-from ..speech import N_, SOURCE, _, gettext, language, ngettext, pgettext
+from ..speech import N_, SOURCE, _, gettext, language, ngettext, pgettext, told
 from ..words import standing
 from . import automa, calculator, profile as box, rules, solo, table
 from .calculator import SHEET_LABELS
 from .facts import (
     ACTIONS, AUTOMA_MARKERS, CHARACTERS, INK_SET_COSTS, MARKERS_BY_SEAT, MAX_LEVEL, MAX_PER_ACTION,
-    PLANNING_CARDS, REWARD_LEVELS, ROUNDS, SPECIALTIES, TORINUS_FAME, guilders, specialty, spoken,
+    PLANNING_CARDS, REWARD_LEVELS, ROUNDS, SPECIALTIES, TORINUS_FAME, guilders, specialty,
 )
 from .profile import PROFILE_LABELS
 
@@ -181,7 +181,7 @@ def view(state: dict, names: list[str], options: dict, profile: dict, screen: st
         "acting": order_rows,
         "missing_markers": missing,
         # the last event's words ("row saved; waiting for Tom"): plain text in the state, its names marked here
-        "notice": said_notice(state["notice"], names) if state.get("notice") else None,
+        "notice": said_notice(state, names) if state.get("notice") else None,
         # the automa's panel while the game is on (its events are refused once it is over)
         "automa": automa_view(state, profile) if the and not state["finished"] else None,
         "screen": screen if screen in SCREENS else ("end" if state["finished"] else "table"),
@@ -198,11 +198,11 @@ def offers(state: dict, p: dict, power: str) -> bool:
     return p["character"] == table.POWERS[power] and table.power_open(state, p, power)
 
 
-def said_notice(notice: dict, names: list[str]) -> dict:
-    """The last event's words ("row saved; waiting for Tom") in the language spoken, its names marked: a notice
-    kept with its `say` is said again here; an older one, kept as English text alone, is shown as it is."""
-    text = spoken(notice["say"]) if "say" in notice else notice["text"]
-    return dict(notice, text=sentence.naming(text, names))
+def said_notice(state: dict, names: list[str]) -> dict:
+    """The last event's words ("row saved; waiting for Tom") in the language spoken (speech.told of `notice_later`;
+    an older state's notice, English text alone, as it is), its names marked."""
+    kept, notice = state.get("notice_later"), state["notice"]
+    return dict(notice, text=sentence.naming(notice["text"] if kept is None else told(kept), names))
 
 
 def said_character(character: dict | None) -> dict | None:
