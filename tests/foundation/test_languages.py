@@ -239,3 +239,36 @@ def test_a_poll_never_revalidates_a_region_drawn_in_another_language(app, api):
     again = polish.get(f"/t/{t['table']}/live", headers={"If-None-Match": first.headers["ETag"]})
     assert again.status_code == 200 and again.headers["ETag"] != first.headers["ETag"]
     assert {"accept-language", "cookie"} <= {v.strip().lower() for v in again.headers["Vary"].split(",")}
+
+
+@pytest.mark.slow
+def test_one_tables_stream_in_two_languages_each_gets_the_change_in_its_own(server):
+    """A real `companion serve`: a French and a Polish phone's streams of one table, and a write by the API.
+
+    Each gets the new version; the two French streams get the same bytes (one render for both), the
+    Polish one its own, with the history line its language says (the page in that language says the same).
+    """
+    from tests.foundation.test_lost_taps import api_post, create
+    from tests.foundation.test_push import Stream
+
+    t = create(server, game="gutenberg", players=("Anna", "Tom"))
+    streams = {name: Stream(server.port, t, "v=0", {"Accept-Language": lang}, seat=seat)
+               for name, lang, seat in (("fr", "fr", 0), ("fr again", "fr-CA,fr;q=0.9", 1), ("pl", "pl", 1))}
+    try:
+        for stream in streams.values():
+            stream.read_until(rb"retry: 1000\n\n")
+        assert api_post(server, t, "events", {"type": "fame", "data": {"player": 0, "delta": 2}, "expected_version": 0})[0] == 200
+        for stream in streams.values():
+            stream.read_until(rb"id: 1\nevent: live\n(?:data: [^\n]*\n)+\n")  # the whole event
+        sent = {name: stream.event_data(1) for name, stream in streams.items()}
+        assert all(sent.values()), sent
+        assert sent["fr"] == sent["fr again"] != sent["pl"]
+        for lang in ("fr", "pl"):
+            status, _, page = server.send("GET", f"/t/{t['table']}", headers={
+                "Cookie": f"tc_{t['table']}={t['token']}", "Accept-Language": lang})
+            line = re.search(r'<ol class="history" id="history-list"[^>]*>\s*<li[^>]*><span>(.*?)</span>', page.decode(), re.S)
+            assert status == 200 and line, lang
+            assert line.group(1).encode() in sent[lang].replace(b"\ndata: ", b"\n"), (lang, line.group(1))
+    finally:
+        for stream in streams.values():
+            stream.close()
