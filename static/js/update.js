@@ -22,7 +22,11 @@ export function updating(version, how) {
   if (how.pushed && shown !== null && version <= shown) return false;  // nothing new
   current = { version: version, partial: !!how.partial, refused: !!how.refused, pushed: !!how.pushed, from: how.from || null,
               drawn: [] };
-  noteFocus(how.from);
+  // an answer to this phone's own tap that the push beat (the stream brought its version first, and
+  // the page moved for it then: the result of a game it ended came into view): nothing of it is new
+  // on the screen, so it holds the screen as a push does, never the tapped control's old place
+  var beaten = !how.pushed && !how.refused && shown !== null && version <= shown;
+  noteFocus(beaten ? null : how.from);
   drawing(version, how.from);
   return true;
 }
