@@ -597,7 +597,7 @@ class Phone:
     def __init__(self, table: Table, seat: int, port: int, load: Load, spread: Spread):
         self.table, self.seat, self.load, self.spread = table, seat, load, spread
         self.port = port
-        self.mine = Table(table.id, table.token)  # what this phone has seen
+        self.mine = Table(table.id, table.token, languages=table.languages)  # what this phone has seen, in its language
         self.conn = self.connection()
         self.lock = asyncio.Lock()
         self.last_id: str | None = None  # the last event id received, sent back as Last-Event-ID
