@@ -14,6 +14,7 @@ from .. import db as database, logs, storage, wording
 from . import guard, steppers
 from .connection import close_db
 from .live import LiveCache
+from .templating import SpeakingEnvironment
 from ..network import EVERY_INTERFACE
 from ..paths import DB_NAME, STATIC, TEMPLATES, data_folder
 
@@ -61,6 +62,7 @@ def public_url(config: dict) -> str | None:
 def create_app(test_config: dict | None = None) -> Flask:
     """Build the app; test_config overrides settings (DATA_DIR above all)."""
     app = Flask("companion", template_folder=str(TEMPLATES), static_folder=str(STATIC), static_url_path="/static")
+    app.jinja_environment = SpeakingEnvironment  # each template compiled once per language (templating.py)
     app.config.from_mapping(
         MAX_CONTENT_LENGTH=1024 * 1024,
         POLL_MS=750,
