@@ -75,6 +75,12 @@ class _ForScript:
 
 def script_words() -> dict:
     """The words static/js writes into the page, in the language spoken (base.html's #words)."""
+    return _script_words(speech.language())
+
+
+@lru_cache(maxsize=None)
+def _script_words(lang: str) -> dict:
+    """script_words() for one language: the same at every page, so said once (never changed by its callers)."""
     say = _ForScript
     return {
         # static/js/marks.js: a tap's mark on its control
