@@ -144,33 +144,6 @@ def translations(lang: str) -> NullTranslations:
     return merged if merged is not None else NullTranslations()
 
 
-def gettext(message: str, **variables) -> str:
-    """`message` in the language spoken, its `%(name)s` placeholders filled from `variables`."""
-    text = translations(_speaking.get()).ugettext(message)
-    return text % variables if variables else text
-
-
-_ = gettext
-
-
-def ngettext(singular: str, plural: str, num: int, **variables) -> str:
-    """The form of `singular`/`plural` the language uses for `num`, with `%(num)d` and the rest filled."""
-    text = translations(_speaking.get()).ungettext(singular, plural, num)
-    return text % dict(variables, num=num)
-
-
-def pgettext(context: str, message: str, **variables) -> str:
-    """`message` in the sense `context` gives it (an English word with two meanings)."""
-    text = translations(_speaking.get()).upgettext(context, message)
-    return text % variables if variables else text
-
-
-def npgettext(context: str, singular: str, plural: str, num: int, **variables) -> str:
-    """ngettext with a context."""
-    text = translations(_speaking.get()).unpgettext(context, singular, plural, num)
-    return text % dict(variables, num=num)
-
-
 class Unfilled:
     """The translations alone, their placeholders left for the caller: Jinja's newstyle gettext
     fills them itself, escaping each value (companion/web/language.py installs these)."""
@@ -190,6 +163,31 @@ class Unfilled:
     @staticmethod
     def npgettext(context: str, singular: str, plural: str, num: int) -> str:
         return translations(_speaking.get()).unpgettext(context, singular, plural, num)
+
+
+def gettext(message: str, **variables) -> str:
+    """`message` in the language spoken, its `%(name)s` placeholders filled from `variables`."""
+    text = Unfilled.gettext(message)
+    return text % variables if variables else text
+
+
+_ = gettext
+
+
+def ngettext(singular: str, plural: str, num: int, **variables) -> str:
+    """The form of `singular`/`plural` the language uses for `num`, with `%(num)d` and the rest filled."""
+    return Unfilled.ngettext(singular, plural, num) % dict(variables, num=num)
+
+
+def pgettext(context: str, message: str, **variables) -> str:
+    """`message` in the sense `context` gives it (an English word with two meanings)."""
+    text = Unfilled.pgettext(context, message)
+    return text % variables if variables else text
+
+
+def npgettext(context: str, singular: str, plural: str, num: int, **variables) -> str:
+    """ngettext with a context."""
+    return Unfilled.npgettext(context, singular, plural, num) % dict(variables, num=num)
 
 
 def N_(message: str) -> str:
