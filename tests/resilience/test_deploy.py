@@ -38,7 +38,7 @@ from companion import db as database
 from companion.paths import DB_NAME
 from tests.conftest import ROOT, Address, listening_addresses
 from tests.foundation.test_wheel import wheel  # noqa: F401 (a fixture: the wheel built once from this checkout's files)
-from tests.resilience.test_proxy import CADDY, loopback_port, processes, wait_for  # noqa: F401 (processes: a fixture)
+from tests.resilience.test_proxy import CADDY, caddy_env, loopback_port, processes, start_caddy, wait_for  # noqa: F401 (processes: a fixture)
 
 DEPLOY = ROOT / "deploy"
 
@@ -229,10 +229,6 @@ def caddy_run(*args: str, cwd) -> subprocess.CompletedProcess:
     return subprocess.run([CADDY, *args], capture_output=True, text=True, timeout=60, cwd=cwd, env=caddy_env(cwd))
 
 
-def caddy_env(folder) -> dict:
-    return {**os.environ, "HOME": str(folder), "XDG_DATA_HOME": str(folder / "data"), "XDG_CONFIG_HOME": str(folder / "config")}
-
-
 def test_the_caddyfile_adapts_formatted_with_the_stream_unbuffered_the_health_check_and_no_request_in_the_log(tmp_path):
     done = caddy_run("adapt", "--config", str(CADDYFILE), cwd=tmp_path)
     assert done.returncode == 0, done.stderr
@@ -282,8 +278,7 @@ def caddy_in_front(processes, folder: Path, upstream: int) -> tuple[int, Path, P
         port = loopback_port()
         (folder / "Caddyfile").write_text(on_loopback(port, upstream))
         log = folder / f"caddy-{attempt}.log"
-        process = processes.start([CADDY, "run", "--config", str(folder / "Caddyfile"), "--adapter", "caddyfile"], log,
-                                  env=caddy_env(folder), cwd=folder)
+        process = start_caddy(processes, folder, log)
 
         def answered():
             if process.poll() is not None:

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import base64
 import hashlib
-import os
 import socket
 import ssl
 import subprocess
@@ -29,7 +28,7 @@ from tests.conftest import BROWSER_ARGS, CHROMIUM, PHONE, open_key_link, printed
 from tests.foundation.test_browser_join import decode_qr_svg
 from tests.foundation.test_push_browser import requests_seen, wait_for_version, wait_push_open
 from tests.resilience.test_deploy import TEST_NAME, on_loopback
-from tests.resilience.test_proxy import CADDY, loopback_port, processes, serve, wait_for  # noqa: F401 (processes: a fixture)
+from tests.resilience.test_proxy import loopback_port, processes, serve, start_caddy, wait_for  # noqa: F401 (processes: a fixture)
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -73,10 +72,8 @@ def hosted(processes, tmp_path):
         folder = tmp_path / f"caddy-{attempt}"
         folder.mkdir()
         (folder / "Caddyfile").write_text(caddyfile(port, upstream, folder))
-        home = {"HOME": str(folder), "XDG_DATA_HOME": str(folder / "data"), "XDG_CONFIG_HOME": str(folder / "config")}
         log = folder / "caddy.log"
-        caddy = processes.start([CADDY, "run", "--config", str(folder / "Caddyfile"), "--adapter", "caddyfile"], log,
-                                env={**os.environ, **home}, cwd=folder)
+        caddy = start_caddy(processes, folder, log)
 
         def answered():
             if caddy.poll() is not None:

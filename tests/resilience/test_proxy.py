@@ -225,6 +225,17 @@ def loopback_port() -> int:
         return sock.getsockname()[1]
 
 
+def caddy_env(folder) -> dict:
+    """Caddy's environment with its home, data and config folders in `folder` (never the machine's)."""
+    return {**os.environ, "HOME": str(folder), "XDG_DATA_HOME": str(folder / "data"), "XDG_CONFIG_HOME": str(folder / "config")}
+
+
+def start_caddy(processes, folder, log):
+    """Debian's Caddy running folder/Caddyfile, its state kept in `folder`, its output in `log`."""
+    return processes.start([CADDY, "run", "--config", str(folder / "Caddyfile"), "--adapter", "caddyfile"], log,
+                           env=caddy_env(folder), cwd=folder)
+
+
 def proxy(processes, kind: str, folder, upstream: int) -> int:
     """Debian's nginx or Caddy on 127.0.0.1 in front of `upstream`; return its port."""
 
@@ -237,9 +248,7 @@ def proxy(processes, kind: str, folder, upstream: int) -> int:
             process = processes.start([NGINX, "-p", str(folder), "-c", str(folder / "nginx.conf"), "-e", str(log)], log)
         else:
             (folder / "Caddyfile").write_text(CADDYFILE.format(port=port, upstream=upstream))
-            home = {"HOME": str(folder), "XDG_DATA_HOME": str(folder / "data"), "XDG_CONFIG_HOME": str(folder / "config")}
-            process = processes.start([CADDY, "run", "--config", str(folder / "Caddyfile"), "--adapter", "caddyfile"], log,
-                                      env={**os.environ, **home}, cwd=folder)
+            process = start_caddy(processes, folder, log)
 
         def answered():
             if process.poll() is not None:
