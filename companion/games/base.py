@@ -45,7 +45,7 @@ from dataclasses import dataclass, field
 from types import ModuleType, SimpleNamespace
 from typing import Any, Callable, Mapping, Union
 
-from . import speech
+from . import sentence, speech
 from .speech import _
 from .validation import RulesError
 
@@ -339,3 +339,21 @@ def clone(state: dict) -> dict:
     if kind in _ATOMS:
         return state
     return copy.deepcopy(state)
+
+
+def keep_notice(state: dict, player: int | None, said: dict) -> None:
+    """Say `said` (speech.later) beside `player`: the state's "notice" keeps its English, {"player",
+    "text"} (what the API has always read), and "notice_later" the sentence kept, which each page
+    says in its phone's language (shown_notice)."""
+    with speech.english():
+        state["notice"] = {"player": player, "text": speech.told(said)}
+    state["notice_later"] = said
+
+
+def shown_notice(state: dict, names: list[str]) -> dict | None:
+    """The state's notice in the language spoken, its names marked for <bdi>; a state stored without
+    "notice_later" (before issue 29) shows its English; None without a notice."""
+    notice, kept = state.get("notice"), state.get("notice_later")
+    if not notice:
+        return None
+    return dict(notice, text=sentence.naming(notice["text"] if kept is None else speech.told(kept), names))

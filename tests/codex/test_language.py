@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import re
 
-from companion.games import speech
-from companion.games.codex import track, view
+from companion.games import base, speech
 
 NAMES = ["Ann", "Ben"]
 #: a calculator row whose objectives score nothing: its total is its points on the score track
@@ -139,13 +138,13 @@ def test_a_kept_notice_says_its_polish_plural_and_an_older_state_its_english():
     said = {"back": 18, "who": "Ben", "target": 20}
     for left, polish in [(2, "do rozegrania 2 ostatnie tury"), (5, "do rozegrania 5 ostatnich tur")]:
         state = {"notice": None}
-        track.tell(state, 0, speech.later.ngettext(
+        base.keep_notice(state, 0, speech.later.ngettext(
             "Back to %(back)s: %(who)s reached %(target)s first now, so the end was triggered by %(who)s: %(num)d last turn to play",
             "Back to %(back)s: %(who)s reached %(target)s first now, so the end was triggered by %(who)s: %(num)d last turns to play",
             left, **said))
         english = f"Back to 18: Ben reached 20 first now, so the end was triggered by Ben: {left} last turns to play"
         assert state["notice"] == {"player": 0, "text": english}  # the state's English, shaped as before
         with speech.speaking("pl"):
-            assert view.notice(state, NAMES)["text"].endswith(polish)
+            assert base.shown_notice(state, NAMES)["text"].endswith(polish)
             older = {"notice": state["notice"]}  # stored before its sentence was kept
-            assert view.notice(older, NAMES)["text"] == english
+            assert base.shown_notice(older, NAMES)["text"] == english

@@ -7,8 +7,8 @@ from pathlib import Path
 
 from werkzeug.datastructures import MultiDict
 
-from companion.games import speech
-from companion.games.gutenberg import facts, view
+from companion.games import base, speech
+from companion.games.gutenberg import facts
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -120,6 +120,6 @@ def test_a_state_stored_before_its_notice_was_kept_says_its_english_notice():
              "notice_later": speech.later.gettext("paid %(guilders)s for %(types)s", guilders=facts.say_guilders(4),
                                                   types=speech.later.ngettext("%(num)d type", "%(num)d types", 1))}
     with speech.speaking("pl"):
-        assert view.said_notice(state, ["Ana", "Ben"])["text"] == "zapłacono 4 guldeny za: 1 czcionka"
+        assert base.shown_notice(state, ["Ana", "Ben"])["text"] == "zapłacono 4 guldeny za: 1 czcionka"
         older = {"notice": state["notice"]}
-        assert view.said_notice(older, ["Ana", "Ben"]) == {"player": 0, "text": "paid 4 guilders for 1 type"}
+        assert base.shown_notice(older, ["Ana", "Ben"]) == {"player": 0, "text": "paid 4 guilders for 1 type"}

@@ -20,12 +20,11 @@ from __future__ import annotations
 
 from typing import Any, NoReturn, Sequence
 
-from ..base import SHEET, is_calculator
+from ..base import SHEET, is_calculator, keep_notice
 from ..speech import N_, gettext as _, later, ngettext
 from ..validation import RulesError, at, obj, whole
 from . import cards as catalogue
 from . import functions, rules
-from .track import tell
 from .cards import SYMBOLS
 
 #: what a calculator table takes; Game.apply refuses any other event with this hint
@@ -158,7 +157,7 @@ def ev_sheet(state: dict, data: Any, ctx) -> None:
         state["rows"][seat] = row
         settle(state)
         waiting = [_who(ctx.names, s) for s, r in enumerate(state["rows"]) if missing(r, state["common"])]
-        tell(state, seat, later.gettext("Row saved; waiting for %(names)s", names=", ".join(waiting)) if waiting
+        keep_notice(state, seat, later.gettext("Row saved; waiting for %(names)s", names=", ".join(waiting)) if waiting
              else later.gettext("Row saved: the final scores are at the top"))
         return
     if state["manuscripts"][seat] and ("visible" in row or "patterns" in row):
@@ -174,7 +173,7 @@ def ev_sheet(state: dict, data: Any, ctx) -> None:
             continue  # the same count as the laid-out colours: keep the layout
         patterns[key] = {"count": n}
     state["patterns"][seat] = patterns
-    tell(state, seat, later.gettext("Saved"))
+    keep_notice(state, seat, later.gettext("Saved"))
 
 
 def sheet_line(d: dict, who: str) -> str:

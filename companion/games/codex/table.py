@@ -117,7 +117,7 @@ def apply(state: dict, type_: str, data: Any, ctx: Context) -> dict:
     if not is_calculator(ctx.options) and state["finished"] and type_ != "finish":
         raise RulesError("type", _("the game is over; undo the finish to change anything"))
     state = clone(state)
-    state["notice"] = None  # the last event's words, said beside its player (track.tell)
+    state["notice"] = None  # the last event's words, said beside its player (base.keep_notice)
     state.pop("notice_later", None)
     handler = HANDLERS[type_]
     handler(state, data, ctx)

@@ -8,17 +8,10 @@ rules are rules.py's; this keeps the state's record of them (its shape: table.py
 
 from __future__ import annotations
 
-from ..speech import english, gettext as _, later, ngettext, told
+from ..base import keep_notice
+from ..speech import gettext as _, later, ngettext
 from ..validation import RulesError
 from . import rules
-
-def tell(state: dict, seat: int, said: dict) -> None:
-    """Say `said` (speech.later) beside `seat`: the state's "notice" keeps its English (what the API has
-    always read), "notice_later" the sentence kept, for each phone to read it in its language (view.notice)."""
-    with english():
-        state["notice"] = {"player": seat, "text": told(said)}
-    state["notice_later"] = said
-
 
 def turn_order(state: dict) -> list[int]:
     """Return the seats in turn order, first player first (clockwise = seat order) [CN36]."""
@@ -37,7 +30,7 @@ def add_points(state: dict, seat: int, delta: int, names) -> None:
     if delta > 0 and rules.may_finish(end):
         # [CN54] "everyone plays one last time", then [CN55] only objectives are added: points
         # scored now are a correction at most, so they count, with a word
-        tell(state, seat, later.gettext("Every last turn is played: +%(delta)s counted as a correction; cards are no "
+        keep_notice(state, seat, later.gettext("Every last turn is played: +%(delta)s counted as a correction; cards are no "
                                         "longer played, only objectives are added", delta=delta))
     reached, target = _reached(state), state["target"]
     # [CN53] "as soon as a player reaches or passes 20 points" (30 in the variant [CN67])
@@ -92,21 +85,21 @@ def _move_trigger(state: dict, seat: int, done: int, names) -> None:
     back, target = state["scores"][seat], state["target"]
     if end is None:
         # the decks' trigger ("no more cards to draw") never comes here: it stands whatever the scores
-        tell(state, seat, later.gettext("Back to %(back)s: nobody has %(target)s points now, so the end is no longer "
+        keep_notice(state, seat, later.gettext("Back to %(back)s: nobody has %(target)s points now, so the end is no longer "
                                         "triggered", back=back, target=target))
         return
     said = {"back": back, "who": names[end["trigger"]], "target": target}
     left = rules.last_turns_left(end)
     if left is None:
-        tell(state, seat, later.gettext("Back to %(back)s: %(who)s reached %(target)s first now, so the end was triggered "
+        keep_notice(state, seat, later.gettext("Back to %(back)s: %(who)s reached %(target)s first now, so the end was triggered "
                                         "by %(who)s; choose the first player to name the last turns", **said))
     elif left:
-        tell(state, seat, later.ngettext(
+        keep_notice(state, seat, later.ngettext(
             "Back to %(back)s: %(who)s reached %(target)s first now, so the end was triggered by %(who)s: %(num)d last turn to play",
             "Back to %(back)s: %(who)s reached %(target)s first now, so the end was triggered by %(who)s: %(num)d last turns to play",
             left, **said))
     else:
-        tell(state, seat, later.gettext("Back to %(back)s: %(who)s reached %(target)s first now, so the end was triggered "
+        keep_notice(state, seat, later.gettext("Back to %(back)s: %(who)s reached %(target)s first now, so the end was triggered "
                                         "by %(who)s: every last turn is played", **said))
 
 

@@ -10,9 +10,9 @@ from contextlib import suppress
 from functools import reduce
 
 from .. import sentence
-from ..base import is_calculator
+from ..base import is_calculator, shown_notice
 from ..sentence import Sentence
-from ..speech import N_, gettext as _, ngettext, pgettext, told
+from ..speech import N_, gettext as _, ngettext, pgettext
 from ..words import standing
 from . import calculator, rules
 from . import cards as catalogue
@@ -362,7 +362,7 @@ def view(state: dict, names: list[str], options: dict, profile: dict, screen: st
         # the finish is offered only once the last turns are played [CN53-55]; otherwise what comes first
         blocker = finish_blocker(state, names)
         out["finish_blocker"] = sentence.naming(blocker, names) if blocker else None
-    out["notice"] = notice(state, names)
+    out["notice"] = shown_notice(state, names)
     out["scoreboard"] = scoreboard(state, names, result if state["finished"] else None, False, out["banner"])
     return out
 
@@ -403,13 +403,6 @@ def objective_parts(common: list[int]) -> dict:
             "objective_span": _("%(first)s to %(last)s", first=min(o["id"] for o in cards), last=max(o["id"] for o in cards)), "common_slots": slots}
 
 
-def notice(state: dict, names: list[str]) -> dict | None:
-    """What the last event said beside its player ("Row saved; waiting for Tom"), in the language
-    spoken (speech.told of "notice_later"; a state stored without it: its English), names marked for <bdi>."""
-    said, kept = state.get("notice"), state.get("notice_later")
-    return dict(said, text=sentence.naming(said["text"] if kept is None else told(kept), names)) if said else None
-
-
 def result_parts(result: dict, by_id: dict[int, dict]) -> dict:
     """What the ranking table shows of a result: places in order, the tie notes, who wins and how;
     and per seat each objective card (`by_id`, objective_parts) with its points and, for a pattern,
@@ -423,7 +416,7 @@ def result_parts(result: dict, by_id: dict[int, dict]) -> dict:
 def calculator_view(state: dict, names: list[str]) -> dict:
     """What a calculator table shows: the common objectives, one row per player, the result."""
     out = {"kind": "calculator", "calculator": True, **objective_parts(state["common"]),
-           "notice": notice(state, names), "sheets": sheet_cards(state, names, True), "fields": sheet_fields(),
+           "notice": shown_notice(state, names), "sheets": sheet_cards(state, names, True), "fields": sheet_fields(),
            "waiting": [names[s] for s, r in enumerate(state["rows"]) if calculator.missing(r, state["common"])]}
     result = None
     if state["finished"]:

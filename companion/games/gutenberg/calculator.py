@@ -17,10 +17,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..base import SHEET, is_calculator
+from ..base import SHEET, is_calculator, keep_notice
 from ..speech import N_, _, later
 from ..validation import RulesError, obj, whole
-from .facts import CHARACTERS, notice
+from .facts import CHARACTERS
 from .functions import END_VALUES, FUNCTIONS, check_end_values
 
 #: what a calculator table takes; Game.apply refuses any other event with this hint
@@ -86,9 +86,9 @@ def ev_sheet(state: dict, data: Any, ctx) -> None:
         state["finished"] = all(state["rows_in"])
         missing = waiting(state, ctx.names)
     if missing:
-        notice(state, index, later.gettext("row saved; waiting for %(names)s", names=", ".join(missing)))
+        keep_notice(state, index, later.gettext("row saved; waiting for %(names)s", names=", ".join(missing)))
     else:
-        notice(state, index, later.gettext("row saved; final scores at the top"))
+        keep_notice(state, index, later.gettext("row saved; final scores at the top"))
 
 
 def waiting(state: dict, names: list[str] | tuple[str, ...]) -> list[str]:

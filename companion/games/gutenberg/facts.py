@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 
 from ...paths import FACTS
-from ..speech import N_, english, gettext, later, ngettext, told
+from ..speech import N_, gettext, later, ngettext
 
 _FACTS = json.loads((FACTS / "gutenberg" / "facts.json").read_text("utf-8"))
 
@@ -77,14 +77,6 @@ SHOWN = (
     N_("Student"), N_("Senior Student"), N_("Apprentice"), N_("Senior Apprentice"), N_("Junior Master"),
     N_("Master of Printing"), N_("Guildmaster"),
 )
-
-
-def notice(state: dict, player, said: dict) -> None:
-    """Set a table's notice: its English `text` beside `player` (what the API shows, unchanged) and the
-    sentence kept (speech.later) in `notice_later`, which a page says in its phone's language (view.py)."""
-    with english():
-        state["notice"] = {"player": player, "text": told(said)}
-    state["notice_later"] = said
 
 
 def action(key) -> str:

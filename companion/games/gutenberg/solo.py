@@ -8,11 +8,11 @@ events (HANDLERS) and ends the round. Nothing here imports table.py: the table i
 
 from __future__ import annotations
 
-from ..base import Context
+from ..base import Context, keep_notice
 from ..speech import N_, _, english, gettext, later, told
 from ..validation import RulesError, choice, flag, obj, whole
 from . import automa
-from .facts import ACTION_LABELS, ACTIONS, EXECUTION_CARDS, PLANNING_CARDS, PLANNING_DEALT, action, notice
+from .facts import ACTION_LABELS, ACTIONS, EXECUTION_CARDS, PLANNING_CARDS, PLANNING_DEALT, action
 from .functions import ORDER_DECKS, check_card
 from .profile import card_from_form, check_start_layout
 
@@ -266,7 +266,7 @@ def ev_automa_answer(state, data, ctx):
     items = [i for i in step["items"] if not i.get("skipped")]
     the["done"][step["action"]] = [outcome_text(i) for i in items]
     the["step"] = None
-    notice(state, None, later.gettext("Automa, %(action)s: %(outcomes)s", action=later.gettext(ACTION_LABELS[step["action"]]),
+    keep_notice(state, None, later.gettext("Automa, %(action)s: %(outcomes)s", action=later.gettext(ACTION_LABELS[step["action"]]),
                                       outcomes=later.joined(" ", [outcome_said(i) for i in items])))
 
 

@@ -12,14 +12,14 @@ from __future__ import annotations
 from functools import partial
 from typing import Any
 
-from ..base import Context, EventLines, clone, describe_event, is_calculator
+from ..base import Context, EventLines, clone, describe_event, is_calculator, keep_notice
 from ..speech import N_, _, later, ngettext, pgettext
 from ..validation import RulesError, choice, flag, obj, whole
 from . import calculator, functions, rules, solo
 from .facts import (
     ACTION_LABELS, ACTIONS, CHARACTERS, INK_SET_COSTS, MAX_LEVEL, MAX_PER_ACTION, ROUNDS, SPECIALTIES,
     STARTING_GUILDERS, STARTING_TYPES, TORINUS_FAME, action, guilders,
-    notice, say_guilders, specialty,
+    say_guilders, specialty,
 )
 from .functions import MAX_INKS, ORDER_DECKS, check_markers
 from .profile import ROMAN, reward_text
@@ -153,7 +153,7 @@ def apply(state: dict, type_: str, data: Any, ctx: Context) -> dict:
     handler = HANDLERS[type_]  # Game.apply refused unknown types
     new = clone(state)
     new["notice"] = None
-    new.pop("notice_later", None)  # (facts.notice)
+    new.pop("notice_later", None)  # (base.keep_notice)
     handler(new, data if data is not None else {}, ctx)
     return new
 
@@ -196,7 +196,7 @@ def ev_buy_types(state, data, ctx):
     player["guilders"] -= cost
     player["types"] += count
     types = later.ngettext("%(num)d type", "%(num)d types", count)
-    notice(state, data["player"], later.gettext("paid %(guilders)s for %(types)s", guilders=say_guilders(cost), types=types))
+    keep_notice(state, data["player"], later.gettext("paid %(guilders)s for %(types)s", guilders=say_guilders(cost), types=types))
 
 
 def ev_take_inks(state, data, ctx):
@@ -215,7 +215,7 @@ def ev_take_inks(state, data, ctx):
     player["guilders"] -= cost
     player["inks"] += count
     inks = later.ngettext("%(num)d ink", "%(num)d inks", count)
-    notice(state, data["player"], later.gettext("took %(inks)s for %(guilders)s", guilders=say_guilders(cost), inks=inks))
+    keep_notice(state, data["player"], later.gettext("took %(inks)s for %(guilders)s", guilders=say_guilders(cost), inks=inks))
 
 
 def ev_develop(state, data, ctx):
@@ -233,7 +233,7 @@ def ev_develop(state, data, ctx):
         player["rewards"].append(level)
         texts.append(reward_text(len(player["rewards"]), level, ctx.profile))
     if texts:
-        notice(state, data["player"], later.joined("; ", texts))
+        keep_notice(state, data["player"], later.joined("; ", texts))
 
 
 def ev_character(state, data, ctx):
@@ -245,7 +245,7 @@ def ev_character(state, data, ctx):
         raise RulesError("data.character", _("Helena Ungler's setup was applied; undo it before changing character"))
     player["character"] = character
     if character:
-        notice(state, data["player"], later.gettext(CHARACTERS[character]["rule"]))
+        keep_notice(state, data["player"], later.gettext(CHARACTERS[character]["rule"]))
 
 
 #: the character powers the table applies, by the key their use is kept under in a player's `used`
@@ -289,7 +289,7 @@ def ev_helena(state, data, ctx):
     player["rewards"].append(2)
     player["inks"] += HELENA_INKS
     player["used"]["helena"] = state["round"]
-    notice(state, data["player"], later.ngettext("reward track space 1 (level II): %(num)d ink taken",
+    keep_notice(state, data["player"], later.ngettext("reward track space 1 (level II): %(num)d ink taken",
                                                  "reward track space 1 (level II): %(num)d inks taken", HELENA_INKS))
 
 
@@ -371,14 +371,14 @@ def ev_end_round(state, data, ctx):
     if state["round"] >= ROUNDS:
         # [GB93] 6 rounds; GUT-C20: no token passing after the last round
         state["finished"] = True
-        notice(state, None, later.gettext("The game is over: final scoring."))
+        keep_notice(state, None, later.gettext("The game is over: final scoring."))
         return
     counts = [holding(state, who) for who in state["seats"]]
     # [GB291] F. pass the first player token clockwise; [GB292] G. every other seat gives the passer a marker
     state["first"], held = rules.pass_token(counts, state["first"])
     if the:
         seat = seat_of(state, AUTOMA)
-        notice(state, None, solo.round_end(the, held[seat] - counts[seat]))
+        keep_notice(state, None, solo.round_end(the, held[seat] - counts[seat]))
     state["round"] += 1
 
 

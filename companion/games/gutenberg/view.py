@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from .. import sentence
-from ..base import is_calculator
+from ..base import is_calculator, shown_notice
 from ..sentence import Sentence
-from ..speech import N_, SOURCE, _, gettext, language, ngettext, pgettext, told
+from ..speech import N_, SOURCE, _, gettext, language, ngettext, pgettext
 from ..words import standing
 from . import automa, calculator, profile as box, rules, solo, table
 from .calculator import SHEET_LABELS
@@ -181,7 +181,7 @@ def view(state: dict, names: list[str], options: dict, profile: dict, screen: st
         "acting": order_rows,
         "missing_markers": missing,
         # the last event's words ("row saved; waiting for Tom"): plain text in the state, its names marked here
-        "notice": said_notice(state, names) if state.get("notice") else None,
+        "notice": shown_notice(state, names),
         # the automa's panel while the game is on (its events are refused once it is over)
         "automa": automa_view(state, profile) if the and not state["finished"] else None,
         "screen": screen if screen in SCREENS else ("end" if state["finished"] else "table"),
@@ -196,13 +196,6 @@ def view(state: dict, names: list[str], options: dict, profile: dict, screen: st
 def offers(state: dict, p: dict, power: str) -> bool:
     """True when a player's character has this power (a key of table.POWERS) and it is still to use."""
     return p["character"] == table.POWERS[power] and table.power_open(state, p, power)
-
-
-def said_notice(state: dict, names: list[str]) -> dict:
-    """The last event's words ("row saved; waiting for Tom") in the language spoken (speech.told of `notice_later`;
-    an older state's notice, English text alone, as it is), its names marked."""
-    kept, notice = state.get("notice_later"), state["notice"]
-    return dict(notice, text=sentence.naming(notice["text"] if kept is None else told(kept), names))
 
 
 def said_character(character: dict | None) -> dict | None:
