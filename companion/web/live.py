@@ -8,7 +8,7 @@ asks: the device's seat is on the page's body and applied by static/js/seat.js
 (the push to the table's streams, push.py; a form's answer; a poll where a phone has no
 stream), and everything after gets the same text (bench/README.md).
 
-Kept per (table, screen): the newest version's region, cut into its parts (parts.Split), and
+Kept per (table, screen, language): the newest version's region, cut into its parts (parts.Split), and
 the fingerprints of the VERSIONS_KEPT versions before it, so that a phone one or a few changes
 behind gets only what changed; one further behind gets the whole region.
 
@@ -30,6 +30,10 @@ from collections import OrderedDict
 
 from .parts import Split
 
+#: what a render is kept under beside its table: the screen as the game reads it (None: the main
+#: one) and the language it is drawn in (web/tables.drawn_as)
+Drawn = tuple[str | None, str]
+
 
 class LiveCache:
     """Rendered live regions by (table id, screen), each cut into parts, with older fingerprints."""
@@ -41,16 +45,16 @@ class LiveCache:
 
     def __init__(self, size: int = 1000):
         self.size = size
-        self._entries: OrderedDict[tuple[str, str | None], Split] = OrderedDict()
-        self._older: dict[tuple[str, str | None], OrderedDict[int, dict]] = {}
-        self._screens: dict[str, OrderedDict[str | None, None]] = {}  # each table's kept screens, oldest first
+        self._entries: OrderedDict[tuple[str, Drawn], Split] = OrderedDict()
+        self._older: dict[tuple[str, Drawn], OrderedDict[int, dict]] = {}
+        self._screens: dict[str, OrderedDict[Drawn, None]] = {}  # each table's kept screens, oldest first
         self._lock = threading.Lock()
         self.hits = self.misses = 0  # for tests and benchmarks
 
     def __len__(self) -> int:
         return len(self._entries)
 
-    def get(self, table_id: str, screen: str | None, version: int) -> Split | None:
+    def get(self, table_id: str, screen: Drawn, version: int) -> Split | None:
         """Return the region rendered at this version, cut into parts, or None."""
         key = (table_id, screen)
         with self._lock:
@@ -63,7 +67,7 @@ class LiveCache:
             self.hits += 1
             return entry
 
-    def fingerprint(self, table_id: str, screen: str | None, version: int) -> dict | None:
+    def fingerprint(self, table_id: str, screen: Drawn, version: int) -> dict | None:
         """Return the fingerprint of the region at `version` (newest or one of the older kept), or None."""
         key = (table_id, screen)
         with self._lock:
@@ -72,7 +76,7 @@ class LiveCache:
                 return entry.fingerprint
             return self._older.get(key, {}).get(version)
 
-    def put(self, table_id: str, screen: str | None, split: Split) -> None:
+    def put(self, table_id: str, screen: Drawn, split: Split) -> None:
         """Keep a render, unless a newer version of the same region is already kept."""
         key = (table_id, screen)
         with self._lock:
@@ -94,7 +98,7 @@ class LiveCache:
             while len(self._entries) > self.size:
                 self._drop(next(iter(self._entries)))
 
-    def _drop(self, key: tuple[str, str | None]) -> None:
+    def _drop(self, key: tuple[str, Drawn]) -> None:
         del self._entries[key]
         self._older.pop(key, None)
         screens = self._screens[key[0]]

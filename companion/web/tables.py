@@ -153,15 +153,20 @@ def join(table_id: str, secret: str):
 
 # --- the live region, in parts (parts.py), one render per version and screen (live.py) -------------
 
+def drawn_as(table, screen: str | None) -> tuple[str | None, str]:
+    """What a render of the region is kept under (live.py): the screen as the game reads it, and the
+    language spoken (issue 29: once per language the table's phones read)."""
+    return table.rules.screen_of(screen, table.names), speech.language()
+
+
 def region(table, screen: str | None) -> parts.Split:
-    """Return the table's live region at its version, cut into parts: rendered once per version and
-    screen (as the game reads the screen), shared by every phone and stream."""
-    key = table.rules.screen_of(screen, table.names)
+    """Return the table's live region at its version, cut into parts: rendered once per version,
+    screen (as the game reads the screen) and language, shared by every phone and stream."""
+    kept = drawn_as(table, screen)
     cache = current_app.extensions["companion.live"]
-    kept = (key, speech.language())  # and once per language the table's phones read (issue 29)
     split = cache.get(table.id, kept, table.version)
     if split is None:
-        split = parts.split(render_block("tables/table.html", "live", **table_context(table, key)), table.version)
+        split = parts.split(render_block("tables/table.html", "live", **table_context(table, kept[0])), table.version)
         cache.put(table.id, kept, split)
     return split
 
@@ -176,8 +181,7 @@ def update(table, screen: str | None, has: int | None, redraw: tuple[str, ...] =
 def _fingerprint(table, screen: str | None, version: int | None) -> dict | None:
     if version is None:
         return None
-    key = table.rules.screen_of(screen, table.names)
-    return current_app.extensions["companion.live"].fingerprint(table.id, (key, speech.language()), version)
+    return current_app.extensions["companion.live"].fingerprint(table.id, drawn_as(table, screen), version)
 
 
 def said_update(table, screen: str | None, has: int | None, redraw: tuple[str, ...], error, notice, posted) -> str:
@@ -237,9 +241,9 @@ def events(table_id: str):
     every stream on the table (the screen as the game reads it: a made-up one is its main screen).
     """
     table = current_table(table_id)
-    key = table.rules.screen_of(_screen(), table.names)
+    drawn = drawn_as(table, _screen())  # the streams drawn alike (screen, language) share each answer
+    key, lang = drawn
     secret = answers.secret_of(request.cookies, table_id)
-    lang = speech.language()  # the phone's: the streams reading one language share each answer
 
     def update_after(version: int | None):
         """(version, parts) newer than `version` (None: everything), (version, None) if none is, None if gone."""
@@ -257,7 +261,7 @@ def events(table_id: str):
     if hub is None:
         return "", 204  # served without gevent: the page polls
     first = None if opening == table.version else update(table, key, opening)  # the table as just read
-    body = stream_with_context(push.stream(hub, table_id, table.version, first, update_after, key=(key, lang)))
+    body = stream_with_context(push.stream(hub, table_id, table.version, first, update_after, key=drawn))
     return Response(body, mimetype="text/event-stream", headers={"X-Accel-Buffering": "no"})
 
 
