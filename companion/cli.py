@@ -328,7 +328,7 @@ def serve(args) -> int:
     """
     from . import create_app, network, qr, serving, workers
     from .web import push
-    from .web import database_settings, guard, proxy_hops, public_url
+    from .web import database_settings, proxy_hops, public_url
 
     config, problem = serve_config(args)
     if problem:
@@ -366,7 +366,7 @@ def serve(args) -> int:
         print(f"Table Companion is running only on this machine: {url} (it listens on {args.host} alone, which no phone"
               " reaches but through a proxy on this machine; --host 0.0.0.0 lets phones in)", flush=True)
     print(f"Data: {path} (sync {sync}; {count} process{'es' if count > 1 else ''})", flush=True)
-    if (hops := proxy_hops(config)) and guard.others_reach(args.host):
+    if (hops := proxy_hops(config)) and network.others_reach(args.host):
         print(f"Note: --proxy {hops} believes the X-Forwarded-For of whatever reaches {args.host}:{port}, which picks the address it is counted"
               " as (for limits, never rights): listen on 127.0.0.1 behind a proxy here, or let only the proxy reach the port.", flush=True)
     if phones and not args.quiet:

@@ -86,9 +86,17 @@ def where_to_open(host: str, port: int) -> tuple[str, bool]:
     one; on loopback alone (127.0.0.1, ::1, localhost), that, which only this machine reaches.
     """
     if host in EVERY_INTERFACE:
-        return f"http://{lan_address() or '127.0.0.1'}:{port}/", True
+        return f"http://{lan_address() or '127.0.0.1'}:{port}/", others_reach(host)
     shown = f"[{host}]" if ":" in host else host
-    return f"http://{shown}:{port}/", not is_local(host)
+    return f"http://{shown}:{port}/", others_reach(host)
+
+
+def others_reach(host: str) -> bool:
+    """True when a server listening on `host` (serve's --host) is reached by more than this machine:
+    every interface, or an address of its own that is not loopback. Phones open it there; and
+    trusting a proxy there lets any client that reaches it directly write its own X-Forwarded-For
+    (serve says so)."""
+    return host in EVERY_INTERFACE or not is_local(host)
 
 
 def is_local(host: str) -> bool:

@@ -156,13 +156,6 @@ def behind_proxies(wsgi_app, hops: int):
     return ProxyFix(wsgi_app, x_for=hops, x_proto=hops, x_host=0, x_port=0, x_prefix=0)
 
 
-def others_reach(host: str) -> bool:
-    """True when a server listening on `host` (serve's --host) is reached by more than this machine:
-    every interface, or an address of its own that is not loopback. Trusting a proxy there lets any
-    client that reaches it directly write its own X-Forwarded-For (serve says so)."""
-    return host in network.EVERY_INTERFACE or not network.is_local(host)
-
-
 # --- the public address -------------------------------------------------------------------------
 
 #: what an HTTPS public address adds to every answer: a browser that reached the app over HTTPS

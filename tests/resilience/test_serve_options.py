@@ -225,7 +225,7 @@ def test_a_trusted_proxy_where_others_reach_the_server_is_warned_about(tmp_path)
 @pytest.mark.parametrize("host, others", [("0.0.0.0", True), ("::", True), ("", True), ("192.0.2.7", True),
                                           ("127.0.0.1", False), ("::1", False), ("localhost", False)])
 def test_who_reaches_a_server_on_each_host(host, others):
-    from companion.web.guard import others_reach
+    from companion.network import others_reach
 
     assert others_reach(host) is others
 
