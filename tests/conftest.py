@@ -26,15 +26,16 @@ from companion.web.connection import get_db
 
 ROOT = Path(__file__).resolve().parent.parent
 
-#: tests/foundation/test_suite_hygiene.py runs the suite's own fixtures and hooks in an inner pytest
-pytest_plugins = ["pytester"]
+#: tests/foundation/test_suite_hygiene.py runs the suite's own fixtures and hooks in an inner pytest;
+#: tests/timeouts.py fails a test past its limit alone
+pytest_plugins = ["pytester", "tests.timeouts"]
 
 # scripts/mutation.py runs the tests with --hypothesis-profile=mutation: the same examples on
 # every run and no example database, so a fault's verdict never depends on an earlier one's
 settings.register_profile("mutation", derandomize=True, database=None)
 
-#: pytest-timeout's limit for a browser test or one that starts server processes (the
-#: default, in pyproject.toml, is for everything else: an endless loop fails in seconds)
+#: the limit of a browser test or one that starts server processes (the default, in pyproject.toml,
+#: is for everything else: an endless loop fails in seconds); tests/timeouts.py enforces it
 SLOW_TIMEOUT = 240
 
 

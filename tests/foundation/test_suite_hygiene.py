@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 
+import pytest
 
 from companion import db as database
 from tests.conftest import ROOT
@@ -147,3 +148,50 @@ def test_every_test_calls_a_real_server_through_conftest():
             found[name] = lines
     assert found == {}, found
     assert all(CALLS.search((ROOT / name).read_text()) for name in RAW), "a file named raw no longer is"
+
+
+STUCK = """
+import time
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+
+@pytest.mark.timeout(1)
+def test_stuck_in_a_sleep():
+    time.sleep(120)
+
+
+@pytest.mark.timeout(1)
+@settings(deadline=None, database=None)
+@given(st.integers())
+def test_stuck_in_a_loop_under_hypothesis(n):
+    while True:
+        time.sleep(0.01)
+
+
+@pytest.fixture
+def stuck_setup():
+    time.sleep(120)
+    yield
+
+
+@pytest.mark.timeout(1)
+def test_stuck_in_its_fixture(stuck_setup):
+    pass
+
+
+def test_the_next_one():
+    pass
+"""
+
+
+@pytest.mark.timeout(180)  # an inner pytest process of its own, started on a machine that may be busy
+def test_a_test_past_its_limit_fails_alone_and_the_run_goes_on_to_its_summary(pytester, monkeypatch):
+    """Issue 38: a stuck test (a sleep, a loop hypothesis would replay, a fixture) fails; the next one runs."""
+    monkeypatch.setenv("PYTHONPATH", str(ROOT))
+    result = pytester.runpytest_subprocess(*SUITE, pytester.makepyfile(test_stuck=STUCK))
+    result.assert_outcomes(passed=1, failed=2, errors=1)
+    result.stdout.fnmatch_lines(["*test_stuck_in_a_sleep ran past its limit of 1 s*",
+                                 "*1 passed*"])
+    assert "ran past its limit" in "\n".join(result.outlines)
