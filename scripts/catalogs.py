@@ -10,8 +10,19 @@ one per language):
 | `companion/games/KEY/translations` | one game: `companion/games/KEY/`, `templates/KEY/` |
 
 For each: extract the marked sentences (babel.cfg) into `messages.pot`, the English catalog;
-bring every language's `messages.po` up to date with it (a new sentence arrives empty, a
-removed one is dropped; no fuzzy guesses); compile each into `messages.mo`.
+bring every language's `messages.po` up to date with it; compile each into `messages.mo`.
+
+A changed English sentence keeps its translations as guesses, as gettext's msgmerge does: the
+new sentence arrives in each language holding the old sentence's translation, flagged `#, fuzzy`,
+with the old English above it (`#| msgid`, until the next run: Babel does not read it back). A new sentence close enough to one already
+translated gets that one's translation as its guess; a new sentence like none arrives empty; a
+removed one is dropped. A fuzzy guess is never shown (the compiled catalogs and the app leave
+it out) and tests/foundation/test_catalogs.py fails while one is left, so the round trip is:
+
+1. change the sentence in the code, run this script;
+2. in each language's messages.po, correct the guess under the new `msgid`, then delete its
+   `#, fuzzy` line (or just the word `fuzzy` from a `#, fuzzy, python-format` line);
+3. run this script again (it compiles), then tests/foundation/test_catalogs.py.
 
     python scripts/catalogs.py            # extract, update, compile
     python scripts/catalogs.py --compile  # compile only (the package build runs this)
@@ -66,8 +77,13 @@ def extract(files: list[Path]):
         method = "python" if path.suffix == ".py" else "jinja2"
         for lineno, message, comments, context in extract_from_file(method, str(path), keywords=keywords,
                                                                     comment_tags=("Translators:",)):
-            catalog.add(message, None, [(str(path.relative_to(ROOT)), lineno)], auto_comments=comments, context=context)
+            catalog.add(message, None, [(_where(path), lineno)], auto_comments=comments, context=context)
     return catalog
+
+
+def _where(path: Path) -> str:
+    """A source file's name in a catalog: from the project's folder (a file outside it, by its own name)."""
+    return str(path.relative_to(ROOT)) if ROOT in path.parents else path.name
 
 
 def write_po(catalog, path: Path, **options) -> bytes:
@@ -100,11 +116,11 @@ def update(folder: Path, files: list[Path], check: bool) -> bool:
                 catalog = read_po(fp, locale=lang)
         else:
             catalog = Catalog(locale=lang, project="Table Companion", charset="utf-8", fuzzy=False,
-                              header_comment=HEADER.format(language=lang, folder=folder.relative_to(ROOT)))
-        catalog.update(template, no_fuzzy_matching=True, update_header_comment=False)
+                              header_comment=HEADER.format(language=lang, folder=_where(folder)))
+        catalog.update(template, update_header_comment=False)  # a changed sentence keeps its translation, fuzzy
         catalog.obsolete.clear()  # a sentence the code no longer says is gone from the catalog
         po.parent.mkdir(parents=True, exist_ok=True)
-        new = write_po(catalog, po, ignore_obsolete=True)
+        new = write_po(catalog, po, ignore_obsolete=True, include_previous=True)
         if not po.is_file() or _body(po.read_bytes()) != _body(new):
             po.write_bytes(new)
     return changed

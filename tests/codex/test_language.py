@@ -65,10 +65,10 @@ def test_the_panel_speaks_the_editions_terms_in_french_and_polish(client, api):
     assert '<option value="quill">quill</option>' in english and "2 per covered corner:" in english
     # the end screen's objective cards, in words: a pattern and a set of objects
     end_fr, end_pl = page(client, t, "fr", "end"), page(client, t, "pl", "end")
-    assert "#87: 2 par motif : 3 champignon en diagonale montante" in end_fr
+    assert "#87: 2 par motif : 3 cartes champignon en diagonale montante" in end_fr
     assert "#99: 3 za każdy zestaw pióro + kałamarz + manuskrypt" in end_pl
     assert ">Objectifs communs</h2>" in end_fr and ">Wspólne cele</h2>" in end_pl
-    assert "#87: 2 per pattern: 3 fungi on a rising diagonal" in page(client, t, screen="end")
+    assert "#87: 2 per pattern: 3 fungi cards on a rising diagonal" in page(client, t, screen="end")
 
 
 def test_a_notice_is_said_in_each_phones_language_and_the_api_keeps_its_english(client, api):
@@ -148,3 +148,76 @@ def test_a_kept_notice_says_its_polish_plural_and_an_older_state_its_english():
             assert base.shown_notice(state, NAMES)["text"].endswith(polish)
             older = {"notice": state["notice"]}  # stored before its sentence was kept
             assert base.shown_notice(older, NAMES)["text"] == english
+
+
+#: what a reader of each language expects where a number comes before a kingdom (issue 38): the
+#: number's own plural, the cards or symbols said with it (a few objectives, as their cards show them)
+AGREEING = {
+    "en": {87: "3 fungi cards on a rising diagonal", 91: "2 fungi cards stacked, 1 plant card at",
+           94: "2 insect cards stacked, 1 animal card at", 96: "2 per set of 3 visible plant symbols"},
+    "fr": {87: "3 cartes champignon en diagonale", 91: "2 cartes champignon empilées, 1 carte végétal au",
+           94: "2 cartes insecte empilées, 1 carte animal au", 96: "3 symboles végétal visibles"},
+    "de": {87: "3 Pilzkarten in steigender", 91: "2 Pilzkarten übereinander, 1 Pflanzenkarte an",
+           94: "2 Insektenkarten übereinander, 1 Tierkarte an", 96: "3 sichtbare Pflanzensymbole"},
+    "pl": {87: "3 karty grzybów po przekątnej", 91: "2 karty grzybów jedna nad drugą, 1 karta roślin przy",
+           94: "2 karty owadów jedna nad drugą, 1 karta zwierząt przy", 96: "3 widoczne symbole roślin"},
+    "es": {87: "3 cartas de hongo en diagonal", 91: "2 cartas de hongo apiladas, 1 carta de planta en",
+           94: "2 cartas de insecto apiladas, 1 carta de animal en", 96: "3 símbolos de planta visibles"},
+    "it": {87: "3 carte fungo in diagonale", 91: "2 carte fungo impilate, 1 carta vegetale all",
+           94: "2 carte insetto impilate, 1 carta animale all", 96: "3 simboli vegetale visibili"},
+}
+#: an adjective a language may put between a number and its noun
+BETWEEN = {"en": "visible ", "de": "sichtbare "}
+#: a field's label for the visible fungi: several of them, whatever one of them is called
+FUNGI_FIELD = {"en": "Visible fungi", "fr": "champignons visibles", "de": "Sichtbare Pilze", "pl": "Widoczne: grzyby",
+               "es": "hongos visibles", "it": "funghi visibili"}
+
+
+def objective_lines(html):
+    """Each objective card's words as the page lists them (#ID: TEXT)."""
+    import html as markup
+
+    return {int(card): markup.unescape(text) for card, text in re.findall(r'<li data-card="(\d+)">#\d+: ([^<]*)</li>', html)}
+
+
+def test_a_number_before_a_kingdom_takes_its_plural_on_every_objective_in_every_language(client, api):
+    """Issue 38: "2 champignon empilés", "2 Pilz übereinander", "3 plant on a falling diagonal": every
+    objective's wording, on the end screen and the calculator, in each language, puts no number of two
+    or more before a kingdom's word for one of it, and says the number's plural."""
+    from companion.games.codex import cards
+
+    tracked, calculator = opened(client, api, first_player=0), opened(client, api, calculator=True)
+    assert api.event(calculator, "common_objectives", {"cards": [87, 95]}).status_code == 200  # its rows are drawn
+    problems = []
+    for lang in speech.LANGUAGES:
+        with speech.speaking(lang):
+            ones = [re.escape(cards.name(k)) for k in cards.KINGDOMS]
+        # a number, maybe an adjective or "×", then the kingdom's word for one of it, ending there
+        # (English may go on with the noun it qualifies: "3 plant cards")
+        bad = re.compile(rf"\b[2-9] (?:{BETWEEN.get(lang, '')}|× )?(?:{'|'.join(ones)})\b"
+                         + (r"(?! cards\b| symbols\b)" if lang == "en" else ""))
+        for t, screen in ((tracked, "end"), (calculator, None)):
+            lines = objective_lines(page(client, t, lang, screen))
+            assert sorted(lines) == list(range(87, 103)), (lang, screen)
+            problems += [f"{lang} #{card}: {text}" for card, text in lines.items() if bad.search(text)]
+            problems += [f"{lang} #{card} lacks {words!r}: {lines[card]}" for card, words in AGREEING[lang].items()
+                         if words not in lines[card]]
+        if f"<span>{FUNGI_FIELD[lang]}</span>" not in page(client, calculator, lang):
+            problems.append(f"{lang}: no field {FUNGI_FIELD[lang]!r}")
+    assert not problems, "\n".join(sorted(set(problems)))
+
+
+def test_a_count_of_symbols_says_each_number_with_its_own_plural():
+    """rules.counts_text (a gold card's refusal, the manuscript's visible symbols, the calculator's
+    detail): a number before a symbol takes the plural that number needs, Polish's three forms too."""
+    from companion.games.codex import rules
+
+    counts = {"fungi": 0, "plant": 1, "animal": 3, "insect": 5, "quill": 22}
+    said = {}
+    for lang in ("en", "fr", "de", "pl"):
+        with speech.speaking(lang):
+            said[lang] = rules.counts_text(counts)
+    assert said["en"] == "0 fungi, 1 plant, 3 animals, 5 insects, 22 quills"
+    assert said["fr"] == "0 champignon, 1 végétal, 3 animaux, 5 insectes, 22 plumes"
+    assert said["de"] == "0 Pilze, 1 Pflanze, 3 Tiere, 5 Insekten, 22 Federn"
+    assert said["pl"] == "0 grzybów, 1 roślina, 3 zwierzęta, 5 owadów, 22 pióra"

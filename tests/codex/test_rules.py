@@ -885,12 +885,12 @@ def test_functions_are_registered():
 
 @pytest.mark.parametrize("card_id, words", [
     # the patterns as data/codex/cards.md describes them
-    (87, "3 fungi on a rising diagonal"), (88, "3 plant on a falling diagonal"),
-    (89, "3 animal on a rising diagonal"), (90, "3 insect on a falling diagonal"),
-    (91, "2 fungi stacked, plant at the lower one's bottom-right corner"),
-    (92, "2 plant stacked, insect at the lower one's bottom-left corner"),
-    (93, "2 animal stacked, fungi at the upper one's top-right corner"),
-    (94, "2 insect stacked, animal at the upper one's top-left corner"),
+    (87, "3 fungi cards on a rising diagonal"), (88, "3 plant cards on a falling diagonal"),
+    (89, "3 animal cards on a rising diagonal"), (90, "3 insect cards on a falling diagonal"),
+    (91, "2 fungi cards stacked, 1 plant card at the lower one's bottom-right corner"),
+    (92, "2 plant cards stacked, 1 insect card at the lower one's bottom-left corner"),
+    (93, "2 animal cards stacked, 1 fungi card at the upper one's top-right corner"),
+    (94, "2 insect cards stacked, 1 animal card at the upper one's top-left corner"),
 ])
 def test_pattern_cards_are_described_as_the_notes_say(card_id, words):
     from companion.games.codex import cards
@@ -900,7 +900,7 @@ def test_pattern_cards_are_described_as_the_notes_say(card_id, words):
 
 @pytest.mark.parametrize("card_id, words", [
     # the count objectives as data/codex/cards.md describes them (95-98 resources, 99-102 objects)
-    (95, "2 per 3 visible fungi"), (98, "2 per 3 visible insect"),
+    (95, "2 per set of 3 visible fungi symbols"), (98, "2 per set of 3 visible insect symbols"),
     (99, "3 per set of quill + inkwell + manuscript"),
     (100, "2 per pair of manuscripts"), (101, "2 per pair of inkwells"), (102, "2 per pair of quills"),
 ])

@@ -7,12 +7,16 @@ messages.pot extracted from the code and one messages.po per language. Checked h
   the language has filled (Polish three);
 - each translation has the placeholders of its English, no more and no fewer, so a name or a
   number is never lost or invented, and keeps a number the English spells out as it is;
-- a sentence said in two catalogs is translated the same in both (the merged catalog keeps one).
+- a sentence said in two catalogs is translated the same in both (the merged catalog keeps one);
+- a changed English sentence keeps its translations as fuzzy guesses for a translator to confirm,
+  never shown until confirmed (the round trip of README "Languages", issue 38).
 """
 
 from __future__ import annotations
 
+import importlib.util
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -63,6 +67,12 @@ def test_each_catalog_holds_sentences(folder):
 @pytest.mark.parametrize("lang", TRANSLATED)
 @pytest.mark.parametrize("folder", FOLDERS, ids=lambda f: str(f.relative_to(ROOT)))
 def test_every_sentence_is_translated_with_the_same_placeholders(folder, lang):
+    found = problems(folder, lang)
+    assert not found, f"{folder} [{lang}]:\n" + "\n".join(found[:40])
+
+
+def problems(folder: Path, lang: str) -> list[str]:
+    """What keeps one language's catalog of a folder from being whole and faithful to its English."""
     english = {m.id: m for m in template(folder) if m.id}
     translated = catalog(folder, lang)
     forms = translated.num_plurals
@@ -92,7 +102,58 @@ def test_every_sentence_is_translated_with_the_same_placeholders(folder, lang):
                 problems.append(f"placeholders {got} for {wanted}: {key!r} -> {text!r}")
             if not set(DIGITS.findall(source)) <= set(DIGITS.findall(text)):
                 problems.append(f"a number of the English is missing: {key!r} -> {text!r}")
-    assert not problems, f"{folder} [{lang}]:\n" + "\n".join(problems[:40])
+    return problems
+
+
+def load_script():
+    """scripts/catalogs.py as a module, to run its update on a catalog folder of the test's own."""
+    spec = importlib.util.spec_from_file_location("catalogs_script", ROOT / "scripts" / "catalogs.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_a_changed_english_sentence_keeps_its_translations_as_fuzzy_guesses(tmp_path):
+    """Change a sentence, run the update: each language holds its old translation as a fuzzy guess,
+    which the app never shows and the check refuses; the translator confirms it, and it is used."""
+    script = load_script()
+    source = ROOT / "companion" / "games" / "codex" / "translations"
+    folder = tmp_path / "translations"
+    shutil.copytree(source, folder, ignore=shutil.ignore_patterns("*.mo"))
+    plain = sorted(m.id for m in template(source) if isinstance(m.id, str) and m.id and not m.context
+                   and not set(m.id) & set("%\"\\\\") and 20 < len(m.id) < 60)
+    kept, old = plain[:2]
+    new = old + " (changed)"
+    before = {lang: {m.id: m.string for m in catalog(folder, lang)} for lang in TRANSLATED}
+    code = tmp_path / "words.py"
+    code.write_text(f"_({kept!r})\n_({new!r})\n", encoding="utf-8")
+
+    script.update(folder, [code], check=False)
+
+    for lang in TRANSLATED:
+        held = catalog(folder, lang)
+        assert held.get(old) is None
+        guess = held.get(new)
+        assert guess is not None and guess.fuzzy, (lang, guess)
+        assert guess.string == before[lang][old]
+        assert f'#, fuzzy\n#| msgid "{old}"\nmsgid "{new}"' in (folder / lang / "LC_MESSAGES" / "messages.po").read_text(encoding="utf-8")
+        assert not held.get(kept).fuzzy and held.get(kept).string == before[lang][kept]
+        assert f"fuzzy: {new!r}" in problems(folder, lang)
+        assert speech._read(folder, lang).ugettext(new) == new  # a guess is never shown
+
+    for lang in TRANSLATED:  # the translator confirms: the flag goes
+        po = folder / lang / "LC_MESSAGES" / "messages.po"
+        text = po.read_text(encoding="utf-8")
+        assert text.count("#, fuzzy\n") == 1  # the guess alone
+        po.write_text(text.replace("#, fuzzy\n#| msgid", "#| msgid"), encoding="utf-8")
+    script.update(folder, [code], check=False)
+
+    for lang in TRANSLATED:
+        held = catalog(folder, lang)
+        assert not held.get(new).fuzzy
+        assert "#| msgid" not in (folder / lang / "LC_MESSAGES" / "messages.po").read_text(encoding="utf-8")
+        assert problems(folder, lang) == []
+        assert speech._read(folder, lang).ugettext(new) == before[lang][old]
 
 
 @pytest.mark.parametrize("lang", TRANSLATED)

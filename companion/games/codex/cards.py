@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from functools import cache, lru_cache
 from ...paths import FACTS
-from ..speech import N_, SOURCE, gettext as _, language, pgettext, speaking
+from ..speech import N_, NC_, SOURCE, gettext as _, language, ngettext, pgettext, said, speaking
 
 DATA = FACTS / "codex" / "cards.json"
 
@@ -17,12 +17,38 @@ DATA = FACTS / "codex" / "cards.json"
 KINGDOMS = ("fungi", "plant", "animal", "insect")
 OBJECTS = ("quill", "inkwell", "manuscript")
 SYMBOLS = KINGDOMS + OBJECTS
-#: each symbol's word, one of it (a count says "5 quill"), marked for the catalogs: said with `name`
+#: each symbol's word, one of it, as a label says it (a filter, a stepper): said with `name`
 NAMES = {"fungi": N_("fungi"), "plant": N_("plant"), "animal": N_("animal"), "insect": N_("insect"),
          "quill": N_("quill"), "inkwell": N_("inkwell"), "manuscript": N_("manuscript")}
-#: several of each, as a field names them ("Visible plants"): said with `name(symbol, True)`
-PLURALS = {"fungi": N_("fungi"), "plant": N_("plants"), "animal": N_("animals"), "insect": N_("insects"),
+#: several of each, as a field names them ("Visible plants"): said with `name(symbol, True)`;
+#: English says fungi for one and several, other languages do not, hence its context
+PLURALS = {"fungi": NC_("several", "fungi"), "plant": N_("plants"), "animal": N_("animals"), "insect": N_("insects"),
            "quill": N_("quills"), "inkwell": N_("inkwells"), "manuscript": N_("manuscripts")}
+#: a number of each symbol, in the form the language gives that number ("1 quill", "5 quills"):
+#: said with `counted`. A word after a number is the number's to choose, so each is a plural of its own.
+COUNTED = {
+    "fungi": lambda n: ngettext("%(num)d fungi", "%(num)d fungi", n),
+    "plant": lambda n: ngettext("%(num)d plant", "%(num)d plants", n),
+    "animal": lambda n: ngettext("%(num)d animal", "%(num)d animals", n),
+    "insect": lambda n: ngettext("%(num)d insect", "%(num)d insects", n),
+    "quill": lambda n: ngettext("%(num)d quill", "%(num)d quills", n),
+    "inkwell": lambda n: ngettext("%(num)d inkwell", "%(num)d inkwells", n),
+    "manuscript": lambda n: ngettext("%(num)d manuscript", "%(num)d manuscripts", n),
+}
+#: a number of cards of a kingdom, as a pattern objective lays them out ("3 plant cards")
+KINGDOM_CARDS = {
+    "fungi": lambda n: ngettext("%(num)d fungi card", "%(num)d fungi cards", n),
+    "plant": lambda n: ngettext("%(num)d plant card", "%(num)d plant cards", n),
+    "animal": lambda n: ngettext("%(num)d animal card", "%(num)d animal cards", n),
+    "insect": lambda n: ngettext("%(num)d insect card", "%(num)d insect cards", n),
+}
+#: a number of a kingdom's visible symbols, as a resource objective counts them ("3 visible plant symbols")
+KINGDOM_SYMBOLS = {
+    "fungi": lambda n: ngettext("%(num)d visible fungi symbol", "%(num)d visible fungi symbols", n),
+    "plant": lambda n: ngettext("%(num)d visible plant symbol", "%(num)d visible plant symbols", n),
+    "animal": lambda n: ngettext("%(num)d visible animal symbol", "%(num)d visible animal symbols", n),
+    "insect": lambda n: ngettext("%(num)d visible insect symbol", "%(num)d visible insect symbols", n),
+}
 
 SIDES = ("front", "back")
 
@@ -88,7 +114,12 @@ def label(c: dict) -> str:
 def name(symbol: str, several: bool = False) -> str:
     """A symbol's word in the language spoken ("quill", several: "quills"); an unknown one as it is."""
     table = PLURALS if several else NAMES
-    return _(table[symbol]) if symbol in table else str(symbol)
+    return said(table[symbol]) if symbol in table else str(symbol)
+
+
+def counted(symbol: str, n: int) -> str:
+    """A number of a symbol in the language spoken ("1 quill", "5 quills"); an unknown symbol after its number."""
+    return COUNTED[symbol](n) if symbol in COUNTED else f"{n} {symbol}"
 
 
 def objective_text(c: dict) -> str:
@@ -97,7 +128,8 @@ def objective_text(c: dict) -> str:
     pts = c["points"]
     if obj["type"] == "resources":
         (kingdom, n), = obj["counts"].items()
-        return _("%(points)s per %(num)s visible %(kingdom)s", points=pts, num=n, kingdom=name(kingdom))
+        # Translators: %(symbols)s is a number of one kingdom's visible symbols ("3 visible plant symbols")
+        return _("%(points)s per set of %(symbols)s", points=pts, symbols=KINGDOM_SYMBOLS[kingdom](n))
     if obj["type"] == "objects":
         counts = obj["counts"]
         if len(counts) == 1:
@@ -115,22 +147,27 @@ CORNER_WORDS = {"top_left": N_("top-left"), "top_right": N_("top-right"),
 
 
 def pattern_text(spec: dict) -> str:
-    """Say a pattern in a few words, from its cells ("3 fungi on a rising diagonal")."""
+    """Say a pattern in a few words, from its cells ("3 fungi cards on a rising diagonal")."""
     cells = spec["cells"]
-    kingdom = name(cells[0]["kingdom"])
+    kingdom = cells[0]["kingdom"]
+    cards = KINGDOM_CARDS[kingdom](sum(1 for c in cells if c["kingdom"] == kingdom))  # 3 on a diagonal, 2 stacked
     if spec["shape"].startswith("diagonal"):
         if cells[1]["y"] > 0:
-            return _("3 %(kingdom)s on a rising diagonal", kingdom=kingdom)
-        return _("3 %(kingdom)s on a falling diagonal", kingdom=kingdom)
+            # Translators: %(cards)s is a number of cards of one kingdom ("3 fungi cards")
+            return _("%(cards)s on a rising diagonal", cards=cards)
+        # Translators: %(cards)s is a number of cards of one kingdom ("3 plant cards")
+        return _("%(cards)s on a falling diagonal", cards=cards)
     third = cells[2]
     # the odd card touches a corner of the upper (y 0) or the lower (y -2) card of the column
     base = cells[0] if third["y"] > 0 else cells[1]
     dx, dy = third["x"] - base["x"], third["y"] - base["y"]
-    words = {"kingdom": kingdom, "third": name(third["kingdom"]),
+    words = {"cards": cards, "third": KINGDOM_CARDS[third["kingdom"]](1),
              "corner": _(next(CORNER_WORDS[k] for k, off in CORNERS.items() if off == (dx, dy)))}
     if base is cells[0]:
-        return _("2 %(kingdom)s stacked, %(third)s at the upper one's %(corner)s corner", **words)
-    return _("2 %(kingdom)s stacked, %(third)s at the lower one's %(corner)s corner", **words)
+        # Translators: %(cards)s: two cards of one kingdom ("2 animal cards"); %(third)s: one card of another ("1 fungi card")
+        return _("%(cards)s stacked, %(third)s at the upper one's %(corner)s corner", **words)
+    # Translators: %(cards)s: two cards of one kingdom ("2 fungi cards"); %(third)s: one card of another ("1 plant card")
+    return _("%(cards)s stacked, %(third)s at the lower one's %(corner)s corner", **words)
 
 
 def symbol_short() -> dict[str, str]:

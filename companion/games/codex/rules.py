@@ -359,14 +359,13 @@ def score_layout(layout: Layout, objective_ids: Iterable[int]) -> dict[int, tupl
 
 
 def symbols_text(counts: Mapping[str, int]) -> str:
-    """Say visible counts in words ("5 quill, 2 inkwell"), the symbols in the game's order, none left out."""
+    """Say visible counts in words ("5 quills, 2 inkwells"), the symbols in the game's order, none left out."""
     return counts_text({s: counts[s] for s in SYMBOLS if counts.get(s)})
 
 
 def counts_text(counts: Mapping[str, int]) -> str:
-    """Say counts of symbols in words, in the order given ("3 fungi, 0 plant"), in the language spoken."""
-    # Translators: a count of one symbol of the game, in a list ("5 quill, 2 inkwell")
-    return ", ".join(_("%(count)s %(symbol)s", count=n, symbol=catalogue.name(s)) for s, n in counts.items())
+    """Say counts of symbols in words, in the order given ("3 fungi, 0 plants"), in the language spoken."""
+    return ", ".join(catalogue.counted(s, n) for s, n in counts.items())
 
 
 __all__ = [
