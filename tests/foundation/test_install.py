@@ -17,6 +17,8 @@ import pytest
 from companion import paths
 from companion.web import home
 
+from .test_wheel import run_shown
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -50,8 +52,7 @@ def test_setup_py_ships_every_file_of_the_carried_folders_but_the_database(tmp_p
     setup = (ROOT / "setup.py").read_text()
     patterns = re.search(r"SHIPPED_FILES = (\[.*?\])", setup).group(1)
     shipped = eval(patterns)  # a literal list of glob patterns
-    tracked = subprocess.run(["git", "ls-files", "templates", "static", "data"], cwd=ROOT, capture_output=True,
-                             text=True, check=True).stdout.split()
+    tracked = run_shown(["git", "ls-files", "templates", "static", "data"], cwd=ROOT).stdout.split()
     assert len(tracked) > 40
     missing = [f for f in tracked if not any(fnmatch.fnmatch(Path(f).name, p) for p in shipped)]
     assert missing == [], "add their pattern to SHIPPED_FILES in setup.py"
