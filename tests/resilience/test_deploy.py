@@ -5,10 +5,11 @@
   older schema (an old backup restored under a running server), each through the real app.
 - deploy/table-companion.service, the systemd unit: `systemd-analyze verify` and an offline
   `systemd-analyze security` review of it, then the unit RUN as it says (systemd is not PID 1 on
-  the test machine, so the test plays its part: the unit's user, made if missing, its group, folder, environment and command, with a folder of
-  /tmp standing in for its StateDirectory), behind a real Caddy, and stopped with SIGTERM as
-  systemd stops it. The unit's user is removed again after the test, however it went, when the
-  test made it; the app is installed by the README's step 4 as written, checked as that user.
+  the test machine, so the test plays its part: the unit's user, made if missing, its group,
+  folder, environment and command, with a folder of /tmp standing in for its StateDirectory),
+  behind a real Caddy, and stopped with SIGTERM as systemd stops it. The unit's user is removed
+  again after the tests, however they went, when the test made it; the app is installed by the
+  README's step 4 as written, and checked as that user.
 - deploy/Caddyfile: `caddy adapt` reads it, formatted; in that test it runs on loopback with
   `tls internal` in place of its real host name: Caddy stops sending phones to the server while its
   /healthz says 503, and its log of the failures keeps no table secret. (The HTTPS browser tests
