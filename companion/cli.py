@@ -273,7 +273,7 @@ def run_backup(args) -> int:
 
 
 def run_host_key(args) -> int:
-    """`companion host-key [--new]`: print the archive's key link (after making a new key with --new)."""
+    """`companion host-key [--new]`: print the archive's key link as serve does (after making a new key with --new)."""
     import sqlite3
 
     from . import db, export, hostkey
@@ -286,6 +286,7 @@ def run_host_key(args) -> int:
         conn = db.connect(path)
         try:
             key = hostkey.new_host_key(conn) if args.new else hostkey.host_key(conn)
+            url = hostkey.served_address(conn)
         finally:
             conn.conn.close()
     except export.Refused as err:
@@ -295,28 +296,24 @@ def run_host_key(args) -> int:
     if args.new:
         print("A new host key: the old one, its links, devices' cookies and old backups' key grant nothing from now on.")
     print(f"Host key: {key}")
-    print(f"Plays archive, every play: open /plays#key={key_text(key)} at the address companion serve prints,"
-          " on your own devices alone")
+    if url:  # the address the last companion serve on this folder printed
+        print(hostkey.archive_line(url, key))
+    else:
+        print(f"Plays archive, every play: open /{hostkey.archive_path(key)} at the address companion serve prints"
+              " (none has started on this data folder yet), on your own devices alone")
     return 0
 
 
-def key_text(key: str) -> str:
-    """The host key as it goes into a link."""
-    from urllib.parse import quote
-
-    return quote(key, safe="")
-
-
 def archive_line(path: Path, url: str) -> str:
-    """Return the line that hands the host key to the host's devices (its own browser too): the plays archive with every play."""
+    """Return serve's line that hands the host key to the host's devices, and keep `url` for `companion host-key`."""
     from . import db, hostkey
 
     conn = db.connect(path)
     try:
-        key = hostkey.host_key(conn)
+        hostkey.remember_address(conn, url)
+        return hostkey.archive_line(url, hostkey.host_key(conn))
     finally:
         conn.conn.close()
-    return f"Plays archive, every play (your own devices alone, this one too): {url}plays#key={key_text(key)}"
 
 
 def serve(args) -> int:

@@ -119,20 +119,82 @@ def migrate(path: str | Path) -> list[str]:
 
     Checks the folder and the file first (storage.check): a damaged, foreign, empty or
     unwritable one stops the command with one plain line (storage.StorageError), as does a
-    failure of the disk while migrating.
+    failure of the disk while migrating. A new file is made whole under another name first
+    (`_create`), so a first start that fails (a full disk) leaves nothing a later start
+    could take for a database that lost its tables.
     """
     storage.check(path)
     try:
-        return _migrate(path)
-    except sqlite3.Error as exc:
+        made = [] if os.path.exists(path) else _create(Path(path))
+        return made + _migrate(path)
+    except (sqlite3.Error, OSError) as exc:
         found = storage.failure(exc)
         raise storage.StorageError(f"{path}: {found[1] if found else exc}") from None
 
 
-def _migrate(path: str | Path) -> list[str]:
+def _create(path: Path) -> list[str]:
+    """Make a new database with every migration in a scratch file beside `path`, then link it into place.
+
+    The scratch file keeps a rollback journal (no WAL to carry along) and is synced to the disk
+    before it takes the name; if anything fails, it and its journal are removed. Return the
+    migrations applied. A file another process linked there first is kept, and ours dropped.
+    """
+    scratch = path.with_name(f".{path.name}.new-{os.getpid()}-{os.urandom(4).hex()}")
+    try:
+        applied = _migrate(scratch, journal="DELETE")
+        fd = os.open(scratch, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        if not _take_name(scratch, path):
+            return []
+        _sync_folder(path.parent)
+        return applied
+    finally:
+        for leftover in (scratch, Path(f"{scratch}-journal")):
+            leftover.unlink(missing_ok=True)
+
+
+def _take_name(scratch: Path, path: Path) -> bool:
+    """Give the scratch file the database's name unless a file already has it; return whether it took it.
+
+    A hard link never replaces a file, nor does a rename on Windows; a disk without hard links
+    (FAT: PermissionError) gets a rename once the name is seen free.
+    """
+    try:
+        if os.name == "nt":
+            os.rename(scratch, path)
+        else:
+            try:
+                os.link(scratch, path)
+            except PermissionError:
+                if path.exists():
+                    return False
+                os.rename(scratch, path)
+    except FileExistsError:
+        return False
+    return True
+
+
+def _sync_folder(folder: Path) -> None:
+    """Fsync a folder, so a name just linked in it survives a power cut (not on Windows, which has no such call)."""
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def _migrate(path: str | Path, journal: str = "WAL") -> list[str]:
     db = connect(path)
     try:
-        db.execute("PRAGMA journal_mode = WAL")
+        db.execute(f"PRAGMA journal_mode = {journal}")
         db.execute("CREATE TABLE IF NOT EXISTS _migrations (name TEXT PRIMARY KEY, applied TEXT NOT NULL)")
         done = {row[0] for row in db.execute("SELECT name FROM _migrations").fetchall()}
         applied = []

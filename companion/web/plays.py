@@ -39,6 +39,10 @@ WRONG_KEY = N_("That host key is not this server's.")
 NO_KEY = N_("Type the host key that companion serve or companion host-key printed.")
 KEY_IN_ADDRESS = N_("A host key in the address (?key=) is not taken: proxies and servers keep addresses in their logs. "
                     "Open the link companion serve prints now (…/plays#key=…), or type the key below.")
+#: what a device without the host key reads at /plays/backup: what the backup is, and how the host's devices get it
+BACKUP_FOR_HOST = N_("This device gets no backup: the backup is for the host's own devices. Open the host-key link that "
+                     "companion serve prints (companion host-key prints it again) on this device, then download it from "
+                     "the plays archive.")
 #: what a backup download says of itself, in its name and beside its button: it holds the host key
 BACKUP_CARRIES_KEY = "host-key-inside"
 #: the cookie that holds the host key on another device: about a year (browsers keep 400 days at most)
@@ -259,7 +263,7 @@ def backup():
     from .. import export
 
     if not is_host():
-        abort(404, _(NO_PLAY))
+        abort(404, _(BACKUP_FOR_HOST))
     with tempfile.TemporaryDirectory(prefix="companion-backup-") as folder:
         path = os.path.join(folder, "companion.db")
         export.backup(current_app.config["DATABASE"], path)

@@ -5,6 +5,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from companion import cli, network, rules
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -114,3 +116,44 @@ def test_rules_refuses_input_that_is_not_utf8_in_one_line():
                             input=b'\xff{"owned": 3, "buy": 2}', capture_output=True, cwd=ROOT, timeout=60)
     assert result.returncode == 2 and result.stdout == b""
     assert result.stderr.decode() == "error: $: the input must be UTF-8 text\n"
+
+
+def archive_lines(output: str) -> list[str]:
+    return [line for line in output.splitlines() if line.startswith("Plays archive, every play")]
+
+
+@pytest.mark.slow
+def test_host_key_prints_the_whole_link_serve_printed(tmp_path):
+    """Issue 38, item 17: `companion host-key` prints the link the host opens, as serve does, not a path to
+    put after an address; with --new, the same address and the new key."""
+    from tests.conftest import Server
+
+    data = tmp_path / "data"
+    server = Server(data=data).start()
+    try:
+        (served,) = archive_lines(server.log.read_text())
+        assert served.split(": ", 1)[1] == server.key_link()  # the whole link, as test servers open it
+        printed = run("host-key", "--data", str(data))
+        assert printed.returncode == 0 and printed.stderr == "", printed.stderr
+        assert archive_lines(printed.stdout) == [served]
+        # a new key: the running server's address, with the new key, which the server takes at once
+        renewed = run("host-key", "--new", "--data", str(data))
+        assert renewed.returncode == 0, renewed.stderr
+        (line,) = archive_lines(renewed.stdout)
+        link = line.split(": ", 1)[1]
+        assert link.startswith(server.url + "/plays#key=") and link != served.split(": ", 1)[1]
+        status, headers, _ = server.send("POST", "/plays/key", f"key={link.split('#key=', 1)[1]}",
+                                         {"Content-Type": "application/x-www-form-urlencoded", "Origin": server.url})
+        assert status == 303 and "host_key=" in headers["Set-Cookie"], (status, headers)
+    finally:
+        server.stop()
+
+
+def test_host_key_on_a_folder_no_server_has_served_says_where_the_path_goes(tmp_path):
+    """Before any `companion serve` there is no address to print: the path, and what to put before it."""
+    assert run("init-db", "--data", str(tmp_path)).returncode == 0
+    printed = run("host-key", "--data", str(tmp_path))
+    assert printed.returncode == 0 and printed.stderr == "", printed.stderr
+    (line,) = archive_lines(printed.stdout)
+    key = printed.stdout.split("Host key: ", 1)[1].split("\n", 1)[0]
+    assert f"open /plays#key={key} at the address companion serve prints" in line and "http" not in line, line

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 import struct
 import subprocess
 import sys
@@ -16,6 +17,8 @@ import pytest
 
 from companion import paths
 from companion.web import home
+
+from .test_wheel import run_shown
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -50,8 +53,7 @@ def test_setup_py_ships_every_file_of_the_carried_folders_but_the_database(tmp_p
     setup = (ROOT / "setup.py").read_text()
     patterns = re.search(r"SHIPPED_FILES = (\[.*?\])", setup).group(1)
     shipped = eval(patterns)  # a literal list of glob patterns
-    tracked = subprocess.run(["git", "ls-files", "templates", "static", "data"], cwd=ROOT, capture_output=True,
-                             text=True, check=True).stdout.split()
+    tracked = run_shown(["git", "ls-files", "templates", "static", "data"], cwd=ROOT).stdout.split()
     assert len(tracked) > 40
     missing = [f for f in tracked if not any(fnmatch.fnmatch(Path(f).name, p) for p in shipped)]
     assert missing == [], "add their pattern to SHIPPED_FILES in setup.py"
@@ -198,3 +200,53 @@ def test_chromium_reads_the_manifest_and_finds_the_app_installable(server, brows
         assert cdp.send("Page.getInstallabilityErrors")["installabilityErrors"] == []
     finally:
         context.close()
+
+
+# --- the vendored scripts, fetched again (scripts/fetch_htmx.sh) --------------------------------------
+
+VENDOR = paths.STATIC / "vendor"
+FETCH = ROOT / "scripts" / "fetch_htmx.sh"
+
+
+def recorded_sums(folder: Path) -> dict[str, str]:
+    """static/vendor/SHA256SUMS: each file's name and its recorded sum."""
+    return {name: digest for digest, name in (line.split() for line in (folder / "SHA256SUMS").read_text().splitlines())}
+
+
+def test_the_fetch_script_writes_every_vendored_file_and_each_is_recorded():
+    """Issue 38, item 17: scripts/fetch_htmx.sh could not fetch idiomorph again; now it names every file
+    static/vendor holds (its --list), each with its sum in SHA256SUMS."""
+    listed = run_shown(["bash", FETCH, "--list"], timeout=30).stdout.split()
+    vendored = sorted(p.name for p in VENDOR.iterdir() if p.name != "SHA256SUMS")
+    assert sorted(listed) == vendored == sorted(recorded_sums(VENDOR)), (listed, vendored)
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(shutil.which("npm") is None, reason="npm is missing (Debian's npm package): the script fetches with npm pack")
+def test_the_fetch_script_fetches_every_vendored_file_again_from_the_npm_registry(tmp_path):
+    """The script run for real, on a copy of scripts/ and static/vendor/: every file fetched matches its
+    recorded sum and is the vendored one; a sum that differs fails it and leaves the file as it was."""
+    copy = tmp_path / "checkout"
+    shutil.copytree(VENDOR, copy / "static" / "vendor")
+    (copy / "scripts").mkdir()
+    shutil.copy2(FETCH, copy / "scripts" / FETCH.name)
+    done = run_shown(["bash", copy / "scripts" / FETCH.name], timeout=300)
+    for name, digest in recorded_sums(VENDOR).items():
+        assert f"static/vendor/{name} matches its recorded sha256 {digest}" in done.stdout, done.stdout
+        assert (copy / "static" / "vendor" / name).read_bytes() == (VENDOR / name).read_bytes(), name
+    assert recorded_sums(copy / "static" / "vendor") == recorded_sums(VENDOR)
+    # a recorded sum the registry's file does not match: the script fails, and the file stays
+    name = max(recorded_sums(VENDOR))
+    sums = copy / "static" / "vendor" / "SHA256SUMS"
+    sums.write_text(sums.read_text().replace(recorded_sums(VENDOR)[name], "0" * 64))
+    (copy / "static" / "vendor" / name).write_bytes(b"the file as it was")
+    failed = subprocess.run(["bash", str(copy / "scripts" / FETCH.name)], capture_output=True, text=True, timeout=300)
+    assert failed.returncode != 0 and f"checksum mismatch for static/vendor/{name}" in failed.stderr, failed.stdout + failed.stderr
+    assert (copy / "static" / "vendor" / name).read_bytes() == b"the file as it was"
+
+
+def test_the_readmes_htmx_section_names_every_vendored_file_and_the_morph():
+    section = (ROOT / "README.md").read_text().split("\n## htmx\n", 1)[1].split("\n## ", 1)[0]
+    for name in recorded_sums(VENDOR):
+        assert name in section, name
+    assert "idiomorph" in section and "morph" in section.split("How a change reaches a phone", 1)[1]

@@ -17,6 +17,7 @@ import hashlib
 import json
 import os
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -37,20 +38,35 @@ GAMES = tuple(registry())
 TOOLS = Path(sys.executable).parent  # pipx and uv come with the test extra
 
 
+def run_shown(argv: list, **options) -> subprocess.CompletedProcess:
+    """Run a build or install step; when it fails, fail with its own output (stdout and stderr) in the message.
+
+    check=True would say only "returned non-zero exit status 1": a TLS failure of pip, say, was seen
+    by hand alone.
+    """
+    done = subprocess.run([str(arg) for arg in argv], capture_output=True, text=True, **options)
+    assert done.returncode == 0, (f"{shlex.join(str(arg) for arg in argv)} exited with status {done.returncode}:\n"
+                                  f"{done.stdout}{done.stderr}")
+    return done
+
+
+def build_wheel(source: Path, out: Path) -> Path:
+    """Build the wheel of the project in `source` into `out`; return it."""
+    run_shown([sys.executable, "-m", "pip", "wheel", "--no-deps", "--quiet", "--wheel-dir", out, source])
+    (built,) = out.glob("table_companion-*.whl")
+    return built
+
+
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory) -> Path:
     """Build the wheel from a copy of every file git would commit (tracked, or new and not ignored)."""
     source = tmp_path_factory.mktemp("source")
-    files = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"], cwd=ROOT,
-                           capture_output=True, check=True).stdout.decode().split("\0")
+    files = run_shown(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"], cwd=ROOT).stdout.split("\0")
     for name in filter(None, files):
         if (ROOT / name).is_file():
             (source / name).parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(ROOT / name, source / name)
-    out = tmp_path_factory.mktemp("dist")
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--quiet", "--wheel-dir", str(out), str(source)],
-                   check=True, capture_output=True)
-    (built,) = out.glob("table_companion-*.whl")
+    built = build_wheel(source, tmp_path_factory.mktemp("dist"))
     import zipfile
 
     shipped = {n for n in zipfile.ZipFile(built).namelist() if n.endswith((".mo", ".po", ".pot"))}
@@ -71,18 +87,15 @@ def install(how: str, wheel: Path, tmp: Path) -> Path:
     """Install the wheel the way `how` says; return the `companion` executable."""
     env = clean_env(tmp / "home")
     if how == "pip":
-        subprocess.run([sys.executable, "-m", "venv", str(tmp / "venv")], check=True)
-        subprocess.run([str(tmp / "venv" / "bin" / "python"), "-m", "pip", "install", "--quiet", str(wheel)],
-                       check=True, capture_output=True, env=env)
+        run_shown([sys.executable, "-m", "venv", tmp / "venv"])
+        run_shown([tmp / "venv" / "bin" / "python", "-m", "pip", "install", "--quiet", wheel], env=env)
         return tmp / "venv" / "bin" / "companion"
     if how == "pipx":
         env.update(PIPX_HOME=str(tmp / "pipx"), PIPX_BIN_DIR=str(tmp / "bin"))
-        subprocess.run([str(TOOLS / "pipx"), "install", "--python", sys.executable, str(wheel)],
-                       check=True, capture_output=True, env=env)
+        run_shown([TOOLS / "pipx", "install", "--python", sys.executable, wheel], env=env)
         return tmp / "bin" / "companion"
     env.update(UV_TOOL_DIR=str(tmp / "uv-tools"), UV_TOOL_BIN_DIR=str(tmp / "bin"))
-    subprocess.run([str(TOOLS / "uv"), "tool", "install", "--python", sys.executable, str(wheel)],
-                   check=True, capture_output=True, env=env)
+    run_shown([TOOLS / "uv", "tool", "install", "--python", sys.executable, wheel], env=env)
     return tmp / "bin" / "companion"
 
 
@@ -122,8 +135,8 @@ def shape(line: str) -> str:
 def test_the_installed_app_runs_from_an_empty_folder_and_writes_only_its_data(how, wheel, tmp_path):
     companion = install(how, wheel, tmp_path)
     prefix = environment_of(companion)
-    package = Path(subprocess.run([str(prefix / "bin" / "python"), "-c", "import companion; print(companion.__file__)"],
-                                  cwd=tmp_path, capture_output=True, text=True, check=True, env=clean_env(tmp_path / "home")).stdout.strip()).parent
+    package = Path(run_shown([prefix / "bin" / "python", "-c", "import companion; print(companion.__file__)"],
+                             cwd=tmp_path, env=clean_env(tmp_path / "home")).stdout.strip()).parent
     assert package.is_relative_to(prefix) and not package.is_relative_to(ROOT), package
     assert (package / "templates" / "base.html").is_file() and (package / "data" / "gutenberg" / "facts.json").is_file()
     before = snapshot(prefix)
@@ -199,3 +212,22 @@ def test_the_installed_app_runs_from_an_empty_folder_and_writes_only_its_data(ho
     assert (data / "companion.db").is_file()
     assert snapshot(prefix) == before, "something was written inside the installed environment"
     assert not list(empty.iterdir()), "something was written into the folder it ran from"
+
+
+def test_a_failing_step_shows_its_own_output_in_the_failure():
+    """What a build or install step said, on both streams, is in the test's failure, with its command and status."""
+    with pytest.raises(AssertionError) as failed:
+        run_shown([sys.executable, "-c", "import sys; print('said on stdout'); sys.exit('said on stderr')"])
+    said = str(failed.value)
+    assert "said on stdout" in said and "said on stderr" in said and "exited with status 1" in said, said
+
+
+def test_an_installer_that_fails_is_heard(tmp_path):
+    """pip's own words on a wheel it cannot install (here one that is not there) reach the failure, not only its status."""
+    missing = tmp_path / "table_companion-0.0-py3-none-any.whl"
+    with pytest.raises(AssertionError) as failed:
+        install("pip", missing, tmp_path)
+    assert "No such file or directory" in str(failed.value) and str(missing) in str(failed.value)
+    with pytest.raises(AssertionError) as failed:
+        build_wheel(tmp_path, tmp_path / "dist")  # a folder with no project in it
+    assert "not installable" in str(failed.value), str(failed.value)

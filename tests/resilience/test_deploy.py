@@ -5,10 +5,11 @@
   older schema (an old backup restored under a running server), each through the real app.
 - deploy/table-companion.service, the systemd unit: `systemd-analyze verify` and an offline
   `systemd-analyze security` review of it, then the unit RUN as it says (systemd is not PID 1 on
-  the test machine, so the test plays its part: the unit's user, made if missing and left in
-  place as the README's would be, its group, folder, environment and command, with a folder of
-  /tmp standing in for its StateDirectory), behind a real Caddy, and stopped with SIGTERM as
-  systemd stops it.
+  the test machine, so the test plays its part: the unit's user, made if missing, its group,
+  folder, environment and command, with a folder of /tmp standing in for its StateDirectory),
+  behind a real Caddy, and stopped with SIGTERM as systemd stops it. The unit's user is removed
+  again after the tests, however they went, when the test made it; the app is installed by the
+  README's step 4 as written, and checked as that user.
 - deploy/Caddyfile: `caddy adapt` reads it, formatted; in that test it runs on loopback with
   `tls internal` in place of its real host name: Caddy stops sending phones to the server while its
   /healthz says 503, and its log of the failures keeps no table secret. (The HTTPS browser tests
@@ -29,7 +30,9 @@ import sqlite3
 import subprocess
 import sys
 import tempfile
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Iterator
 
 import pytest
 
@@ -37,7 +40,7 @@ from companion import create_app
 from companion import db as database
 from companion.paths import DB_NAME
 from tests.conftest import ROOT, Address, listening_addresses
-from tests.foundation.test_wheel import wheel  # noqa: F401 (a fixture: the wheel built once from this checkout's files)
+from tests.foundation.test_wheel import run_shown, wheel  # noqa: F401 (a fixture: the wheel built once from this checkout's files)
 from tests.resilience.test_proxy import CADDY, caddy_env, loopback_port, processes, start_caddy, wait_for  # noqa: F401 (processes: a fixture)
 
 DEPLOY = ROOT / "deploy"
@@ -300,37 +303,87 @@ DEBIAN_PYTHON = "/usr/bin/python3"
 SERVICE_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin"
 
 
+#: where Debian keeps useradd, userdel and runuser: a PATH without the sbin folders (a plain user's, some CI's) misses them
+SYSTEM_BIN = ("/usr/sbin", "/sbin")
+#: the app's folder in the README's step 4, and the app's source it installs
+OPT, SOURCE = str(Path(INSTALLED).parent.parent), "/usr/local/src/table-companion"
+NOT_ROOT = "needs root: makes the unit's system user, and runs as it (as systemd does; the CI machine runs the tests as root)"
+
+
+def system_tool(name: str) -> str:
+    """Return the path of a system program (useradd, userdel, runuser): on the PATH, else in /usr/sbin or /sbin."""
+    found = shutil.which(name, path=os.pathsep.join([os.environ.get("PATH", os.defpath), *SYSTEM_BIN]))
+    assert found, f"{name} is neither on the PATH nor in {' or '.join(SYSTEM_BIN)} (Debian's passwd package has it)"
+    return found
+
+
+@contextmanager
+def system_user(user: str, group: str, home: str) -> Iterator[pwd.struct_passwd]:
+    """The unit's user, made as the README's "Host it for your club" makes it when this machine has none yet,
+    and removed again afterwards with its group, however the test went. A user the machine had
+    before is left as it was (a real deployment's)."""
+    try:
+        account, made = pwd.getpwnam(user), False
+    except KeyError:
+        run_shown([system_tool("useradd"), "--system", "--user-group", "--home-dir", home, "--no-create-home",
+                   "--shell", "/usr/sbin/nologin", user], timeout=60)
+        account, made = pwd.getpwnam(user), True
+    try:
+        assert grp.getgrgid(account.pw_gid).gr_name == group and account.pw_uid != 0
+        yield account
+    finally:
+        if made:
+            # no --remove: the home was never made, and whatever is at that path is not the test's
+            run_shown([system_tool("userdel"), user], timeout=60)
+            if group in {g.gr_name for g in grp.getgrall()}:
+                run_shown([system_tool("groupdel"), group], timeout=60)
+
+
 @pytest.fixture(scope="module")
-def installed(wheel):  # noqa: F811 (the fixture imported above)
-    """The app installed as the README's "Host it for your club" installs it in /opt/table-companion: Debian's
-    `python3 -m venv`, then that environment's pip installing the app (the wheel built from this
-    checkout's files), in a folder of /tmp standing in for /opt/table-companion; return its
-    `companion`. Not this checkout's .venv: its Python may live where the service user cannot
-    reach it (here pyenv's, under /root, which ProtectHome= hides as well)."""
+def service_account() -> Iterator[pwd.struct_passwd]:
+    """The unit's own user, for the tests of this module that run as it (root only)."""
+    if os.geteuid() != 0:
+        pytest.skip(NOT_ROOT)
+    service = unit_settings(UNIT)["Service"]
+    with system_user(one(service, "User"), one(service, "Group"), f"{STATE_ROOT}/{one(service, 'StateDirectory')}") as account:
+        yield account
+
+
+def readme_install_steps() -> list[str]:
+    """The commands of the README's "Host it for your club", step 4 (the app in /opt/table-companion)."""
+    section = (ROOT / "README.md").read_text().split("## Host it for your club", 1)[1].split("\n## ", 1)[0]
+    step = section.split("**4. The app**", 1)[1].split("**5.", 1)[0]
+    return step.split("```sh\n", 1)[1].split("```", 1)[0].strip().splitlines()
+
+
+def test_the_readme_makes_the_apps_venv_with_debians_python_and_checks_it_as_the_service_user():
+    """Whatever `python3` root finds first (on some hosts a pyenv under /root, which the service user cannot
+    enter) is not the one: the venv is made with Debian's, named, and step 4 ends by running the app as its user."""
+    steps = readme_install_steps()
+    assert steps[0] == f"{DEBIAN_PYTHON} -m venv {OPT}", steps
+    user = one(unit_settings(UNIT)["Service"], "User")
+    assert steps[-1] == f"runuser -u {user} -- {INSTALLED} --help", steps
+
+
+@pytest.fixture(scope="module")
+def installed(wheel, service_account):  # noqa: F811 (the fixture imported above)
+    """The app installed by the README's "Host it for your club", step 4, as written, by root with root's
+    PATH (here pyenv's python3 comes first, under /root, which the service user cannot enter), in a
+    folder of /tmp standing in for /opt/table-companion, the wheel built from this checkout standing in
+    for its source; its last command runs the app as the service user. Return its `companion`."""
     if not os.path.exists(DEBIAN_PYTHON):
         pytest.skip(f"{DEBIAN_PYTHON} is missing: the README's 'Host it for your club' installs the app with Debian's python3")
     folder = Path(tempfile.mkdtemp(prefix="table-companion-opt-"))
     try:
         folder.chmod(0o755)  # as /opt/table-companion: root's, readable by the service
-        for argv in ([DEBIAN_PYTHON, "-m", "venv", str(folder)], [str(folder / "bin" / "pip"), "install", "--quiet", str(wheel)]):
-            done = subprocess.run(argv, capture_output=True, text=True, timeout=600)
-            assert done.returncode == 0, done.stderr
+        for line in readme_install_steps():
+            argv = shlex.split(line.replace(OPT, str(folder)).replace(SOURCE, str(wheel)))
+            argv[0] = argv[0] if os.path.isabs(argv[0]) else system_tool(argv[0])
+            done = run_shown(argv, timeout=600)
+        assert done.stdout.startswith("usage: companion"), done.stdout
         yield folder / "bin" / "companion"
     finally:
         shutil.rmtree(folder, ignore_errors=True)
-
-
-def system_user(user: str, group: str, home: str) -> pwd.struct_passwd:
-    """The unit's user, made as the README's "Host it for your club" makes it when this machine has none yet."""
-    try:
-        account = pwd.getpwnam(user)
-    except KeyError:
-        done = subprocess.run(["useradd", "--system", "--user-group", "--home-dir", home, "--no-create-home",
-                               "--shell", "/usr/sbin/nologin", user], capture_output=True, text=True, timeout=60)
-        assert done.returncode == 0, done.stderr
-        account = pwd.getpwnam(user)
-    assert grp.getgrgid(account.pw_gid).gr_name == group and account.pw_uid != 0
-    return account
 
 
 def swapped(argv: list[str], option: str, value: str) -> tuple[list[str], str]:
@@ -346,10 +399,9 @@ def proc_status(pid: int) -> dict[str, list[str]]:
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(os.geteuid() != 0, reason="runs the unit as its own system user: needs root, to make that user and switch"
-                                               " to it (as systemd does; the CI machine runs the tests as root)")
+@pytest.mark.skipif(os.geteuid() != 0, reason=NOT_ROOT)
 @pytest.mark.skipif(CURL is None, reason="curl is missing (the README's check of /healthz): apt-get install curl")
-def test_the_unit_runs_as_it_says_as_its_own_user_behind_the_caddyfile(processes, tmp_path, installed):
+def test_the_unit_runs_as_it_says_as_its_own_user_behind_the_caddyfile(processes, tmp_path, installed, service_account):
     """systemd is not PID 1 on the test machine, so the test does what `systemctl start` would: the
     unit's User=, Group=, WorkingDirectory=, Environment=, UMask=, LimitNOFILE=, NoNewPrivileges=,
     CapabilityBoundingSet= and ExecStart=, with a folder of /tmp standing in for its StateDirectory
@@ -360,7 +412,7 @@ def test_the_unit_runs_as_it_says_as_its_own_user_behind_the_caddyfile(processes
     service = unit_settings(UNIT)["Service"]
     user, group = one(service, "User"), one(service, "Group")
     state = f"{STATE_ROOT}/{one(service, 'StateDirectory')}"
-    account = system_user(user, group, state)
+    account = service_account
     # not tmp_path: its parents are root's alone (0700), as /var/lib's are not
     volume = Path(tempfile.mkdtemp(prefix="table-companion-state-"))
     try:
@@ -450,3 +502,17 @@ def test_the_unit_runs_as_it_says_as_its_own_user_behind_the_caddyfile(processes
             conn.close()
     finally:
         shutil.rmtree(volume, ignore_errors=True)
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason=NOT_ROOT)
+def test_the_test_user_is_made_without_sbin_on_the_path_and_removed_even_when_the_test_fails(monkeypatch):
+    name = f"tc-test-{os.getpid()}"
+    monkeypatch.setenv("PATH", "/usr/bin:/bin")  # no /usr/sbin, where Debian keeps useradd and userdel
+    with pytest.raises(RuntimeError, match="the test failed here"):
+        with system_user(name, name, f"/nonexistent/{name}") as account:
+            assert pwd.getpwnam(name).pw_uid == account.pw_uid != 0
+            raise RuntimeError("the test failed here")
+    with pytest.raises(KeyError):
+        pwd.getpwnam(name)
+    with pytest.raises(KeyError):
+        grp.getgrnam(name)
