@@ -70,8 +70,17 @@ def check(path: str | os.PathLike) -> None:
         raise StorageError(f"cannot make the data folder {folder}: {exc.strerror}; name another one with --data") from None
     _check_writable(folder)
     if not path.exists():
+        _check_no_orphan_log(path)
         return
     _check_file(path)
+
+
+def _check_no_orphan_log(path: Path) -> None:
+    """Refuse a missing database whose write-ahead log is left: SQLite would replay that log onto the new file."""
+    wal = Path(f"{path}-wal")
+    if wal.exists() and wal.stat().st_size > 0:
+        raise StorageError(f"{path} is missing but its write-ahead log {wal.name} is not: put the database back beside it,"
+                           f" or move {wal.name} (and {path.name}-shm) away to start with no tables")
 
 
 def _check_writable(folder: Path) -> None:
@@ -100,9 +109,10 @@ def _check_file(path: Path) -> None:
     wal = Path(f"{path}-wal")
     if not header and not (wal.exists() and wal.stat().st_size > 0):
         # SQLite would take an empty file for a new database and start afresh, silently; but the
-        # app writes its tables on first start, so an empty file is one that lost them
-        raise StorageError(f"{path} is empty (0 bytes), so its tables are gone: restore a backup there,"
-                           " or delete the file to start with no tables")
+        # app writes its tables on first start (whole, db.migrate), so an empty file lost them, or
+        # is what a version before issue 38 left when its first start met a full disk
+        raise StorageError(f"{path} is empty (0 bytes): if it held tables they are gone, so restore a backup there;"
+                           " if no table was ever kept here, delete the file to start with no tables")
     if header and header != SQLITE_HEADER:
         raise StorageError(f"{path} is not a database (not an SQLite file): move it away, or name another data folder with --data")
     try:

@@ -142,6 +142,21 @@ def test_a_zero_length_database_does_not_silently_start_empty(tmp_path):
     assert (tmp_path / DB_NAME).stat().st_size == 0, "nothing was written over it"
 
 
+def test_a_missing_database_whose_write_ahead_log_is_left_is_not_made_again_over_it(tmp_path):
+    """Issue 38: SQLite replays a leftover -wal onto a new file of the same name (old rows came back in a trial)."""
+    path = a_database(tmp_path)
+    writer = sqlite3.connect(path)
+    writer.execute("PRAGMA wal_autocheckpoint=0")
+    writer.execute("CREATE TABLE later (x)")
+    writer.commit()
+    log = Path(f"{path}-wal").read_bytes()
+    writer.close()  # the last connection checkpoints and removes the log: put the copy back
+    path.unlink()
+    Path(f"{path}-wal").write_bytes(log)
+    assert_one_plain_line(serve_until_exit(tmp_path), str(path), "write-ahead log")
+    assert not path.exists() and Path(f"{path}-wal").read_bytes() == log, "nothing was made over the log"
+
+
 def test_init_db_says_the_same_one_line(tmp_path):
     (tmp_path / DB_NAME).write_bytes(b"not sqlite at all" * 100)
     result = subprocess.run([sys.executable, "-m", "companion", "init-db", "--data", str(tmp_path)],
