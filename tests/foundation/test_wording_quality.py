@@ -80,3 +80,29 @@ def test_the_name_holders_are_found():
     assert names_held("%(owner)s's %(text)s") == {"owner"}
     assert names_held("count %(automa)s's tokens on the board") == set()
     assert names_held("must be a whole number from %(lo)s to %(hi)s") == set()
+
+
+# -- item 11: the tie-break said as a native speaker says it ----------------------------------------
+
+#: the English "wins the tie" and "a tie won", word for word
+CALQUES = {
+    "fr": [r"remporte l['’]égalité", r"égalité gagnée"],
+    "de": [r"gewinnt den Gleichstand", r"gewonnenen Gleichstand"],
+    "pl": [r"wygrywa remis", r"remisem wygranym"],
+    "es": [r"gana el empate", r"empate ganado"],
+    "it": [r"vince il pareggio", r"pareggio vinto"],
+}
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_the_tie_break_is_not_the_english_word_for_word(lang):
+    calque = re.compile("|".join(CALQUES[lang]), re.IGNORECASE)
+    wrong = [f"{english!r} -> {text!r}" for _, _, english, strings in messages(lang) for text in strings if calque.search(text)]
+    assert not wrong, "\n".join(wrong)
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_every_tie_won_is_said_in_every_language(lang):
+    """The sentences that name who won a tie are each translated (the check above must look at them)."""
+    english = [e for _, _, e, _ in messages(lang) if "wins the tie" in e]
+    assert len(english) >= 4
