@@ -66,7 +66,7 @@ def test_the_panel_speaks_the_editions_terms_in_french_and_polish(client, api):
     # the end screen's objective cards, in words: a pattern and a set of objects
     end_fr, end_pl = page(client, t, "fr", "end"), page(client, t, "pl", "end")
     assert "#87: 2 par motif : 3 champignon en diagonale montante" in end_fr
-    assert "#99: 3 za każdy zestaw pióro + kałamarz + manuskrypt" in end_pl
+    assert "#99: 3 za każdy zestaw pióro + kałamarz + pergamin" in end_pl
     assert ">Objectifs communs</h2>" in end_fr and ">Wspólne cele</h2>" in end_pl
     assert "#87: 2 per pattern: 3 fungi on a rising diagonal" in page(client, t, screen="end")
 

@@ -106,3 +106,117 @@ def test_every_tie_won_is_said_in_every_language(lang):
     """The sentences that name who won a tie are each translated (the check above must look at them)."""
     english = [e for _, _, e, _ in messages(lang) if "wins the tie" in e]
     assert len(english) >= 4
+
+
+# -- item 12: Polish colons -------------------------------------------------------------------------
+
+COLON = re.compile(r":(?=\s|$)")
+
+
+def test_polish_never_stacks_two_colons():
+    wrong = []
+    for folder, _message, english, strings in messages("pl"):
+        label = re.search(r"\{[a-z_]*\}", english)  # a field's label: the page says "label: problem" after it
+        for text in strings:
+            colons, theirs = len(COLON.findall(text)), len(COLON.findall(english))
+            if (label and colons) or (colons >= 2 and colons > theirs):
+                wrong.append(f"{folder.relative_to(ROOT)}: {english!r} -> {text!r}")
+    assert not wrong, "\n".join(wrong)
+
+
+# -- item 12: English game words left in a translation ----------------------------------------------
+
+ENGLISH_WORDS = re.compile(r"\b(?:tracks?|abjure)\b", re.IGNORECASE)
+
+
+@pytest.mark.parametrize("lang", ["es", "pl"])
+def test_no_english_game_word_is_left_in_a_translation(lang):
+    wrong = [f"{english!r} -> {text!r}" for _, _, english, strings in messages(lang) for text in strings
+             if ENGLISH_WORDS.search(text)]
+    assert not wrong, f"{len(wrong)} sentences keep an English word:\n" + "\n".join(wrong)
+
+
+# -- item 12: Codex's play area and the object are two words ----------------------------------------
+
+AREA = ["Manuscript", "%(name)s's manuscript", "Counted from the manuscript: %(symbols)s",
+        "This player's patterns are counted from the manuscript."]
+OBJECT = ["manuscript", "manuscripts", "%(points)s per set of quill + inkwell + manuscript", "{who}'s visible manuscripts",
+          "%(who)s: gold card, %(num)d manuscript visible: +%(points)s"]
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_codex_names_the_play_area_and_the_object_with_two_words(lang):
+    stem = translation(lang, "Manuscript", "codex").casefold()[:6]  # "manusk", "manusc", "manosc"
+    area = [translation(lang, e, "codex") for e in AREA]
+    objects = [translation(lang, e, "codex") for e in OBJECT]
+    assert all(stem in text.casefold() for text in area), (stem, area)
+    assert not [text for text in objects if stem in text.casefold()], (stem, objects)
+
+
+# -- item 12: the wrong words the reading found -----------------------------------------------------
+
+#: (language, English, what its translation must not say, why)
+WRONG_WORDS = [
+    ("it", "Scoreboard", r"\btabellone\b", "the game board, not the scores"),
+    ("it", "Take orders", r"\bprendere ordini\b", "to obey orders; a Gutenberg order is a print job"),
+    ("es", "Keep", r"^quedarse$", "to stay"),
+    ("pl", "Keep", r"^zatrzymaj$", "reads as Stop"),
+    ("es", "Status (Cathedral)", r"\bestado\b", "a state, not a standing"),
+    ("it", "Status (Cathedral)", r"\bstato\b", "a state, not a standing"),
+    ("es", "Status", r"\bestado\b", "a state, not a standing"),
+    ("it", "Status", r"\bstato\b", "a state, not a standing"),
+    ("pl", "watching", r"oglądam", "'You are: I am watching'"),
+    ("es", "watching", r"mirando", "'You are: looking'"),
+]
+
+
+@pytest.mark.parametrize("lang, english, wrong, why", WRONG_WORDS, ids=[f"{lang}-{english}" for lang, english, _, _ in WRONG_WORDS])
+def test_a_word_the_reading_found_wrong_stays_fixed(lang, english, wrong, why):
+    assert not re.search(wrong, translation(lang, english), re.IGNORECASE), why
+
+
+#: what a language must never say anywhere, and why
+NEVER = {
+    "it": [(r"\bprendere ordini\b", "Take orders is Accettare ordini"),
+           (r"\binnescat", "the end 'scatta'; 'innescata' is a fuse lit")],
+    "pl": [(r"\bwszystkie \S+ kart\b", "five and more take the genitive: wszystkich 10 kart jest"),
+           (r"\bkart są\b", "five and more take a singular verb: 10 kart jest"),
+           (r"koniec gry (?:już )?(?:się )?(?:nie )?(?:się )?rozpoczyna|koniec gry (?:już )?się rozpoczął|uruchomiony",
+            "the end of the game is 'wywołany', not begun or switched on")],
+}
+
+
+@pytest.mark.parametrize("lang", sorted(NEVER))
+def test_a_phrase_the_reading_found_wrong_is_said_nowhere(lang):
+    wrong = [f"{why}: {english!r} -> {text!r}" for _, _, english, strings in messages(lang) for text in strings
+             for pattern, why in NEVER[lang] if re.search(pattern, text, re.IGNORECASE)]
+    assert not wrong, "\n".join(wrong)
+
+
+# -- the glossary names the words the catalogs use ---------------------------------------------------
+
+#: (game's title in the glossary, the row's English cell, the catalog's English)
+GLOSSARY_ROWS = [
+    ("Galileo's Truth", "Status (Cathedral status VP, the record's breakdown)", "Status"),
+    ("Gutenberg", "Take orders (action)", "Take orders"),
+    ("Codex Naturalis", "manuscript (a player's play area)", "Manuscript"),
+    ("Codex Naturalis", "manuscript (object)", "manuscript"),
+]
+
+
+def glossary_row(title: str, english: str) -> dict[str, str]:
+    text = (ROOT / "docs" / "glossary.md").read_text(encoding="utf-8")
+    section = text.split(f"## {title}", 1)[1].split("\n## ", 1)[0]
+    for line in section.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split(" | ")]
+        if cells[0] == english:
+            return dict(zip(TRANSLATED, cells[1:]))
+    raise AssertionError(f"no row {english!r} under {title}")
+
+
+@pytest.mark.parametrize("title, english, msgid", GLOSSARY_ROWS)
+def test_the_glossary_names_the_word_the_catalog_uses(title, english, msgid):
+    row = glossary_row(title, english)
+    game = {"Galileo's Truth": "galileo", "Gutenberg": "gutenberg", "Codex Naturalis": "codex"}[title]
+    said = {lang: translation(lang, msgid, game).casefold() for lang in TRANSLATED}
+    assert {lang: cell.casefold() for lang, cell in row.items()} == said
