@@ -178,11 +178,13 @@ def test_a_word_the_reading_found_wrong_stays_fixed(lang, english, wrong, why):
 #: what a language must never say anywhere, and why
 NEVER = {
     "it": [(r"\bprendere ordini\b", "Take orders is Accettare ordini"),
-           (r"\binnescat", "the end 'scatta'; 'innescata' is a fuse lit")],
+           (r"\binnescat", "the end 'scatta'; 'innescata' is a fuse lit"),
+           (r"poi tutti ancora una volta", "the banner's 'then everyone once more', word for word: 'un altro turno a testa'")],
     "pl": [(r"\bwszystkie \S+ kart\b", "five and more take the genitive: wszystkich 10 kart jest"),
            (r"\bkart są\b", "five and more take a singular verb: 10 kart jest"),
            (r"koniec gry (?:już )?(?:się )?(?:nie )?(?:się )?rozpoczyna|koniec gry (?:już )?się rozpoczął|uruchomiony",
-            "the end of the game is 'wywołany', not begun or switched on")],
+            "the end of the game is 'wywołany', not begun or switched on"),
+           (r"potem każdy jeszcze raz", "the banner's 'then everyone once more', word for word: 'po jednej dla każdego'")],
 }
 
 
