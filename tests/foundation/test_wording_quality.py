@@ -175,6 +175,13 @@ def test_a_word_the_reading_found_wrong_stays_fixed(lang, english, wrong, why):
     assert not re.search(wrong, translation(lang, english), re.IGNORECASE), why
 
 
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_galileos_status_rank_and_place_are_three_words(lang):
+    """The end's Status (a standing in the Cathedral), Rank and the result's Place are told apart."""
+    words = [translation(lang, english, "galileo").casefold() for english in ("Status", "Rank", "Place")]
+    assert len(set(words)) == 3, words
+
+
 #: what a language must never say anywhere, and why
 NEVER = {
     "it": [(r"\bprendere ordini\b", "Take orders is Accettare ordini"),
