@@ -184,6 +184,7 @@ def test_galileos_status_rank_and_place_are_three_words(lang):
 
 #: what a language must never say anywhere, and why
 NEVER = {
+    "es": [(r"%\(self\)s tú\b", "the Abjure button's '−5 you', word for word: '−5 para ti'")],
     "it": [(r"\bprendere ordini\b", "Take orders is Accettare ordini"),
            (r"\binnescat", "the end 'scatta'; 'innescata' is a fuse lit"),
            (r"poi tutti ancora una volta", "the banner's 'then everyone once more', word for word: 'un altro turno a testa'")],
@@ -191,6 +192,7 @@ NEVER = {
            (r"\bkart są\b", "five and more take a singular verb: 10 kart jest"),
            (r"koniec gry (?:już )?(?:się )?(?:nie )?(?:się )?rozpoczyna|koniec gry (?:już )?się rozpoczął|uruchomiony",
             "the end of the game is 'wywołany', not begun or switched on"),
+           (r"%\(self\)s ty\b", "the Abjure button's '−5 you', word for word: '−5 dla ciebie'"),
            (r"potem każdy jeszcze raz", "the banner's 'then everyone once more', word for word: 'po jednej dla każdego'")],
 }
 
