@@ -66,7 +66,7 @@ def test_the_panel_speaks_the_editions_terms_in_french_and_polish(client, api):
     # the end screen's objective cards, in words: a pattern and a set of objects
     end_fr, end_pl = page(client, t, "fr", "end"), page(client, t, "pl", "end")
     assert "#87: 2 par motif : 3 cartes champignon en diagonale montante" in end_fr
-    assert "#99: 3 za każdy zestaw pióro + kałamarz + manuskrypt" in end_pl
+    assert "#99: 3 za każdy zestaw pióro + kałamarz + pergamin" in end_pl
     assert ">Objectifs communs</h2>" in end_fr and ">Wspólne cele</h2>" in end_pl
     assert "#87: 2 per pattern: 3 fungi cards on a rising diagonal" in page(client, t, screen="end")
 
@@ -77,7 +77,7 @@ def test_a_notice_is_said_in_each_phones_language_and_the_api_keeps_its_english(
     assert api.event(t, "sheet", {"player": 0, "placement_points": 12, **EMPTY_ROW}).status_code == 200
     # one saved row, read by three phones: each in its own language
     assert said(page(client, t, "pl"), "Wiersz zapisany; czekamy na: <bdi>Ben</bdi>")
-    assert said(page(client, t, "fr"), "Ligne enregistrée ; en attente de <bdi>Ben</bdi>")
+    assert said(page(client, t, "fr"), "Ligne enregistrée ; on attend encore <bdi>Ben</bdi>")
     assert said(page(client, t), "Row saved; waiting for <bdi>Ben</bdi>")
     assert api.get(t)["state"]["notice"] == {"player": 0, "text": "Row saved; waiting for Ben"}
 
@@ -131,7 +131,7 @@ def test_a_pattern_counts_label_is_one_sentence_for_every_card():
     with speech.speaking("pl"):
         assert label.format(who="Ann") == "Ann – liczba wzoru #91"
     with speech.speaking("fr"):
-        assert LABELS["patterns.87"].format(who="Ann") == "le décompte du motif #87 de Ann"
+        assert LABELS["patterns.87"].format(who="Ann") == "Décompte du motif #87 (Ann)"
 
 
 def test_a_kept_notice_says_its_polish_plural_and_an_older_state_its_english():

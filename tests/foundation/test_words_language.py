@@ -71,8 +71,8 @@ def test_a_field_left_empty_is_said_missing_in_french_and_polish():
     with speech.speaking("pl"):
         pl = said(english, NAMES).text
         pl_renamed = said(RulesError("data.name", "is required"), NAMES, {}, "rename", {"player": 1}).text
-    assert fr[0] == fr[1] and fr[0].endswith("de Ben : à remplir"), fr
-    assert renamed == "Nouveau nom de Ben : à remplir"
+    assert fr[0] == fr[1] and fr[0].endswith("PV (Ben) : à remplir"), fr
+    assert renamed == "Nouveau nom (Ben) : à remplir"
     assert pl.endswith("gracza Ben: do uzupełnienia") and pl_renamed == "Nowe imię gracza Ben: do uzupełnienia"
     assert said(english, NAMES).text == "Ben's VP is missing"  # English unchanged
     with speech.speaking("fr"):  # any other refusal: the label, then the message, one French pattern
@@ -80,9 +80,9 @@ def test_a_field_left_empty_is_said_missing_in_french_and_polish():
         with pytest.raises(RulesError) as err:
             whole("x", "players[1].vp", 0, 999)
         raised = said(err.value, NAMES).text
-    assert line.endswith("de Ben : must be a whole number from 0 to 999")  # the message as it was raised
+    assert line.endswith("(Ben) : must be a whole number from 0 to 999")  # the message as it was raised
     assert err.value.message == "doit être un nombre entier de 0 à 999"
-    assert raised.endswith("de Ben : doit être un nombre entier de 0 à 999")
+    assert raised.endswith("(Ben) : doit être un nombre entier de 0 à 999")
 
 
 def test_the_history_says_an_undo_and_a_rename_in_the_language_spoken():

@@ -50,7 +50,7 @@ PAGES = {
             "Zagraj Pokutę I i zapłać 1 monetę, by ją usunąć",
             "Meg: podejrzenie +3"],  # the history
            ["In Prison", "Meg's turn", "suspicion +11", "Play Penance I"]),
-    "fr": (["Au tour de Meg", "En Prison", "Luna : soupçon +11, maintenant 12.", "Jouer Pénitence I et payer 1 pièce pour la retirer",
+    "fr": (["À Meg de jouer", "En Prison", "Luna : soupçon +11, maintenant 12.", "Jouer Pénitence I et payer 1 pièce pour la retirer",
             "Piste de soupçon",  # the board values' form
             "Meg : soupçon +3"],
            ["In Prison", "Suspicion track", "suspicion +11"]),
