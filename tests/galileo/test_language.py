@@ -118,12 +118,12 @@ def test_the_history_and_the_verdict_speak_each_language():
 
 #: the refusal of Penance icons out of order, in each language (the field is named by its label, tested with the others)
 OUT_OF_ORDER = {
-    "en": "must be at or after Penance icon I (after space 6): the icons come in the order of their cards, I, II, III",
-    "fr": "doit être sur ou après l'icône Pénitence I (après la case 6) : les icônes suivent l'ordre de leurs cartes, I, II, III",
-    "de": "muss auf oder nach dem Buße-Symbol I liegen (nach Feld 6): die Symbole folgen der Reihenfolge ihrer Karten, I, II, III",
-    "pl": "musi być na lub za symbolem Pokuty I (za polem 6): symbole idą w kolejności swoich kart, I, II, III",
-    "es": "debe estar en o después del icono de Penitencia I (tras la casilla 6): los iconos siguen el orden de sus cartas, I, II, III",
-    "it": "deve essere su o dopo l'icona Penitenza I (dopo la casella 6): le icone seguono l'ordine delle loro carte, I, II, III",
+    "en": "must be at or after Penance icon I (after space 6), as the icons come in the order of their cards, I, II, III",
+    "fr": "doit être sur ou après l'icône Pénitence I (après la case 6), car les icônes suivent l'ordre de leurs cartes, I, II, III",
+    "de": "muss auf oder nach dem Buße-Symbol I liegen (nach Feld 6), denn die Symbole folgen der Reihenfolge ihrer Karten, I, II, III",
+    "pl": "musi być na lub za symbolem Pokuty I (za polem 6), bo symbole idą w kolejności swoich kart, I, II, III",
+    "es": "debe estar en o después del icono de Penitencia I (tras la casilla 6), pues los iconos siguen el orden de sus cartas, I, II, III",
+    "it": "deve essere su o dopo l'icona Penitenza I (dopo la casella 6), perché le icone seguono l'ordine delle loro carte, I, II, III",
 }
 
 

@@ -155,7 +155,7 @@ def test_suspicion_bad_input_names_the_field(doc, field):
     refused(run_suspicion, doc, field)
 
 
-PENANCE_ORDER = ("must be at or after Penance icon I (after space 6): the icons come in the order of their cards, "
+PENANCE_ORDER = ("must be at or after Penance icon I (after space 6), as the icons come in the order of their cards, "
                  "I, II, III")
 
 

@@ -385,7 +385,7 @@ def test_board_event_refuses_penance_icons_out_of_order_and_changes_nothing():
     t = Table(profile=None)
     message = t.refused("board", "data.suspicion_track.penance[1]",
                         suspicion_track={"length": 20, "penance": [6, 3, 9], "prison": 11, "stake": 14})
-    assert message == "must be at or after Penance icon I (after space 6): the icons come in the order of their cards, I, II, III"
+    assert message == "must be at or after Penance icon I (after space 6), as the icons come in the order of their cards, I, II, III"
     t.refused("suspicion", "type", player=0, delta=4)  # still no track: the refused one was not kept
     t("board", suspicion_track={"length": 20, "penance": [3, 6, 9], "prison": 11, "stake": 14})
     t("suspicion", player=0, delta=3)

@@ -1,5 +1,6 @@
 """Galileo's Truth through the app: the JSON API, the table page and its forms, the box profile."""
 
+import html
 import re
 from urllib.parse import urlparse
 
@@ -246,3 +247,17 @@ def test_penance_icons_out_of_order_are_refused_over_http_and_nothing_is_stored(
     assert "order of their cards" in response.get_json()["error"]
     assert api.get(t)["version"] == version
     assert api.event(t, "board", {"suspicion_track": TRACK}).status_code == 200
+
+
+def test_the_board_form_with_penance_icons_out_of_order_says_which_and_stores_nothing(client, api):
+    t = api.create("galileo", ["Meg", "Luna"])
+    join(client, t)
+    version = current_version(client, t)
+    fields = [("data.suspicion_track.length:int", "20")] + [("data.suspicion_track.penance[]:int", str(k)) for k in (6, 3, 9)]
+    fields += [("data.suspicion_track.prison:int", "11"), ("data.suspicion_track.stake:int", "14")]
+    response = post_form(client, t, "board", fields)
+    assert response.status_code == 400
+    page = html.unescape(response.data.decode())
+    assert "The 2nd Penance icon: must be at or after Penance icon I (after space 6), as the icons come" in page
+    assert 'data-field="data.suspicion_track.penance[1]"' in page
+    assert current_version(client, t) == version

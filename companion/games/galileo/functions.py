@@ -50,8 +50,8 @@ def track(value: Any, field: str, need_length: bool = False) -> dict:
         # [GT99] the cards are levels I, II, III, and [GT158] each icon passed gives "the corresponding
         # Penance Card" (GAL-B2): icons out of that order would hand out card II before card I
         if penance[i] < penance[i - 1]:
-            raise RulesError(at(penance_field, i), _("must be at or after Penance icon %(roman)s (after space %(space)s): the icons "
-                                                     "come in the order of their cards, I, II, III",
+            raise RulesError(at(penance_field, i), _("must be at or after Penance icon %(roman)s (after space %(space)s), as the "
+                                                     "icons come in the order of their cards, I, II, III",
                                                      roman=rules.PENANCE_LEVELS[i - 1], space=penance[i - 1]))
     prison = icon(value["prison"], at(field, "prison"))
     stake = icon(value["stake"], at(field, "stake"))
