@@ -20,16 +20,21 @@ Beside them, modules a game alone needs keep their own names: `automa.py` (Guten
 automa decks), `facts.py` (Gutenberg's facts read from data/), `cards.py` and
 `packing.py` (Codex's card data and pattern counting), `track.py` (Codex's score track and
 the end it triggers), and `solo.py` (the events of a solo opponent's turn on the table, in
-Voynich and Gutenberg). The imports run one way:
-`__init__` -> view -> table (and solo, calculator, track) -> functions, profile -> rules; never back.
+Voynich and Gutenberg). The imports run one way, each module importing only those to its right
+(docs/architecture.md writes the same chain, and a test holds the games to it):
+`__init__` -> view -> table -> calculator, track -> solo -> profile -> functions -> rules
+-> automa, packing -> cards, facts; never back.
 
-A table's state is derived by folding its events in force, oldest first:
+A table's state is the fold of its events in force, oldest first (companion/tables.py stores it
+after each event, applying that one event to the state stored, and folds the log again after an
+undo):
 
     state = game.initial_state(names, options, profile)
     for each event: state = game.apply(state, type, data, ctx)
 
-`apply` never mutates the state it is given and raises RulesError (with a field under
-`data`) for an invalid event, so that nothing is stored.
+`apply` never mutates the state it is given and raises RulesError for an invalid event (naming
+the field: a path under `data`, or `type` for a type the game or a calculator table does not
+take), so that nothing is stored.
 
 A state is stored, and the JSON API and the exports read it: whatever it keeps in words (a
 notice) is English, whichever language the page that posted the event speaks (`Game.apply`
@@ -146,13 +151,13 @@ class Game:
     and each module offers the same names in every game:
 
     - functions: FUNCTIONS (name -> RulesFunction)
-    - table: EVENTS, OPTIONS, validate_options(options, player_count),
+    - table: EVENTS, OPTIONS, HANDLERS, LINES, validate_options(options, player_count),
       initial_state(names, options, profile), apply(state, type_, data, ctx),
       describe(type_, data, names)
     - view: LABELS, RUNNING_LABEL, view(state, names, options, profile, screen), form(name, data),
       screen_of(screen, player_count), counter(state, type_, data),
       running_score(state, options), start_player(state, options), verdict(result)
-    - calculator: final_result(state, names, options, profile), RESULT_EXTRAS,
+    - calculator: final_result(state, names, options, profile), RESULT_EXTRAS, BREAKDOWN,
       CALCULATOR_EVENTS and CALCULATOR_HINT (what a calculator table takes; Game.apply refuses the rest)
     - profile: validate_profile(data)
 
@@ -272,8 +277,10 @@ class Game:
     def final_result(self, state: dict, names: list[str], options: dict, profile: dict) -> dict | None:
         """Return exactly what the game's `score` rules function gives for the table's final values.
 
-        The one way a finished table is scored, calculator or tracked (calculator.final_result);
-        None until `state["finished"]`. The result is the contract's: players (in seat order, each
+        What every result of a finished table, calculator or tracked, is read through
+        (calculator.final_result; companion/results.py: the archive, the result endpoint, the
+        exports, BG Stats); a game's end screen shows the same `score` function's result, reached by
+        its view's own path. None until `state["finished"]`. The result is the contract's: players (in seat order, each
         with name, total, breakdown and whatever else `score` gives), winners and places.
         """
         return self.modules.calculator.final_result(state, names, options, profile)

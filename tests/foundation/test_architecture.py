@@ -36,6 +36,8 @@ def test_app_and_tests_do_not_read_shared():
 import ast
 import re
 
+import pytest
+
 ARCHITECTURE = ROOT / "docs" / "architecture.md"
 GAMES = ROOT / "companion" / "games"
 MAX_LINES = 450
@@ -319,3 +321,101 @@ def test_a_game_lacking_a_role_fails_as_it_is_registered():
              functions=functions, table=table,
              view=Half(), profile=profile, calculator=calculator)
     assert "companion/games/chess/view.py: RUNNING_LABEL (what the running score is" in str(err.value)
+
+
+# --- the page's lists of modules: every module of these folders named, every module named there -------
+
+def subsection(title: str, heading: str) -> str:
+    """Return the text of one `### heading` part of a `## title` section of docs/architecture.md."""
+    text = section(title)
+    start = text.index(f"### {heading}\n")
+    end = text.find("\n### ", start + 1)
+    return text[start:end if end != -1 else None]
+
+
+def first_cells(text: str) -> list[str]:
+    """The `code` of each table row's first cell in `text`."""
+    return [line.split("|")[1].strip(" `") for line in text.splitlines() if line.startswith("| `")]
+
+
+#: a folder of modules -> where the page lists them: (section, subsection or None), and the suffix
+LISTED = {
+    "companion": (("The modules", "`companion/`"), ".py"),
+    "companion/web": (("The modules", "`companion/web/`"), ".py"),
+    "companion/games": (("The modules", "`companion/games/`"), ".py"),
+    "static/js": (("The page's script", None), ".js"),
+}
+
+
+def listed_modules(folder: str) -> list[str]:
+    (title, heading), _ = LISTED[folder]
+    return first_cells(subsection(title, heading) if heading else section(title))
+
+
+@pytest.mark.parametrize("folder", sorted(LISTED))
+def test_the_page_lists_every_module_of_a_folder_and_only_those(folder):
+    _, suffix = LISTED[folder]
+    listed = listed_modules(folder)
+    assert len(listed) == len(set(listed)), f"{folder}: a module listed twice"
+    present = {p.name for p in (ROOT / folder).glob(f"*{suffix}")}
+    assert set(listed) - present == set(), f"docs/architecture.md lists modules {folder}/ does not hold"
+    assert present - set(listed) == set(), f"docs/architecture.md does not list these modules of {folder}/"
+
+
+def named_modules(text: str) -> set[str]:
+    """Every .py or .js file a `code` span of the page names, as written (a path, or a bare name;
+    not a pattern such as `*_browser.py`)."""
+    return {m for span in re.findall(r"`([^`]+)`", text) for m in re.findall(r"(?<![\w*./-])[\w./-]+\.(?:py|js)\b", span)}
+
+
+def code_files() -> set[str]:
+    """The checkout's .py and .js files, as paths from its root."""
+    folders = ("companion", "static", "scripts", "bench", "tests", "templates")
+    found = {p.relative_to(ROOT).as_posix() for f in folders for p in (ROOT / f).rglob("*") if p.suffix in (".py", ".js")}
+    return found | {p.name for p in ROOT.glob("*.py")}
+
+
+def test_every_module_the_page_names_exists():
+    files = code_files()
+    named = named_modules(ARCHITECTURE.read_text())
+    assert {"health.py", "static/js/versions.js", "words.js", "packing.py"} <= named  # the page was read
+    missing = sorted(n for n in named if n not in files and not any(f.endswith("/" + n) for f in files))
+    assert missing == [], f"docs/architecture.md names modules that do not exist: {missing}"
+
+
+def test_a_module_named_that_does_not_exist_is_seen():
+    files = {"companion/web/tables.py", "static/js/taps.js"}
+    named = named_modules("a second way in, `taps.py`, and `companion/web/tables.py:post_event`; `static/js/taps.js`, `*_browser.py`")
+    assert named == {"taps.py", "companion/web/tables.py", "static/js/taps.js"}
+    assert [n for n in sorted(named) if n not in files and not any(f.endswith("/" + n) for f in files)] == ["taps.py"]
+
+
+# --- a game's imports run one way, as the page writes them ---------------------------------------------
+
+def import_chain() -> list[set[str]]:
+    """The page's chain of a game's modules (`a` → `b`, `c` → …), each step's modules."""
+    line = next(line for line in section("Modules a game alone needs").splitlines() if line.startswith("`__init__` →"))
+    return [{m.strip(" `") for m in step.split(",")} for step in line.split("→")]
+
+
+def test_a_games_modules_import_one_another_in_the_direction_the_page_writes():
+    chain = import_chain()
+    rank = {name: i for i, step in enumerate(chain) for name in step}
+    common, own = documented_modules()
+    assert {m.removesuffix(".py") for m in common | set(own)} == set(rank), "the chain names every module of a game"
+    for package in game_packages():
+        names = {p.stem for p in package.glob("*.py")}
+        known = {f"companion.games.{package.name}.{n}" for n in names}
+        for path in package.glob("*.py"):
+            name = module_name(path)
+            for other in imports_of(name, path.read_text(), known, path.name == "__init__.py"):
+                here, there = path.stem, other.rpartition(".")[2]
+                assert rank[here] < rank[there], f"{package.name}: {here}.py imports {there}.py, against docs/architecture.md's chain"
+
+
+def test_each_games_plug_in_names_its_modules():
+    """A game's `__init__.py` docstring lists its modules: every one it has, none it lacks."""
+    for package in game_packages():
+        doc = ast.get_docstring(ast.parse((package / "__init__.py").read_text()))
+        named = set(re.findall(r"(?<![/\w])(\w+\.py)\b", doc))  # not a path: companion/games/base.py
+        assert named == {p.name for p in package.glob("*.py") if p.name != "__init__.py"}, package.name

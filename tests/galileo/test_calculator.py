@@ -327,6 +327,8 @@ LABELLED = [
     ("prohibition", {"limit": 3, "counts": [0, -1]}, "data.counts[1]", "Luna's elements"),
     ("prohibition", {"limit": 0, "counts": [0, 0]}, "data.limit", "The limit on the Prohibition tile"),
     ("board", {"suspicion_track": {"length": 20, "penance": [3, 6, 9], "prison": 11, "stake": 19}}, "data.suspicion_track.stake", "The Stake icon"),
+    ("board", {"suspicion_track": {"length": 20, "penance": [6, 3, 9], "prison": 11, "stake": 14}},
+     "data.suspicion_track.penance[1]", "The 2nd Penance icon"),
     ("board", {"tiles": {"back": 3, "spaces": [20, 20]}}, "data.tiles.spaces[1]", "The 2nd tile's space"),
     ("board", {"tiles": {"back": -1, "spaces": [20]}}, "data.tiles.back", "The value on the tiles' back"),
     ("board", {"penance_cards": {"vp": [1, 2, 300]}}, "data.penance_cards.vp[2]", "The 3rd Penance card's VP"),

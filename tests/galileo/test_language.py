@@ -114,3 +114,28 @@ def test_the_history_and_the_verdict_speak_each_language():
     with speech.speaking("pl"):
         assert GAME.describe("penance", {"player": 0, "level": 2, "remove": True}, t.names) == "Meg: zagrywa kartę Pokuty II i ją usuwa"
     assert view.verdict(result) == "Meg and Luna tie on 40: Meg wins as the earliest in turn order"
+
+
+#: the refusal of Penance icons out of order, in each language (the field is named by its label, tested with the others)
+OUT_OF_ORDER = {
+    "en": "must be at or after Penance icon I (after space 6), as the icons come in the order of their cards, I, II, III",
+    "fr": "doit être sur ou après l'icône Pénitence I (après la case 6), car les icônes suivent l'ordre de leurs cartes, I, II, III",
+    "de": "muss auf oder nach dem Buße-Symbol I liegen (nach Feld 6), denn die Symbole folgen der Reihenfolge ihrer Karten, I, II, III",
+    "pl": "musi być na lub za symbolem Pokuty I (za polem 6), bo symbole idą w kolejności swoich kart, I, II, III",
+    "es": "debe estar en o después del icono de Penitencia I (tras la casilla 6), pues los iconos siguen el orden de sus cartas, I, II, III",
+    "it": "deve essere su o dopo l'icona Penitenza I (dopo la casella 6), perché le icone seguono l'ordine delle loro carte, I, II, III",
+}
+
+
+@pytest.mark.parametrize("lang", sorted(OUT_OF_ORDER))
+def test_penance_icons_out_of_order_are_refused_in_each_language(lang):
+    from companion import wording
+    from companion.games.validation import RulesError
+
+    t = Table(names=["Meg", "Luna"], profile=None)
+    data = {"suspicion_track": {"length": 20, "penance": [6, 3, 9], "prison": 11, "stake": 14}}
+    with speech.speaking(lang), pytest.raises(RulesError) as err:
+        t("board", **data)
+    with speech.speaking(lang):
+        said = wording.said(err.value, t.names, view.LABELS, "board", data)
+        assert said.message == OUT_OF_ORDER[lang]

@@ -40,3 +40,25 @@ def test_any_sequence_of_moves_keeps_a_consistent_state(track, deltas, overshoot
             assert state["arrested"] == (state["position"] > track["prison"])
         assert not ("arrested" in events and "released" in events)
         assert rules.consistency_problem(track, state) is None
+
+
+@settings(max_examples=200, deadline=None)
+@given(layouts(), st.permutations(range(3)))
+def test_penance_icons_out_of_their_cards_order_are_refused_at_the_first_one_out(track, order):
+    # [GT99][GT158] icon I gives card I, then II, then III: a layout whose icons go back is refused,
+    # naming the first icon before the one ahead of it; one in order (ties in a gap too) is taken
+    from companion.games.galileo.functions import track as check_track
+    from companion.games.validation import RulesError
+
+    penance = [track["penance"][i] for i in order]
+    layout = dict(track, penance=penance)
+    back = [i for i in (1, 2) if penance[i] < penance[i - 1]]
+    if not back:
+        assert check_track(layout, "track", need_length=True)["penance"] == penance
+        return
+    try:
+        check_track(layout, "track", need_length=True)
+    except RulesError as err:
+        assert err.field == f"track.penance[{back[0]}]"
+    else:
+        raise AssertionError(f"{penance} taken")

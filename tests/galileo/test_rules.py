@@ -155,6 +155,27 @@ def test_suspicion_bad_input_names_the_field(doc, field):
     refused(run_suspicion, doc, field)
 
 
+PENANCE_ORDER = ("must be at or after Penance icon I (after space 6), as the icons come in the order of their cards, "
+                 "I, II, III")
+
+
+@pytest.mark.parametrize("penance, field, message", [
+    ([6, 3, 9], "track.penance[1]", PENANCE_ORDER),
+    ([3, 9, 6], "track.penance[2]", PENANCE_ORDER.replace("icon I (after space 6)", "icon II (after space 9)")),
+    ([9, 6, 3], "track.penance[1]", PENANCE_ORDER.replace("after space 6", "after space 9")),
+])
+def test_suspicion_refuses_penance_icons_out_of_their_cards_order(penance, field, message):
+    # [GT99] the cards are levels I, II, III and [GT158] each icon gives "the corresponding Penance
+    # Card": with the icons out of order, a marker would take card II before card I
+    refused(run_suspicion, {"track": dict(TRACK, penance=penance), "state": START, "delta": 4}, field, message)
+
+
+def test_suspicion_takes_penance_icons_in_order_and_two_in_one_gap():
+    assert move(START, 4)["events"] == ["penance_1"]
+    # two icons in one gap (at or after the one before): both cards, I first (GAL-C12)
+    assert move(START, 3, dict(TRACK, penance=[3, 3, 9]))["events"] == ["penance_1", "penance_2"]
+
+
 def test_a_marker_on_the_prisons_space_is_not_yet_arrested():
     # [GT148] icons are not spaces; [GT164] the arrest comes only on moving *past* Prison
     # (after space 11 on TRACK): space 11 is still before it

@@ -380,6 +380,24 @@ def test_board_values_entered_at_the_table():
     assert len(t.state["tiles"]) == 2
 
 
+def test_board_event_refuses_penance_icons_out_of_order_and_changes_nothing():
+    # [GT99][GT158] the icons give cards I, II, III in that order: [6, 3, 9] would give card II first
+    t = Table(profile=None)
+    message = t.refused("board", "data.suspicion_track.penance[1]",
+                        suspicion_track={"length": 20, "penance": [6, 3, 9], "prison": 11, "stake": 14})
+    assert message == "must be at or after Penance icon I (after space 6), as the icons come in the order of their cards, I, II, III"
+    t.refused("suspicion", "type", player=0, delta=4)  # still no track: the refused one was not kept
+    t("board", suspicion_track={"length": 20, "penance": [3, 6, 9], "prison": 11, "stake": 14})
+    t("suspicion", player=0, delta=3)
+    assert t.sus(0)["penance_taken"] == [True, False, False]
+
+
+def test_profile_refuses_penance_icons_out_of_order():
+    with pytest.raises(RulesError) as err:
+        GAME.validate_profile({"suspicion_track": {"length": 20, "penance": [6, 3, 9], "prison": 11, "stake": 14}})
+    assert err.value.field == "suspicion_track.penance[1]"
+
+
 def test_profile_bad_input():
     with pytest.raises(RulesError) as err:
         GAME.validate_profile({"suspicion_track": {"length": 20, "penance": [3, 6, 9], "prison": 11, "stake": 19}})

@@ -1,5 +1,6 @@
 """Galileo's Truth through the app: the JSON API, the table page and its forms, the box profile."""
 
+import html
 import re
 from urllib.parse import urlparse
 
@@ -231,3 +232,32 @@ def test_luna_at_11_under_the_inquisition_is_refused_her_philosopher_over_the_ap
     note = re.search(r"Natural Philosopher: would go to Prison[^<]*", page).group(0)
     assert note.count(":") == 1, note  # not "...: would go to Prison: the ..."
     assert '"action": "philosopher"' not in page and "&#34;philosopher&#34;" not in page
+
+
+def test_penance_icons_out_of_order_are_refused_over_http_and_nothing_is_stored(api):
+    # [GT99][GT158] icon I gives card I, then II, then III: [6, 3, 9] would give card II first
+    doc = {"track": {"penance": [6, 3, 9], "prison": 11, "stake": 14},
+           "state": {"position": 1, "penance_taken": [False, False, False], "arrested": False, "at_stake": False}, "delta": 4}
+    response = api.rules("galileo", "suspicion", doc)
+    assert response.status_code == 400 and response.get_json()["field"] == "track.penance[1]"
+    t = api.create("galileo", ["Meg", "Luna"])
+    version = api.get(t)["version"]
+    response = api.event(t, "board", {"suspicion_track": dict(TRACK, penance=[6, 3, 9])})
+    assert response.status_code == 400 and response.get_json()["field"] == "data.suspicion_track.penance[1]"
+    assert "order of their cards" in response.get_json()["error"]
+    assert api.get(t)["version"] == version
+    assert api.event(t, "board", {"suspicion_track": TRACK}).status_code == 200
+
+
+def test_the_board_form_with_penance_icons_out_of_order_says_which_and_stores_nothing(client, api):
+    t = api.create("galileo", ["Meg", "Luna"])
+    join(client, t)
+    version = current_version(client, t)
+    fields = [("data.suspicion_track.length:int", "20")] + [("data.suspicion_track.penance[]:int", str(k)) for k in (6, 3, 9)]
+    fields += [("data.suspicion_track.prison:int", "11"), ("data.suspicion_track.stake:int", "14")]
+    response = post_form(client, t, "board", fields)
+    assert response.status_code == 400
+    page = html.unescape(response.data.decode())
+    assert "The 2nd Penance icon: must be at or after Penance icon I (after space 6), as the icons come" in page
+    assert 'data-field="data.suspicion_track.penance[1]"' in page
+    assert current_version(client, t) == version

@@ -1,7 +1,8 @@
 """Codex Naturalis: the score track, the end trigger, manuscripts and the objective counter.
 
 The modules (companion/games/base.py): rules.py, functions.py, table.py, view.py, profile.py,
-and beside them cards.py (the card data) and packing.py (counting pattern objectives).
+calculator.py (final scoring and calculator mode), and beside them cards.py (the card data),
+packing.py (counting pattern objectives) and track.py (the score track and the end it triggers).
 """
 
 from __future__ import annotations

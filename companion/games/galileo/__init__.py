@@ -1,8 +1,9 @@
 """Galileo's Truth: the suspicion track, the Inquisition, cycles and the Cathedral.
 
-The modules (companion/games/base.py): rules.py, functions.py (the rules functions and
-every document check), table.py, calculator.py (calculator mode and final scoring), view.py,
-profile.py.
+The modules (companion/games/base.py): rules.py, functions.py (the rules functions, and the
+checks of their documents, the box profile and the board values that the table shares),
+table.py, calculator.py (calculator mode and its rows' checks, final scoring, and the history's
+lines), view.py, profile.py.
 """
 
 from __future__ import annotations

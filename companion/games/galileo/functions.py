@@ -46,6 +46,13 @@ def track(value: Any, field: str, need_length: bool = False) -> dict:
                                   "to %(last)s", problem=err.message, length=length, last=length - 1)) from None
 
     penance = [icon(k, at(penance_field, i)) for i, k in enumerate(listof(value["penance"], penance_field, 3, 3))]
+    for i in (1, 2):
+        # [GT99] the cards are levels I, II, III, and [GT158] each icon passed gives "the corresponding
+        # Penance Card" (GAL-B2): icons out of that order would hand out card II before card I
+        if penance[i] < penance[i - 1]:
+            raise RulesError(at(penance_field, i), _("must be at or after Penance icon %(roman)s (after space %(space)s), as the "
+                                                     "icons come in the order of their cards, I, II, III",
+                                                     roman=rules.PENANCE_LEVELS[i - 1], space=penance[i - 1]))
     prison = icon(value["prison"], at(field, "prison"))
     stake = icon(value["stake"], at(field, "stake"))
     if any(k > stake for k in penance + [prison]):

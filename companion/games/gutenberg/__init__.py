@@ -1,8 +1,9 @@
 """Gutenberg: the tracker, the final tally and the automa's decks.
 
 The modules (companion/games/base.py): rules.py, functions.py, table.py, view.py, profile.py,
-and beside them automa.py (the automa's decks, RULES.md D2), facts.py (the rule text's facts
-from data/) and solo.py (the automa's events on the table).
+calculator.py (final scoring and calculator mode), and beside them automa.py (the automa's
+decks, RULES.md D2), facts.py (the rule text's facts from data/) and solo.py (the automa's
+events on the table).
 """
 
 from __future__ import annotations

@@ -1,7 +1,8 @@
 """The Voynich Puzzle: knowledge tracks, end scoring and the solo opponent's deck.
 
 The modules (companion/games/base.py): rules.py, functions.py, table.py, view.py, profile.py,
-and beside them solo.py (the solo opponent Voynich's seat, setup and turn on the table).
+calculator.py (final scoring and calculator mode), and beside them solo.py (the solo opponent
+Voynich's seat, setup and turn on the table).
 """
 
 from __future__ import annotations
