@@ -2,8 +2,9 @@
 
 A table page holds one stream open, `GET /t/ID/events` (the route is `tables.events`), through
 htmx's SSE extension (static/vendor/). The stream sends the live region of each new version:
-the same text a poll gets, from the same shared render (companion/web/live.py), decided by
-the same `answers.poll`, so a stream and a poll cannot disagree. An idle phone sends nothing
+the same text a poll gets, from the same shared render (companion/web/live.py), cut by the
+same `tables.update` (the parts changed since the version the phone names), so a stream and a
+poll cannot disagree. An idle phone sends nothing
 at all; it polls only while push is unavailable (static/js/push.js).
 
 How a stream learns of a change: the Hub below watches the database, not the code that writes

@@ -9,8 +9,9 @@ two phones saving two players' rows at once both land; saving a row again replac
 table is finished once every row holds what its objectives need; the tally is the contract's
 `score` function's.
 
-Every finished table, calculator or tracked, is scored here (`final_result`, Game.final_result):
-from the rows, or from a tracked table's score track, manuscripts and counts (`score_document`).
+Every finished table's result, calculator or tracked, is read through here (`final_result`,
+Game.final_result; the end screen through `final_score`): from the rows, or from a tracked table's
+score track, manuscripts and counts (`score_document`).
 
 On a tracked table the same `sheet` event is one player's end card saved at once: the secret
 objective, visible counts typed (set_count's meaning) and pattern counts.

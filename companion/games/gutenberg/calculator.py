@@ -124,8 +124,9 @@ def score(state: dict, names: list[str]) -> dict | None:
 def final_result(state: dict, names: list[str], options: dict, profile: dict) -> dict | None:
     """Return the `score` function's result for the table's final values; None until the game is over.
 
-    The one way a finished table is scored, calculator or tracked (Game.final_result); a fresh
-    document on every call (the view's `final` decorates its own copy for the end screen).
+    What every result of a finished table is read through, calculator or tracked (Game.final_result:
+    the archive, the result endpoint, the exports, BG Stats); a fresh document on every call. The
+    end screen reaches the same `score` function by its own path (`score`, decorated by the view's `final`).
     """
     if not state.get("finished"):
         return None

@@ -7,7 +7,8 @@ multipliers of the ten pages in book order (with a scoring Recipes page's two ty
 row (a solo table) adds his difficulty and his tokens on the board ([V492-497]). Saving a row
 again replaces it; the table is finished once every row is in and the score track's scoring
 spaces are known (box profile or the `track` event). The totals always come from
-functions.FUNCTIONS["score"], through `final_result`: the one way a finished table is scored.
+functions.FUNCTIONS["score"]: through `final_result` for every result read (Game.final_result), and
+through `tracked_doc` for the view's end screen.
 
 A tracked table's `score` document is built here too (tracked_doc), from its markers, research
 and pages: the table is finished once the game is over and nothing that document needs is missing
@@ -306,7 +307,7 @@ def decorate(out: dict) -> dict:
 def final_result(state: dict, names: list[str], options: dict, profile: dict) -> dict | None:
     """Return exactly what functions.FUNCTIONS["score"] gives for the table's final values; None until finished.
 
-    The one way a finished table is scored, calculator or tracked (Game.final_result). The score
+    What every result of a finished table is read through, calculator or tracked (Game.final_result). The score
     document's players are the table's seats in order (solo.seat_names): at a one-player table
     Voynich is the second, a scored player that `solo.automa` names (CONTRACT.md voynich `score`).
     """
