@@ -149,7 +149,7 @@ def _create(path: Path) -> list[str]:
             os.close(fd)
         if not _take_name(scratch, path):
             return []
-        _sync_folder(path.parent)
+        storage.sync_folder(path.parent)
         return applied
     finally:
         for leftover in (scratch, Path(f"{scratch}-journal")):
@@ -175,20 +175,6 @@ def _take_name(scratch: Path, path: Path) -> bool:
     except FileExistsError:
         return False
     return True
-
-
-def _sync_folder(folder: Path) -> None:
-    """Fsync a folder, so a name just linked in it survives a power cut (not on Windows, which has no such call)."""
-    try:
-        fd = os.open(folder, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
 
 
 def _migrate(path: str | Path, journal: str = "WAL") -> list[str]:

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from .games.validation import RulesError
+from .storage import sync_folder
 
 #: the CSV's first columns, in this order; `breakdown.KEY` columns follow (CONTRACT.md "results")
 CSV_COLUMNS = ("table", "game", "finished_at", "player", "place", "winner", "total")
@@ -160,7 +161,7 @@ def write_atomically(dest: Path, data: bytes, field: str) -> None:
     except BaseException:
         _remove(tmp)
         raise
-    _sync_folder(dest.parent)
+    sync_folder(dest.parent)
 
 
 def backup(source: Path, dest: Path) -> None:
@@ -195,7 +196,7 @@ def backup(source: Path, dest: Path) -> None:
         for path in _side_paths(tmp):
             _remove(path)
         raise
-    _sync_folder(dest.parent)
+    sync_folder(dest.parent)
 
 
 def _copy(source: Path, tmp: Path) -> None:
@@ -231,17 +232,3 @@ def _remove(path: Path) -> None:
         path.unlink()
     except OSError:  # gone already, or it cannot go: nothing more to do about it here
         pass
-
-
-def _sync_folder(folder: Path) -> None:
-    """Flush the folder's entry for a renamed file to disk (POSIX; Windows has no such call)."""
-    try:
-        fd = os.open(folder, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)

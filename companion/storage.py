@@ -155,3 +155,20 @@ def failure(exc: BaseException) -> tuple[int, str] | None:
     if primary in (SQLITE_IOERR, SQLITE_CANTOPEN) or "disk i/o error" in text or "unable to open" in text:
         return 503, DISK_FAILED
     return None
+
+
+def sync_folder(folder: Path) -> None:
+    """Flush a folder's entry for a file just renamed or linked into it, so the name survives a power cut.
+
+    POSIX; Windows has no such call, and a folder that cannot be opened or synced is left as it is.
+    """
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
