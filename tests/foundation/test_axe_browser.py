@@ -131,3 +131,26 @@ def test_no_wcag_violations_on_any_page(server, browser, scheme):
     bad = {name: v for name, v in found.items() if v}
     assert len(found) == len(GAMES) * 5 + len(played) * 2 + 5
     assert bad == {}, json.dumps(bad, indent=1)
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_no_wcag_violations_on_the_stats_in_polish(server, browser, scheme):
+    """The stats of a finished four-player table of each game, long names, in Polish, whose
+    headings are long: no column behind a scroller that a keyboard cannot reach (issue 38 #2)."""
+    from tests.foundation.test_languages_browser import LONG_NAMES, create_finished
+
+    context = browser.new_context(**PHONE, locale="pl", color_scheme=scheme)
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    try:
+        for game in GAMES:
+            t = create_finished(server, game, LONG_NAMES)
+            page.goto(server.url + urlparse(t["join_url"]).path)
+            page.wait_for_url("**/t/*")
+        page.goto(server.url + "/plays/stats")
+        page.wait_for_load_state("load")
+        assert page.locator("html").get_attribute("lang") == "pl"
+        assert page.locator(".game-stats").count() == len(GAMES)
+        assert violations(page) == []
+    finally:
+        context.close()

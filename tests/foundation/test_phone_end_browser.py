@@ -76,9 +76,12 @@ def test_stats_fit_a_phone_and_show_a_long_name_whole(server, phone, dark_phone,
         page.locator(".game-stats").first.wait_for()
         shot(page, f"stats_40_characters_{theme}")
         assert overflow(page) <= 360, theme
-        # no table hides a column behind a sideways scroll
-        hidden = page.evaluate("""() => [...document.querySelectorAll('.game-stats .table-scroll')]
-            .filter(e => e.scrollWidth > e.clientWidth + 1).map(e => e.closest('.game-stats').dataset.game)""")
+        # no table hides a column behind a sideways scroll, nor runs past its card: every cell inside it
+        hidden = page.evaluate("""() => [...document.querySelectorAll('.game-stats')].filter(card => {
+                const edge = card.getBoundingClientRect();
+                return [...card.querySelectorAll('th, td')].some(c => c.getBoundingClientRect().right > edge.right + 0.5)
+                    || [...card.querySelectorAll('*')].some(e => e.scrollWidth > e.clientWidth + 1 && getComputedStyle(e).overflowX !== 'visible');
+            }).map(card => card.dataset.game)""")
         assert hidden == [], hidden
         # the whole name in each bar chart, inside the chart's box
         cut = page.evaluate("""name => [...document.querySelectorAll('.chart-bars g')].filter(g => g.dataset.name === name)

@@ -191,3 +191,17 @@ def test_a_good_row_through_the_page(client, api, calc):
     response = post(client, calc, "sheet", SHEET_FORM + [("data.research[]:int", "6"), ("data.research[]:int", "")])
     assert response.status_code == 200
     assert api.get(calc)["state"]["sheets"][1]["research"] == [6]
+
+
+def test_the_result_lists_the_players_by_place_each_row_its_seats(client, api, calc):
+    """Voynich's result table by place, best first, as the other games' results are (issue 38 #8)."""
+    rows = [dict(r, player=k) for k, r in enumerate(reversed(ROWS))]  # the last seat first, the first last
+    for data in rows:
+        assert api.event(calc, "sheet", data).status_code == 200
+    want = expected(rows, ["Ana", "Ben", "Cy"])
+    by_place = sorted(range(3), key=lambda k: want["places"][want["players"][k]["name"]])
+    assert by_place != [0, 1, 2]  # the seats' order is not the places': the test can tell them apart
+    html = client.get(f"/t/{calc['table']}").get_data(as_text=True)
+    table = re.search(r'<section class="card voy-result".*?</table>', html, re.S).group(0)
+    rows = re.findall(r'data-player="(\d)"><td><bdi>([^<]+)</bdi>.*?<td class="b-total"><strong>(\d+)</strong>', table, re.S)
+    assert rows == [(str(k), want["players"][k]["name"], str(want["players"][k]["total"])) for k in by_place]

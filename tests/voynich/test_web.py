@@ -1,6 +1,7 @@
 """The Voynich table through the real app: JSON API, HTML forms, the profile form, the rules endpoints."""
 
 import json
+from html.parser import HTMLParser
 import re
 from urllib.parse import urlsplit
 
@@ -219,3 +220,59 @@ def test_card_numbers_form_with_the_catalogue(client, api):
     fields[0] = ("data.cards.botany[]:int", "8")
     response = post(client, t, "book", fields)
     assert response.status_code == 400 and 'data.cards.botany[1]' in response.get_data(as_text=True)
+
+
+class Buttons(HTMLParser):
+    """Each <button>'s accessible name (its aria-label, else its text), by the player's card or
+    card-numbers section (id player-N, book-cards-N) it sits in."""
+
+    OWNER = re.compile(r"(?:player|book-cards)-(\d+)")
+    VOID = {"input", "br", "img", "hr", "meta", "link", "source", "col", "wbr"}
+
+    def __init__(self):
+        super().__init__()
+        self.depth, self.owners, self.button, self.found = 0, [], None, []
+
+    def handle_starttag(self, tag, attrs):
+        if tag in self.VOID:
+            return
+        self.depth += 1
+        attrs = dict(attrs)
+        owner = self.OWNER.fullmatch(attrs.get("id") or "")
+        if owner:
+            self.owners.append((self.depth, int(owner.group(1))))
+        if tag == "button" and self.owners:
+            self.button = {"seat": self.owners[-1][1], "label": attrs.get("aria-label"), "text": ""}
+
+    def handle_data(self, data):
+        if self.button is not None:
+            self.button["text"] += data
+
+    def handle_endtag(self, tag):
+        if tag in self.VOID:
+            return
+        if tag == "button" and self.button is not None:
+            self.found.append((self.button["seat"], self.button["label"] or " ".join(self.button["text"].split())))
+            self.button = None
+        if self.owners and self.owners[-1][0] == self.depth:
+            self.owners.pop()
+        self.depth -= 1
+
+
+def test_every_button_of_a_players_card_and_card_numbers_says_whose_it_is(client, api):
+    """"Ana: Botany plus 3", "Ana: Study Botany left": as the steppers and the other games' buttons
+    say whose counter they are (issue 38 #8)."""
+    form = dict(PROFILE_FORM, **{"cards:json": '{"12": {"section": "astrology", "multipliers": [1, 2, 4]}}'})
+    t = api.create("voynich", ["Ana", "Bea"], profile=make_profile(client, form))
+    join(client, t)
+    found = []
+    for screen in ("", "?screen=book"):
+        parser = Buttons()
+        parser.feed(client.get(f"/t/{t['table']}{screen}").get_data(as_text=True))
+        found += parser.found
+    names = ["Ana", "Bea"]
+    assert {seat for seat, _ in found} == {0, 1}
+    assert any(name.endswith("plus 3") for _, name in found) and any("Study" in name for _, name in found)
+    assert any("Save card numbers" in name for _, name in found)
+    unnamed = [(names[seat], name) for seat, name in found if not name.startswith(f"{names[seat]}: ")]
+    assert unnamed == []

@@ -210,6 +210,7 @@ def build_view(state: dict, everyone: list[str], options: dict, profile: dict, s
     out["calc"] = calculator.result(state, everyone, options, track) if out["calculator"] else None
     if out["calc"]:
         out["calc"]["words"] = end_words(out["calc"])
+        out["calc"]["ranked"] = ranked(out["calc"])
     scored = out["calc"] if out["calculator"] else result
     for i, row in enumerate(out["rows"]):
         row["score"] = scored["players"][i] if scored else None
@@ -313,7 +314,15 @@ def score_table(state: dict, players: list[dict], everyone: list[str], options: 
     out["missing_shown"], out["missing_more"] = out["missing"][:MISSING_SHOWN], max(0, len(missing) - MISSING_SHOWN)
     out["missing_said"] = _(MISSING_SAID)
     out["words"] = end_words(out)
+    out["ranked"] = ranked(out)
     return out
+
+
+def ranked(result: dict) -> list[dict]:
+    """Return a `score` result's players by place, best first, each with its seat (the result keeps
+    the seats' order); a shared place keeps the seats' order, as Galileo's and Codex's results do."""
+    seated = [dict(r, seat=i) for i, r in enumerate(result["players"])]
+    return sorted(seated, key=lambda r: result["places"][r["name"]])
 
 
 # --- who won, in words: the end screen and the verdict say it alike [V365-367] [V497] ---------------
