@@ -16,6 +16,7 @@ from urllib.parse import urlparse
 import pytest
 
 from companion import games
+from companion.web.steppers import stepper_id
 from tests.codex.test_calculator import COMMON
 from tests.conftest import FIGURES, PHONE, SCREENSHOTS, take_seat
 from tests.examples import examples
@@ -418,6 +419,31 @@ def test_a_gutenberg_develop_buy_or_stepper_keeps_its_place_and_focus(server, br
         FIGURES.append(f"gutenberg {type_}: scrollY {before['y']} -> {after['y']}, its top {before['top']:.0f} -> {after['top']:.0f}, focus {after['active']}")
         assert moved(before, after) <= STILL_PX, (before, after)
         assert after["activeIsControl"], after
+    finally:
+        ann.context.close()
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_gutenberg_fame_minus_at_0_keeps_the_focus_and_says_why_beside_it(server, browser, lang):
+    """Fame − at 0 is refused: the focus stays on the − (no field takes it, no keyboard opens: the card's
+    "Fame gained" field has the name the refusal gives, data.delta, but is another form's), the button
+    stays where it was, and the message is beside it, on the screen, describing it. (It sent the focus
+    into "Fame gained" and the message 855 px down a 740 px screen.)"""
+    t = create(server, "gutenberg", calculator=False)
+    ann = open_phone(browser, server, t, "Ann", lang=lang)
+    try:
+        minus = f"#{stepper_id('fame', {'player': 0})} button.step[value='-1']"
+        put_at(ann, minus)
+        before, after = tap_and_measure(ann, minus, lambda: ann.locator("#table-live > .table-head .error").wait_for())
+        said = ann.locator("#table-live > .table-head .error").inner_text()
+        FIGURES.append(f"gutenberg fame - at 0 ({lang}): its top {before['top']:.0f} -> {after['top']:.0f}, focus {after['active']}")
+        assert moved(before, after) <= STILL_PX, (before, after)
+        assert after["activeIsControl"], after
+        beside = ann.evaluate("s => (document.querySelector(s).getAttribute('aria-describedby') || '').trim()", minus)
+        assert beside and ann.locator(f"#{beside}").inner_text() == said, beside
+        assert ann.locator(f"#{beside}").evaluate("(e, s) => !!e.closest('#player-0') && !e.closest('#table-notice')", minus)
+        assert in_view(ann, f"#{beside}") and in_view(ann, minus), where(ann, message=f"#{beside}", minus=minus)
+        assert version(ann) == 0
     finally:
         ann.context.close()
 
