@@ -7,7 +7,7 @@
 // (the "tc:updated" event: marks, the seat, the invite, a game's own fields; then the place and
 // the focus, place.js; then the result of a game it ended, result.js).
 import { writing } from "./kept.js";
-import { drawing } from "./morph.js";
+import { drawing, refusalComing, refusalDrawn } from "./morph.js";
 import { keepFocus, noteFocus, noteScreen } from "./place.js";
 import { showResultOnce } from "./result.js";
 import { drawnWithRefusal, redrawn, shownVersion, showing, heard } from "./versions.js";
@@ -30,6 +30,7 @@ export function updating(version, how) {
   var late = !how.pushed && !how.refused && shown !== null && version <= shown;
   noteFocus(how.from || (how.pushed && writing()), late);
   drawing(version, how.from);
+  refusalComing(how.refused && how.from ? how.from.closest("form") : null);
   return true;
 }
 // htmx:oobBeforeSwap: before the whole region is morphed (a game's end), what is on the screen.
@@ -53,6 +54,7 @@ export function updated() {
   if (done.partial) heard(done.version);
   else showing(done.version);
   if (!done.partial && !done.refused && !done.pushed) redrawn();  // a whole answer brought them again
+  refusalDrawn();  // the values refused stay, until a newer save of their row
   document.dispatchEvent(new CustomEvent(UPDATED, { detail: done }));
   keepFocus(done);  // once every listener (a game's script too) has drawn what it draws
   showResultOnce(true);  // and last, the result of a game this update ended, brought into view once

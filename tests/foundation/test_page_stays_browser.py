@@ -364,6 +364,43 @@ def test_a_calculator_save_keeps_the_row_and_focus_where_they_were_and_the_end_s
         ben.context.close()
 
 
+#: the fields of a form whose value is not the one the server drew (typed here, or kept from a refusal)
+NOT_THE_SERVERS = """s => [...document.querySelector(s).elements].filter(f => f.tagName === 'INPUT' && f.type !== 'hidden'
+                         && (f.type === 'checkbox' || f.type === 'radio' ? f.checked !== f.defaultChecked : f.value !== f.defaultValue))
+                         .map(f => f.name + '=' + f.value + ' (server: ' + (f.type === 'checkbox' ? f.defaultChecked : f.defaultValue) + ')')"""
+
+
+@pytest.mark.parametrize(("game", "lang"), in_languages(1))
+def test_a_refused_value_does_not_outlive_another_phones_save_of_its_row(server, browser, game, lang):
+    """Ann's row is refused (a number too big, left in its field, focused, for her to mend); then another
+    phone saves that row: Ann's phone shows the row as saved, not her refused value beside it (a Voynich
+    phone kept "1" in the GK field under "Ana 60 CG", and a second tap would have saved it over the
+    other phone's row). What she typed and did not send stays, as ever (test_lost_taps)."""
+    setup, rows = calculator_example(game)
+    t = create(server, game, calculator=True, setup=setup)
+    ann = open_phone(browser, server, t, "Ann", lang=lang)
+    try:
+        form = sheet_form(0)
+        start = version(ann)
+        refuse_and_check(ann, form, rows[0])
+        assert any("=" + REFUSED + " " in v for v in ann.evaluate(NOT_THE_SERVERS, form))
+        # another row saved: the refused value stays, for Ann to mend
+        other = post(server, t, "sheet", dict(rows[1], player=1))
+        wait_for_version(ann, other["version"])
+        settle(ann)
+        assert any("=" + REFUSED + " " in v for v in ann.evaluate(NOT_THE_SERVERS, form))
+        saved = post(server, t, "sheet", dict(rows[0], player=0))  # the other phone's Save of the same row
+        wait_for_version(ann, saved["version"])
+        settle(ann)
+        assert saved["version"] > start
+        left = ann.evaluate(NOT_THE_SERVERS, form)
+        FIGURES.append(f"{game} calculator ({lang}), a refused row saved by another phone: values not the server's {left}")
+        assert left == [], left
+        assert ann.locator(f"{form} [aria-invalid=true]").count() == 0
+    finally:
+        ann.context.close()
+
+
 #: where the page's content falls, to a fraction of a pixel: what sits above the sheets is as tall as
 #: its text (the invite's join address is one line or two, as long as the table's random address is), and the
 #: screen scrolls by whole pixels
