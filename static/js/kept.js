@@ -12,13 +12,7 @@ import { thisTable } from "./page.js";
 import { sentVersion } from "./versions.js";
 
 var KEPT = "tc-kept-writes";
-var WRITE_PATH = /\/t\/([A-Za-z0-9_-]{1,64})\/(events|undo)$/;
 
-export function tableOf(path) {
-  try { var found = WRITE_PATH.exec(new URL(path, location.href).pathname); return found ? found[1] : null; }
-  catch (e) { return null; }
-}
-export function isWrite(verb, path) { return (verb || "").toLowerCase() === "post" && tableOf(path) !== null; }
 export function isUndo(entry) { return /\/undo$/.test(entry.url); }
 
 export function newWriteId() {

@@ -6,7 +6,8 @@
 // than the update brings (a stepper's own answer is ahead of the stream: its data-v), and a
 // form whose write is on its way (htmx marks it htmx-request; its answer must find it), nor one
 // being edited that no field holds yet (data-dirty).
-// What the server said to this phone's last form (data-said) is drawn whatever the version.
+// What the server said to this phone's last form (data-said) is drawn whatever the version. A value
+// the server refused stays for the player to mend, but not past a newer save of its row.
 import { pageVersion } from "./versions.js";
 
 var bringing = null;  // the version of the update being drawn, while it is drawn
@@ -34,6 +35,50 @@ function leftAsIs(node) { return newer(node) || inHand(node); }
 // that the write was answered and the taps after it wait for ever.
 function holdsInHand(node) {
   return node.nodeType === 1 && Array.prototype.some.call(node.querySelectorAll("form.htmx-request, form[data-dirty]"), inHand);
+}
+
+// The values of a form the server refused, kept for the player to mend, until a newer save of its
+// row is drawn (another phone's): a field whose server value becomes one it was neither before the
+// refusal nor in the refusal's answer (which may draw the value refused) shows the server's. A value
+// typed since the refusal is the player's again, and stays.
+var refusedHere = new WeakMap(), refusing = null;
+function typed(f) { return (f.tagName === "INPUT" && f.type !== "hidden") || f.tagName === "TEXTAREA"; }
+function serverValue(f) { return f.type === "checkbox" || f.type === "radio" ? f.defaultChecked : f.defaultValue; }
+// Before a refusal's answer is drawn (update.js): the server's values of the form sent.
+export function refusalComing(form) {
+  refusing = form && form.elements ? { form: form, was: new Map() } : null;
+  if (refusing) Array.prototype.forEach.call(form.elements, function (f) { if (typed(f)) refusing.was.set(f, serverValue(f)); });
+}
+// After it was drawn: what the fields hold, and the server's values, before and in the answer.
+export function refusalDrawn() {
+  var r = refusing;
+  refusing = null;
+  if (!r || !r.form.isConnected) return;
+  Array.prototype.forEach.call(r.form.elements, function (f) {
+    if (typed(f)) refusedHere.set(f, { value: f.value, checked: f.checked, servers: [r.was.get(f), serverValue(f)] });
+  });
+}
+// A form drawn anew: if one of its fields has a new server value, its row was saved since the
+// refusal, and every value refused in it goes (a field may be saved as it was: 0 before, 0 after).
+function savedAnew(form, young) {
+  var olds = Array.prototype.filter.call(form.elements, typed);
+  var youngs = Array.prototype.filter.call(young.querySelectorAll("input, textarea"), typed);
+  var saved = olds.some(function (f, i) {
+    var refused = refusedHere.get(f);
+    return refused && youngs[i] && refused.servers.indexOf(serverValue(youngs[i])) < 0;
+  });
+  if (saved) olds.forEach(function (f) { var refused = refusedHere.get(f); if (refused) refused.outlived = true; });
+}
+function outlived(node, young) {
+  var refused = refusedHere.get(node);
+  if (!refused || (!refused.outlived && refused.servers.indexOf(serverValue(young)) >= 0)) return false;
+  refusedHere.delete(node);
+  return node.value === refused.value && node.checked === refused.checked;
+}
+function takeServers(old, young) {
+  drawAround(old, young);
+  old.value = young.defaultValue;
+  old.checked = young.defaultChecked;
 }
 
 // A field changed here and not sent: a value typed, a box ticked, a choice made that the field's
@@ -68,6 +113,8 @@ export function setUpMorph(added) {
   morph.defaults.ignoreActiveValue = true;
   morph.defaults.callbacks.beforeNodeMorphed = function (node, young) {
     if (leftAsIs(node)) return false;
+    if (node.tagName === "FORM") savedAnew(node, young);
+    if (outlived(node, young)) { takeServers(node, young); return false; }
     if (!changedHere(node)) return true;
     drawAround(node, young);
     return false;

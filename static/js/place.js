@@ -20,13 +20,16 @@ function top(el) { return el.getBoundingClientRect().top; }
 
 // Before an update: what has the focus (or was just tapped, for its answer), and, for an answer
 // only (the places are kept for the tapping phone alone, keepFocus), where. A push measures nothing.
-export function noteFocus(answering) {
+// `late`: the answer comes after a push that brought its version (update.js): it keeps the tapped
+// control where the push left it, and where the control went, the push already gave the focus a place.
+export function noteFocus(answering, late) {
   var active = document.activeElement;
   var el = answering ? tappedLast() : null;
   if (!el || !el.isConnected) el = active && active !== document.body ? active : null;
   var up = [];
   for (var a = el && el.parentElement; a; a = a.parentElement) if (a.id) up.push({ id: a.id, top: answering ? top(a) : null });
-  held = { el: el, top: el && answering ? top(el) : null, up: up, answered: !!answering, seen: null };
+  held = { el: el, top: el && answering ? top(el) : null, up: up, answered: !!answering, late: !!late, seen: null,
+           focused: active !== document.body ? active : null };
 }
 
 // htmx:oobBeforeSwap of the whole region (update.js): what sits a third of the way down the screen.
@@ -54,7 +57,12 @@ export function keepFocus(done) {
     var field = refusedField(done.from.closest("form") || done.from);
     if (field) { focusOn(field, true); return; }
   }
-  if (lost) standIn(was);
+  if (lost && !was.late) { standIn(was); return; }
+  // what had the focus and is still drawn keeps it: a section the page focused (the result, a stand-in)
+  // holds it by a tabindex the server never draws, which the morph takes away (and must: idiomorph
+  // leaves the focused element's content as it is), and the focus with it, to the page's body
+  var had = was.focused, now = document.activeElement;
+  if (had && had.isConnected && shown(had) && (!now || now === document.body)) focusOn(had);
 }
 
 // The control went: its nearest ancestor with an id still drawn takes the focus, and, for the

@@ -1,5 +1,5 @@
 // A refusal drawn by an update: said once to a screen reader, and the field it names marked,
-// described by the message beside it, for the focus to go to (place.js).
+// described by the message beside it, for the focus to go to (place.js); a stepper's button keeps it.
 
 function headError() { return document.querySelector("#table-notice .error[data-field]"); }
 
@@ -23,6 +23,7 @@ export function refusedField(form) {
   if (!said || !form || !form.isConnected) return null;
   var path = said.getAttribute("data-field");
   var card = form.closest(".card") || form.parentElement;
+  if (carriedByButton(form, path, card)) return null;
   var field = fieldNamed(form, path) || fieldNamed(card, path);
   if (!field) return null;
   var holder = field.closest(".card") || card;
@@ -33,6 +34,21 @@ export function refusedField(form) {
   field.setAttribute("aria-invalid", "true");
   field.setAttribute("aria-describedby", ((field.getAttribute("aria-describedby") || "") + " " + beside.id).trim());
   return field;
+}
+// A stepper's − and + carry the value refused (data.delta:json): the refusal is about the button
+// tapped, which keeps the focus (no keyboard opens) and is described by the message beside it; a
+// field of the same name in the card (Gutenberg's "Fame gained") is another form's.
+function carriedByButton(form, path, card) {
+  var tapped = document.activeElement;
+  if (!tapped || tapped.tagName !== "BUTTON" || !form.contains(tapped) || !tapped.name || tapped.name.replace(/:[a-z]+$/, "") !== path) return false;
+  var beside = Array.prototype.filter.call(card.querySelectorAll(".error[data-field]"), function (e) {
+    return e.getAttribute("data-field") === path && !e.closest("#table-notice");
+  })[0];
+  if (beside) {
+    if (!beside.id) beside.id = "refusal-" + path.replace(/[^A-Za-z0-9_-]/g, "-");
+    tapped.setAttribute("aria-describedby", beside.id);
+  }
+  return true;
 }
 // A form's field for an API path: data.fame -> data.fame:int; data.research[2] -> the third of
 // data.research[]; data.specialties -> the first data.specialties.*

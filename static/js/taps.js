@@ -3,9 +3,9 @@
 // sends it. Its answer, or its lack of one, says whether the server is there.
 import { placeBanner, refreshBanner, troubled } from "./banner.js";
 import { controlOf, controlLast, noteTap } from "./controls.js";
-import { answeredWrite, busy, carryUndos, dropGivenUp, forget, isWrite, keep, markFailed, newWriteId, sending,
-         tableOf } from "./kept.js";
+import { answeredWrite, busy, carryUndos, dropGivenUp, forget, keep, markFailed, newWriteId, sending } from "./kept.js";
 import { paintMarks, paintPendingSoon } from "./marks.js";
+import { isWrite, tableOf } from "./page.js";
 import { answered, failed, isOffline, sendKept, unreachable } from "./send.js";
 import { answerOf, latestVersion, sentVersion } from "./versions.js";
 

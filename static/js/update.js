@@ -6,7 +6,8 @@
 // drawn, which version it brings (morph.js keeps what shows a newer one); after it, what follows
 // (the "tc:updated" event: marks, the seat, the invite, a game's own fields; then the place and
 // the focus, place.js; then the result of a game it ended, result.js).
-import { drawing } from "./morph.js";
+import { writing } from "./kept.js";
+import { drawing, refusalComing, refusalDrawn } from "./morph.js";
 import { keepFocus, noteFocus, noteScreen } from "./place.js";
 import { showResultOnce } from "./result.js";
 import { drawnWithRefusal, redrawn, shownVersion, showing, heard } from "./versions.js";
@@ -22,12 +23,14 @@ export function updating(version, how) {
   if (how.pushed && shown !== null && version <= shown) return false;  // nothing new
   current = { version: version, partial: !!how.partial, refused: !!how.refused, pushed: !!how.pushed, from: how.from || null,
               drawn: [] };
-  // an answer to this phone's own tap that the push beat (the stream brought its version first, and
-  // the page moved for it then: the result of a game it ended came into view): nothing of it is new
-  // on the screen, so it holds the screen as a push does, never the tapped control's old place
-  var beaten = !how.pushed && !how.refused && shown !== null && version <= shown;
-  noteFocus(beaten ? null : how.from);
+  // a push that beats the answer to this phone's own tap (on its way) is that tap's first answer: it
+  // keeps the tapped control where it was, as the answer would have. The answer, late, brings nothing
+  // new but the parts drawn with a refusal, drawn again clean: it keeps the control where the push
+  // left it (the page may have moved for the push: the result of a game it ended came into view)
+  var late = !how.pushed && !how.refused && shown !== null && version <= shown;
+  noteFocus(how.from || (how.pushed && writing()), late);
   drawing(version, how.from);
+  refusalComing(how.refused && how.from ? how.from.closest("form") : null);
   return true;
 }
 // htmx:oobBeforeSwap: before the whole region is morphed (a game's end), what is on the screen.
@@ -51,6 +54,7 @@ export function updated() {
   if (done.partial) heard(done.version);
   else showing(done.version);
   if (!done.partial && !done.refused && !done.pushed) redrawn();  // a whole answer brought them again
+  refusalDrawn();  // the values refused stay, until a newer save of their row
   document.dispatchEvent(new CustomEvent(UPDATED, { detail: done }));
   keepFocus(done);  // once every listener (a game's script too) has drawn what it draws
   showResultOnce(true);  // and last, the result of a game this update ended, brought into view once

@@ -6,7 +6,7 @@
 // every request to the table names the version the page shows (X-Table-Has) and the parts it
 // holds drawn with a refusal (X-Table-Redraw), so that the server answers with just what changed
 // (companion/web/parts.py, companion/web/answers.py).
-import { isWrite } from "./kept.js";
+import { isWrite } from "./page.js";
 
 var drawnAt = null, shown = null, newest = null, redraw = {};
 var TABLE_PATH = /\/t\/[A-Za-z0-9_-]{1,64}\/(events|undo|live)$/;

@@ -154,3 +154,21 @@ def test_no_wcag_violations_on_the_stats_in_polish(server, browser, scheme):
         assert violations(page) == []
     finally:
         context.close()
+
+
+def test_no_wcag_violations_where_galileo_says_its_notices(server, browser):
+    """Galileo's notices (the Inquisition's, a board saved) are a list said politely: a <ul> whose
+    role="status" took its list away failed axe's `listitem` (each <li> outside a list)."""
+    from tests.galileo.test_table import PROFILE
+
+    t = create(server, "galileo", calculator=False, setup=[("board", {"suspicion_track": PROFILE["suspicion_track"]})])
+    context = browser.new_context(**PHONE)
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    try:
+        open_table(page, server, t)
+        page.wait_for_load_state("load")
+        assert page.locator("#gal-turn .gal-notices li").count() >= 1  # "Board values saved: ..."
+        assert violations(page) == []
+    finally:
+        context.close()

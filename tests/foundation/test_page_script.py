@@ -102,3 +102,35 @@ def test_no_module_reads_a_version_out_of_html():
         source = path.read_text()
         assert 'data-version="' not in source and "versionIn" not in source, path.name
         assert not re.search(r"\.match\(/[^/]*version", source) and not re.search(r"/[^/\n]*version[^/\n]*/\.exec", source), path.name
+
+
+def import_circles(graph: dict[str, list[str]]) -> list[list[str]]:
+    """Return the import circles of a graph {module: the modules it imports}, each as the path that closes it."""
+    circles, done = [], set()
+
+    def walk(name: str, path: list[str]) -> None:
+        if name in path:
+            circles.append(path[path.index(name):] + [name])
+            return
+        if name in done:
+            return
+        for other in graph.get(name, []):
+            walk(other, path + [name])
+        done.add(name)
+
+    for name in sorted(graph):
+        walk(name, [])
+    return circles
+
+
+def test_import_circles_are_found():
+    assert import_circles({"a.js": ["b.js"], "b.js": ["c.js"], "c.js": ["a.js"]}) == [["a.js", "b.js", "c.js", "a.js"]]
+    assert import_circles({"a.js": ["b.js", "c.js"], "b.js": ["c.js"], "c.js": []}) == []
+
+
+def test_no_two_modules_import_each_other_even_through_others():
+    """A module's imports form no circle (kept.js and versions.js once imported each other): each module
+    can be read, and run, after what it imports, and a circle's half-initialised module (an import read
+    before its module has run) cannot happen."""
+    graph = {p.name: [Path(a).name for a in imports(p.read_text())] for p in modules()}
+    assert import_circles(graph) == []

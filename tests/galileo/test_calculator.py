@@ -291,7 +291,7 @@ def test_what_a_move_triggers_is_said_on_the_card_that_was_tapped(client, api):
     join(client, t)
     page = post_form(client, t, "suspicion", [("data.player:int", "1"), ("data.delta:int", "11")]).data.decode()
     luna = page.split('id="gal-player-1"')[1].split('id="gal-player-2"')[0]
-    assert re.search(r'class="gal-notices" role="status" aria-live="polite"><li><bdi>Luna</bdi>: suspicion \+11, now 12', luna)
+    assert re.search(r'<div role="status" aria-live="polite"><ul class="gal-notices"><li><bdi>Luna</bdi>: suspicion \+11, now 12', luna)
     assert "arrested" in luna and "take Penance card III" in html.unescape(luna)
     assert "arrested" not in page.split('id="gal-player-1"')[0]
     # a Main Action tapped in the turn card is said there
