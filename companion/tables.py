@@ -408,7 +408,7 @@ def fold(table: Table, log: list[dict]) -> tuple[list[str], dict]:
     game = table.rules
     state = game.initial_state(list(names), table.options, table.profile)
     for event in log:
-        ctx = Context(names=tuple(names), options=table.options, profile=table.profile, seed=table.seed)
+        ctx = Context(names=tuple(names), options=table.options, profile=table.profile, seed=table.seed, replayed=True)
         names, state = apply_one(game, names, state, event["type"], event["data"], ctx)
     return names, state
 

@@ -122,12 +122,18 @@ class RulesFunction:
 
 @dataclass(frozen=True)
 class Context:
-    """What an event may read besides the state: the table's current names, options and seed."""
+    """What an event may read besides the state: the table's current names, options and seed.
+
+    `replayed` is true where a stored event is folded again (an undo, the record's chart): a check
+    added after the event was stored refuses new events, never one the table already holds, so
+    no stored game is lost to it.
+    """
 
     names: tuple[str, ...]
     options: dict = field(default_factory=dict)
     profile: dict = field(default_factory=dict)
     seed: int = 0
+    replayed: bool = False
 
     def rng(self, *keys: Any) -> random.Random:
         """Return a random generator fixed by the table's seed and the given keys.

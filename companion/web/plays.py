@@ -29,6 +29,7 @@ from ..wording import ABBREVIATIONS
 from ..games import speech
 from ..games.base import is_calculator
 from ..games.speech import N_, _
+from ..games.validation import RulesError
 from . import answers, guard
 from .connection import get_db
 
@@ -194,7 +195,11 @@ def record(table_id: str):
     ranked = sorted(doc["players"], key=lambda p: p["place"])
     keys = list(dict.fromkeys(k for p in ranked for k in p["breakdown"]))
     chart = None
-    points = results.series(db, table)
+    try:
+        points = results.series(db, table)
+    except RulesError as err:  # a stored event the game no longer folds: the record stands without its chart
+        current_app.logger.warning("play %s: no chart, its events no longer fold (%s: %s)", table_id, err.field, err.message)
+        points = None
     if points is not None:
         scores = [pt["scores"] for pt in points]
         # the result names every scored seat in seat order, a scored solo opponent too (such a solo

@@ -1,6 +1,8 @@
 """Galileo's Truth through the app: the JSON API, the table page and its forms, the box profile."""
 
 import html
+import json
+import sqlite3
 import re
 from urllib.parse import urlparse
 
@@ -261,3 +263,64 @@ def test_the_board_form_with_penance_icons_out_of_order_says_which_and_stores_no
     assert "The 2nd Penance icon: must be at or after Penance icon I (after space 6), as the icons come" in page
     assert 'data-field="data.suspicion_track.penance[1]"' in page
     assert current_version(client, t) == version
+
+
+#: a layout accepted before issue 38 checked the Penance icons' order ([6, 3, 9] gave card II first)
+UNORDERED = dict(TRACK, penance=[TRACK["penance"][1], TRACK["penance"][0], TRACK["penance"][2]])
+
+
+def stored(app, sql: str, params: list) -> None:
+    """Write to the table's SQLite file as an older version of the app left it."""
+    conn = sqlite3.connect(app.config["DATABASE"])
+    try:
+        conn.execute(sql, params)
+        conn.commit()
+    finally:
+        conn.close()
+
+
+def test_a_table_whose_profile_was_stored_with_the_icons_out_of_order_still_shows_its_record_and_undoes(app, api):
+    """No stored game is lost to a check added later: the profile is read as it was saved (issue 38, item 22)."""
+    from tests.foundation.test_plays import host_client
+    from tests.galileo.test_calculator import BOARD, NAMES, ROWS
+
+    t = api.create("galileo", NAMES, calculator=True)
+    assert api.event(t, "board", dict(BOARD, suspicion_track=TRACK)).status_code == 200
+    for row in ROWS:
+        assert api.event(t, "sheet", row).status_code == 200
+    stored(app, "UPDATE tables SET profile = ? WHERE id = ?", [json.dumps({"suspicion_track": UNORDERED}), t["table"]])
+    assert host_client(app).get(f"/plays/{t['table']}").status_code == 200
+    version = api.get(t)["version"]
+    assert api.undo(t).status_code == 200 and api.get(t)["version"] == version + 1
+
+
+def test_a_board_event_stored_with_the_icons_out_of_order_is_folded_again_as_it_was(app, api):
+    """An undo folds the stored events again: the old board event is not refused now (issue 38, item 22),
+    while a new one with the same layout is."""
+    t = api.create("galileo", ["Meg", "Luna"])
+    assert api.event(t, "board", {"suspicion_track": TRACK}).status_code == 200
+    assert api.event(t, "suspicion", {"player": 0, "delta": 1}).status_code == 200
+    assert api.event(t, "suspicion", {"player": 1, "delta": 1}).status_code == 200
+    stored(app, "UPDATE events SET data = ? WHERE table_id = ? AND type = 'board'",
+           [json.dumps({"suspicion_track": UNORDERED}), t["table"]])
+    assert api.undo(t).status_code == 200
+    state = api.get(t)["state"]
+    assert state["board"]["suspicion_track"]["penance"] == UNORDERED["penance"]
+    assert state["players"][0]["suspicion"]["position"] == 2 and state["players"][1]["suspicion"]["position"] == 1
+    refused = api.event(t, "board", {"suspicion_track": UNORDERED})
+    assert refused.status_code == 400 and refused.get_json()["field"] == "data.suspicion_track.penance[1]"
+
+
+def test_a_play_the_game_no_longer_folds_shows_its_record_without_the_chart(app, api):
+    """Whatever a later version refuses in a stored table (its profile, an event), its record answers, never a 500."""
+    from tests.foundation.test_plays import host_client
+    from tests.galileo.test_calculator import BOARD, NAMES, ROWS
+
+    t = api.create("galileo", NAMES, calculator=True)
+    assert api.event(t, "board", dict(BOARD, suspicion_track=TRACK)).status_code == 200
+    for row in ROWS:
+        assert api.event(t, "sheet", row).status_code == 200
+    # a stored profile the game no longer reads: folding the table again starts from it, and fails
+    stored(app, "UPDATE tables SET profile = ? WHERE id = ?", [json.dumps({"suspicion_track": {"nothing": 1}}), t["table"]])
+    page = host_client(app).get(f"/plays/{t['table']}")
+    assert page.status_code == 200 and "<svg" not in page.get_data(as_text=True)

@@ -23,8 +23,12 @@ MAX_PRINTED = 99  # any single printed value (Cathedral VP, penance VP and coins
 
 # --- suspicion track --------------------------------------------------------------------
 
-def track(value: Any, field: str, need_length: bool = False) -> dict:
-    """Check a suspicion track layout: icon boundaries and, optionally, its length (GAL-B2)."""
+def track(value: Any, field: str, need_length: bool = False, ordered: bool = True) -> dict:
+    """Check a suspicion track layout: icon boundaries and, optionally, its length (GAL-B2).
+
+    `ordered=False` leaves out the Penance icons' order (issue 38), for a layout stored before it
+    was checked: a table or profile that holds one is read as it was, never refused.
+    """
     obj(value, field, required=("penance", "prison", "stake") + (("length",) if need_length else ()),
         optional=() if need_length else ("length",))
     length = None
@@ -46,7 +50,7 @@ def track(value: Any, field: str, need_length: bool = False) -> dict:
                                   "to %(last)s", problem=err.message, length=length, last=length - 1)) from None
 
     penance = [icon(k, at(penance_field, i)) for i, k in enumerate(listof(value["penance"], penance_field, 3, 3))]
-    for i in (1, 2):
+    for i in (1, 2) if ordered else ():
         # [GT99] the cards are levels I, II, III, and [GT158] each icon passed gives "the corresponding
         # Penance Card" (GAL-B2): icons out of that order would hand out card II before card I
         if penance[i] < penance[i - 1]:
@@ -166,14 +170,15 @@ SECTIONS = {
 }
 
 
-def board(value: Any, field: str = "$") -> dict:
+def board(value: Any, field: str = "$", ordered: bool = True) -> dict:
     """Check a box profile (or the board values entered at a table): any of SECTIONS.
 
     A section left completely blank (only empty lists and objects, as a form with no
-    boxes filled sends it) counts as not entered.
+    boxes filled sends it) counts as not entered. `ordered=False`: `track`'s, for stored values.
     """
     obj(value, field, optional=tuple(SECTIONS))
-    return {key: SECTIONS[key](value[key], at(field, key)) for key in SECTIONS if key in value and not _blank(value[key])}
+    checks = {**SECTIONS, "suspicion_track": lambda v, f: track(v, f, need_length=True, ordered=ordered)}
+    return {key: checks[key](value[key], at(field, key)) for key in SECTIONS if key in value and not _blank(value[key])}
 
 
 def _blank(value: Any) -> bool:

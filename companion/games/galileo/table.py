@@ -60,7 +60,7 @@ def validate_options(options: dict, player_count: int) -> dict:
 def initial_state(names: list[str], options: dict, profile: dict) -> dict:
     """Start Cycle 1 (no Income [GT310]) with the players' turn order as listed;
     a calculator table starts at final scoring, one row per player to fill."""
-    board = functions.board(profile)
+    board = functions.board(profile, ordered=False)  # checked when saved; one saved before issue 38 is kept as it is
     return {
         "finished": False,
         "cycle": 1,
@@ -101,7 +101,7 @@ def apply(state: dict, type_: str, data: Any, ctx: Context) -> dict:
 
 
 def _on_board(s: dict, data: Any, ctx: Context) -> None:
-    values = functions.board(data, "data")
+    values = functions.board(data, "data", ordered=not ctx.replayed)  # a stored event is folded as it was accepted
     if not values:
         raise RulesError("data", _("enter at least one of: %(sections)s", sections=", ".join(functions.SECTIONS)))
     if "suspicion_track" in values and s["board"].get("suspicion_track") != values["suspicion_track"]:
