@@ -1,6 +1,8 @@
 // A refusal drawn by an update: said once to a screen reader, and the field it names marked,
 // described by the message beside it, for the focus to go to (place.js); a stepper's button keeps it.
 
+import { tappedLast } from "./controls.js";
+
 function headError() { return document.querySelector("#table-notice .error[data-field]"); }
 
 // A refusal is drawn in the table's head (#table-notice) and, when it names a field on the page,
@@ -39,7 +41,9 @@ export function refusedField(form) {
 // tapped, which keeps the focus (no keyboard opens) and is described by the message beside it; a
 // field of the same name in the card (Gutenberg's "Fame gained") is another form's.
 function carriedByButton(form, path, card) {
-  var tapped = document.activeElement;
+  // the button tapped, as taps.js noted it: Safari and Firefox on macOS do not focus a tapped button
+  var tapped = tappedLast();
+  if (!tapped || tapped.tagName !== "BUTTON" || !form.contains(tapped)) tapped = document.activeElement;
   if (!tapped || tapped.tagName !== "BUTTON" || !form.contains(tapped) || !tapped.name || tapped.name.replace(/:[a-z]+$/, "") !== path) return false;
   var beside = Array.prototype.filter.call(card.querySelectorAll(".error[data-field]"), function (e) {
     return e.getAttribute("data-field") === path && !e.closest("#table-notice");

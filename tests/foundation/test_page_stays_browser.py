@@ -485,6 +485,28 @@ def test_a_gutenberg_fame_minus_at_0_keeps_the_focus_and_says_why_beside_it(serv
         ann.context.close()
 
 
+def test_a_gutenberg_fame_minus_at_0_keeps_the_keyboard_closed_where_a_tap_focuses_no_button(server, browser):
+    """Safari (iOS and macOS) and Firefox on macOS do not focus a tapped button: the refusal must still be
+    the button's, not the "Fame gained" field's, which would take the focus and open the keyboard."""
+    t = create(server, "gutenberg", calculator=False)
+    ann = open_phone(browser, server, t, "Ann")
+    try:
+        # as those browsers do: a press gives the button no focus (the click still comes)
+        ann.evaluate("() => document.addEventListener('mousedown', e => e.preventDefault(), true)")
+        minus = f"#{stepper_id('fame', {'player': 0})} button.step[value='-1']"
+        put_at(ann, minus)
+        ann.locator(minus).click()
+        ann.locator("#table-live > .table-head .error").wait_for()
+        settle(ann)
+        active = ann.evaluate("() => { var a = document.activeElement; return a ? a.tagName + ' ' + (a.name || '') : ''; }")
+        assert not active.startswith(("INPUT", "SELECT", "TEXTAREA")), f"a field took the focus: {active}"
+        beside = ann.evaluate("s => (document.querySelector(s).getAttribute('aria-describedby') || '').trim()", minus)
+        assert beside and ann.locator(f"#{beside}").evaluate("e => !!e.closest('#player-0') && !e.closest('#table-notice')")
+        assert version(ann) == 0
+    finally:
+        ann.context.close()
+
+
 #: Galileo's first action button in the turn's card, whoever's turn it is (the same node after each answer)
 GALILEO_ACTION = "#gal-turn .gal-actions > form:first-child button"
 #: the Inquisition's notices drawn above the actions
