@@ -160,7 +160,7 @@ def _take_name(scratch: Path, path: Path) -> bool:
     """Give the scratch file the database's name unless a file already has it; return whether it took it.
 
     A hard link never replaces a file, nor does a rename on Windows; a disk without hard links
-    (FAT: PermissionError) gets a rename once the name is seen free.
+    (FAT: EPERM; some FUSE and SMB mounts: EOPNOTSUPP, ENOSYS) gets a rename once the name is seen free.
     """
     try:
         if os.name == "nt":
@@ -168,7 +168,9 @@ def _take_name(scratch: Path, path: Path) -> bool:
         else:
             try:
                 os.link(scratch, path)
-            except PermissionError:
+            except FileExistsError:
+                raise
+            except OSError:
                 if path.exists():
                     return False
                 os.rename(scratch, path)

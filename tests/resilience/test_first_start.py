@@ -14,6 +14,8 @@ there is no root to mount one, a file-size limit (RLIMIT_FSIZE) that makes every
 
 from __future__ import annotations
 
+import errno
+import os
 import sqlite3
 import subprocess
 import sys
@@ -92,4 +94,18 @@ def test_a_database_another_start_made_first_is_kept(tmp_path):
         assert conn.execute("SELECT value FROM settings WHERE name = 'made'").fetchone() == ("first",)
     finally:
         conn.close()
+    assert sorted(p.name for p in tmp_path.iterdir() if not p.name.startswith(DB_NAME)) == []
+
+
+@pytest.mark.parametrize("refusal", ["EPERM", "EOPNOTSUPP", "ENOSYS"])
+def test_a_first_start_where_the_disk_has_no_hard_links_renames_the_new_database_into_place(tmp_path, monkeypatch, refusal):
+    """FAT refuses a hard link with EPERM, some FUSE and SMB mounts with EOPNOTSUPP or ENOSYS: SQLite
+    needs no hard link, so neither does the first start (the review of issue 38 found it stopping there)."""
+    def no_links(src, dst, *args, **kwargs):
+        raise OSError(getattr(errno, refusal), os.strerror(getattr(errno, refusal)))
+
+    monkeypatch.setattr(os, "link", no_links)
+    path = tmp_path / DB_NAME
+    assert database.migrate(path), "the migrations applied"
+    assert "settings" in tables_of(path)
     assert sorted(p.name for p in tmp_path.iterdir() if not p.name.startswith(DB_NAME)) == []
