@@ -11,7 +11,7 @@ from flask import Flask, current_app, jsonify, request
 from werkzeug.exceptions import HTTPException
 
 from .. import db as database, logs, storage, wording
-from . import guard, steppers
+from . import guard, region, steppers
 from .connection import close_db
 from .live import LiveCache
 from .templating import SpeakingEnvironment
@@ -89,6 +89,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.jinja_env.globals["undo_url"] = undo_url
     app.jinja_env.globals["stepper_id"] = steppers.stepper_id
     app.jinja_env.globals["stepper_settings"] = steppers.settings
+    app.jinja_env.globals["part"] = region.part  # {% call part(id, inputs…) %}: drawn when its inputs change
     app.jinja_env.filters["plural"] = wording.plural  # {{ n|plural("coin") }} -> "1 coin", "2 coins"
     app.jinja_env.filters["ordinal"] = wording.ordinal
     app.teardown_appcontext(close_db)

@@ -8,7 +8,7 @@ asks: the device's seat is on the page's body and applied by static/js/seat.js
 (the push to the table's streams, push.py; a form's answer; a poll where a phone has no
 stream), and everything after gets the same text (bench/README.md).
 
-Kept per (table, screen, language): the newest version's region, cut into its parts (parts.Split), and
+Kept per (table, screen, language): the newest version's region, cut into its parts (parts.Parts), and
 the fingerprints of the VERSIONS_KEPT versions before it, so that a phone one or a few changes
 behind gets only what changed; one further behind gets the whole region.
 
@@ -28,7 +28,8 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 
-from .parts import Split
+from . import region
+from .region import Parts
 
 #: what a render is kept under beside its table: the screen as the game reads it (None: the main
 #: one) and the language it is drawn in (web/tables.drawn_as)
@@ -45,7 +46,7 @@ class LiveCache:
 
     def __init__(self, size: int = 1000):
         self.size = size
-        self._entries: OrderedDict[tuple[str, Drawn], Split] = OrderedDict()
+        self._entries: OrderedDict[tuple[str, Drawn], Parts] = OrderedDict()
         self._older: dict[tuple[str, Drawn], OrderedDict[int, dict]] = {}
         self._screens: dict[str, OrderedDict[Drawn, None]] = {}  # each table's kept screens, oldest first
         self._lock = threading.Lock()
@@ -54,7 +55,7 @@ class LiveCache:
     def __len__(self) -> int:
         return len(self._entries)
 
-    def get(self, table_id: str, screen: Drawn, version: int) -> Split | None:
+    def get(self, table_id: str, screen: Drawn, version: int) -> Parts | None:
         """Return the region rendered at this version, cut into parts, or None."""
         key = (table_id, screen)
         with self._lock:
@@ -76,7 +77,7 @@ class LiveCache:
                 return entry.fingerprint
             return self._older.get(key, {}).get(version)
 
-    def put(self, table_id: str, screen: Drawn, split: Split) -> None:
+    def put(self, table_id: str, screen: Drawn, split: Parts) -> None:
         """Keep a render, unless a newer version of the same region is already kept."""
         key = (table_id, screen)
         with self._lock:
@@ -105,6 +106,26 @@ class LiveCache:
         del screens[key[1]]
         if not screens:
             del self._screens[key[0]]
+
+    def newest(self, table_id: str, screen: Drawn) -> Parts | None:
+        """Return the newest region kept for the table and screen, whatever its version."""
+        with self._lock:
+            return self._entries.get((table_id, screen))
+
+    def region(self, app, db, table, screen: Drawn) -> Parts:
+        """Return the table's region at its version on `screen`: kept, else drawn from the newest
+        kept (only the parts whose inputs changed are drawn: region.py) and kept."""
+        found = self.get(table.id, screen, table.version)
+        if found is not None:
+            return found
+        before = self.newest(table.id, screen)
+        if before is not None and before.version > table.version:
+            before = None  # the table went back (an undo read late): drawn whole, never kept
+        key, lang = screen
+        context = region.context_of(db, table, key)
+        drawn = region.draw(app, table, key, lang, before, context)
+        self.put(table.id, screen, drawn)
+        return drawn
 
     def clear(self) -> None:
         with self._lock:

@@ -9,12 +9,12 @@ from flask import (Blueprint, Response, abort, current_app, make_response, redir
                    stream_with_context, url_for)
 from markupsafe import Markup
 
-from .. import forms, network, qr, results, tables, wording
+from .. import forms, network, qr, tables
 from ..games import speech
 from ..games.speech import N_, _
 from ..games.validation import RulesError
 from ..network import EVERY_INTERFACE, is_local, lan_address
-from . import answers, guard, parts, push, steppers
+from . import answers, guard, push, region, steppers
 from .connection import get_db
 from .answers import seat_cookie, secret_cookie
 from .render import is_htmx, render_block
@@ -24,10 +24,7 @@ bp = Blueprint("tables", __name__)
 NO_TABLE = N_("There is no such table here. Scan the table's QR code to join it.")
 #: 400 days, the most browsers keep a cookie: a joined table stays in this device's plays archive (/plays)
 COOKIE_AGE = 60 * 60 * 24 * 400
-#: the history lines the live region shows, newest first: every push sends the list again when a
-#: change adds a line, and 60 lines were half of a push's bytes and of a slow phone's time to draw it
-#: (bench/README.md, issue 28); the whole log is the API's (GET /api/v1/tables/ID/events) and the play's record
-HISTORY_LINES = 20
+HISTORY_LINES = region.HISTORY_LINES
 
 
 def set_table_cookies(response, table_id: str, secret: str) -> None:
@@ -83,56 +80,21 @@ def _own_address(host_header: str) -> str | None:
 
 
 def table_context(table, screen: str | None = None, error=None, notice: str | None = None, posted=None) -> dict:
-    """Build the one context every table page and fragment is rendered with.
-
-    A refused value is said in the players' words (companion/wording.py), from the event
-    `posted`: "Ben's VP", never `data.delta`.
-    """
-    db = get_db()
-    seat = current_seat(table)
+    """Build the one context every table page is rendered with: the region's (region.context_of,
+    which reads no request) and what the page around it shows to this phone."""
     secret = answers.secret_of(request.cookies, table.id) or ""
-    try:
-        view = table.rules.view(table.state, table.names, table.options, table.profile, screen)
-    except RulesError as err:
-        view, error = {}, error or err
-    if isinstance(error, RulesError):
-        posted = posted if isinstance(posted, dict) else {}
-        type_ = posted.get("type") if isinstance(posted.get("type"), str) else None
-        error = wording.said(error, table.names, table.rules.labels, type_, posted.get("data"))
     return {
-        "table": table,
-        "state": table.state,
-        "view": view,
-        "seat": seat,
+        **region.context_of(get_db(), table, screen, error, notice, posted, HISTORY_LINES),
+        "seat": current_seat(table),
         "seat_chosen": seat_cookie(table.id) in request.cookies,
-        "screen": screen,
-        "error": error,
-        "notice": notice,
-        "history": tables.recent_history(db, table, HISTORY_LINES),
-        "can_undo": tables.can_undo(db, table.id),
         # only the full page's invite shows these, outside the live region: not built on a poll
         "join_url": lambda: join_url(table.id, secret),
         "qr_svg": qr.svg,
         "etag": answers.live_tag(table.id, table.version),
         "poll_ms": current_app.config["POLL_MS"],
-        "game": table.rules,
         # where the language picker (base.html) comes back to, whatever form was posted
         "here": url_for("tables.show", table_id=table.id, screen=screen),
-        # a finished table's "Log this play" card: BG Stats in one tap, the result as text
-        "outcome": _outcome(table),
     }
-
-
-def _outcome(table) -> dict | None:
-    """Return the finished table's result, its share text and its record's address; None before the end."""
-    if not table.finished:
-        return None
-    try:
-        doc = results.result(table)
-    except results.NotOver:
-        return None
-    return {"bgstats_url": doc["bgstats_url"], "text": results.share_text(table, doc),
-            "record": request.script_root + "/plays/" + table.id}
 
 
 def _screen() -> str | None:
@@ -151,30 +113,24 @@ def join(table_id: str, secret: str):
     return response
 
 
-# --- the live region, in parts (parts.py), one render per version and screen (live.py) -------------
+# --- the live region, in parts (region.py), one drawing per version, screen and language (live.py) ---
 
 def drawn_as(table, screen: str | None) -> tuple[str | None, str]:
-    """What a render of the region is kept under (live.py): the screen as the game reads it, and the
+    """What a drawing of the region is kept under (live.py): the screen as the game reads it, and the
     language spoken (issue 29: once per language the table's phones read)."""
     return table.rules.screen_of(screen, table.names), speech.language()
 
 
-def region(table, screen: str | None) -> parts.Split:
-    """Return the table's live region at its version, cut into parts: rendered once per version,
-    screen (as the game reads the screen) and language, shared by every phone and stream."""
-    kept = drawn_as(table, screen)
-    cache = current_app.extensions["companion.live"]
-    split = cache.get(table.id, kept, table.version)
-    if split is None:
-        split = parts.split(render_block("tables/table.html", "live", **table_context(table, kept[0])), table.version)
-        cache.put(table.id, kept, split)
-    return split
+def region_of(table, screen: str | None) -> region.Parts:
+    """Return the table's live region at its version, in parts: drawn once per version, screen (as
+    the game reads the screen) and language, shared by every phone and stream (live.py)."""
+    return current_app.extensions["companion.live"].region(current_app, get_db(), table, drawn_as(table, screen))
 
 
 def update(table, screen: str | None, has: int | None, redraw: tuple[str, ...] = ()) -> str:
     """Return what a page showing version `has` needs to show the table now: the parts that changed
     (all of the region when `has` is None or too old to be known), and the parts in `redraw`."""
-    now = region(table, screen)
+    now = region_of(table, screen)
     return now.since(_fingerprint(table, screen, has), redraw)
 
 
@@ -186,10 +142,11 @@ def _fingerprint(table, screen: str | None, version: int | None) -> dict | None:
 
 def said_update(table, screen: str | None, has: int | None, redraw: tuple[str, ...], error, notice, posted) -> str:
     """Return the parts a page needs to show the table now with a refusal or a notice said in it:
-    the parts that differ from those it shows (one render, never kept: it is this phone's alone)."""
-    key = table.rules.screen_of(screen, table.names)  # drawn as region() draws it, so only what the refusal says differs
-    drawn = render_block("tables/table.html", "live", **table_context(table, key, error, notice, posted))
-    return parts.split(drawn, table.version).since(_fingerprint(table, screen, has), redraw)
+    the parts that differ from those it shows (every part drawn, never kept: it is this phone's alone)."""
+    key, lang = drawn_as(table, screen)  # drawn as region_of() draws it, so only what the refusal says differs
+    context = region.context_of(get_db(), table, key, error, notice, posted, HISTORY_LINES)
+    said = region.draw(current_app, table, key, lang, None, context, force=True)
+    return said.since(_fingerprint(table, screen, has), redraw)
 
 
 def _has() -> int | None:
@@ -205,9 +162,9 @@ def show(table_id: str):
     """Show the table: the game's panel, the players, the QR code and the history."""
     table = current_table(table_id)
     if is_htmx():
-        return region(table, _screen()).html
+        return region_of(table, _screen()).html
     # the page holds the region every phone shares (a phone's first push is measured against it)
-    return render_template("tables/table.html", live_html=Markup(region(table, _screen()).html),
+    return render_template("tables/table.html", live_html=Markup(region_of(table, _screen()).html),
                            **table_context(table, _screen()))
 
 
