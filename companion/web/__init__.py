@@ -89,6 +89,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.jinja_env.globals["undo_url"] = undo_url
     app.jinja_env.globals["stepper_id"] = steppers.stepper_id
     app.jinja_env.globals["stepper_settings"] = steppers.settings
+    app.jinja_env.globals["url_for"] = region.url_for  # a region's addresses come from the app, not the request
     app.jinja_env.globals["part"] = region.part  # {% call part(id, inputs…) %}: drawn when its inputs change
     app.jinja_env.filters["plural"] = wording.plural  # {{ n|plural("coin") }} -> "1 coin", "2 coins"
     app.jinja_env.filters["ordinal"] = wording.ordinal
@@ -154,14 +155,12 @@ def table_url(endpoint: str, table_id: str) -> str:
     A panel holds dozens of forms and url_for builds a URL adapter each call (bench/README.md).
     The addresses never change while the process runs; the cache is dropped when it grows large.
     """
-    from flask import request, url_for
-
-    key = (request.script_root, endpoint, table_id)
+    key = (endpoint, table_id)
     url = _TABLE_URLS.get(key)
     if url is None:
         if len(_TABLE_URLS) > 10_000:
             _TABLE_URLS.clear()
-        url = _TABLE_URLS[key] = url_for(endpoint, table_id=table_id)
+        url = _TABLE_URLS[key] = region.url_for(endpoint, table_id=table_id)
     return url
 
 

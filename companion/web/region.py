@@ -24,8 +24,9 @@ the parts inside it left out, is fingerprinted; a part whose own text changed is
 one whose own text is the same is looked into. A card drawn again for its fame stepper sends
 the stepper, not the card.
 
-Nothing here reads the request: the region is drawn inside a request context of its own,
-empty of any client's cookies and headers (url_for needs one), in the language it is given.
+Nothing here reads the request: the region is drawn in the app's context alone, its addresses
+built from the app's URL map (`url_for`), `request` and `session` hidden from its templates, in the
+language it is given.
 The page, a poll, a tap's answer, a refusal and the stream all draw through `draw`.
 """
 
@@ -35,6 +36,7 @@ import hashlib
 import json
 import re
 import threading
+from contextlib import nullcontext
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any, Callable
@@ -226,6 +228,21 @@ class _Run:
 _running: ContextVar[_Run | None] = ContextVar("companion_region_run", default=None)
 
 
+def url_for(endpoint: str, **values: Any) -> str:
+    """The templates' url_for: inside a region's drawing built from the app's URL map alone (the
+    app is served at its root: guard.py trusts no X-Forwarded-Prefix), elsewhere Flask's."""
+    import flask
+
+    if _running.get() is None and flask.has_request_context():
+        return flask.url_for(endpoint, **values)
+    app = flask.current_app
+    adapter = app.extensions.get("companion.urls")
+    if adapter is None:
+        adapter = app.extensions["companion.urls"] = app.url_map.bind(
+            "localhost", script_name=app.config.get("APPLICATION_ROOT") or "/", url_scheme="http")
+    return adapter.build(endpoint, values)
+
+
 def part(pid: str, *inputs: Any, caller: Callable[[], str]) -> Markup:
     """The templates' `{% call part(id, inputs…) %}`: a part drawn only when its inputs changed.
 
@@ -303,22 +320,29 @@ def context_of(db, table, screen: str | None, error=None, notice: str | None = N
     }
 
 
+def _in_app(app) -> bool:
+    import flask
+
+    return flask.has_app_context() and flask.current_app._get_current_object() is app
+
+
 def draw(app, table, screen: str | None, lang: str, before: Parts | None, context: dict, *,
          force: bool = False, salt_extra: str = "") -> Parts:
     """Draw a table's region at its version, on `screen` (as the game reads it) in `lang`, from
     `context` (`tables.region_context`), taking each part whose inputs did not change from
     `before` (the same screen and language, an older version).
 
-    `force` draws every part (a refusal's region, never kept). Drawn in a request context of its
-    own, so no client's cookie or header can reach it.
+    `force` draws every part (a refusal's region, never kept). No client's cookie or header can
+    reach it: `request` and `session` are None to its templates, and its addresses come from the
+    app (`url_for`).
     """
-    from .render import render_block
-
     run = _Run(before.parts if before is not None else None, salt_of(table, screen, lang, salt_extra), force)
     token = _running.set(run)
     try:
-        with speech.speaking(lang), app.test_request_context("/"):
-            html = render_block("tables/table.html", "live", **context)
+        with speech.speaking(lang), (nullcontext() if _in_app(app) else app.app_context()):
+            template = app.jinja_env.get_or_select_template("tables/table.html")
+            ctx = template.new_context({**context, "request": None, "session": None})
+            html = "".join(template.blocks["live"](ctx))
     finally:
         _running.reset(token)
     top = run.stack[0]
