@@ -95,6 +95,33 @@ MIGRATIONS: list[tuple[str, str]] = [
         CREATE UNIQUE INDEX events_write_id ON events (table_id, write_id) WHERE write_id IS NOT NULL;
         """,
     ),
+    (
+        # each version's live region, drawn once for every process (companion/web/live.py): a
+        # version's parts by id and ref, claimed by the process that draws it; the parts' text by
+        # (id, ref). A cache: dropped for a table idle an hour, drawn again when a phone comes back
+        "0004_regions",
+        """
+        CREATE TABLE region_versions (
+            table_id TEXT NOT NULL,
+            drawn_as TEXT NOT NULL,
+            version INTEGER NOT NULL,
+            refs TEXT,
+            claimed_by INTEGER NOT NULL,
+            claimed_at REAL NOT NULL,
+            draws INTEGER NOT NULL DEFAULT 0,
+            PRIMARY KEY (table_id, drawn_as, version)
+        );
+        CREATE TABLE region_parts (
+            table_id TEXT NOT NULL,
+            drawn_as TEXT NOT NULL,
+            part TEXT NOT NULL,
+            ref TEXT NOT NULL,
+            own TEXT NOT NULL,
+            children TEXT NOT NULL,
+            PRIMARY KEY (table_id, drawn_as, part, ref)
+        );
+        """,
+    ),
 ]
 
 

@@ -1,43 +1,68 @@
-"""One render of a table's live region per version and screen, shared by every phone at the table.
+"""A table's live region drawn once per version, screen and language, for every process, and kept.
 
-After a change, each phone needs the parts of the live region that changed (parts.py), and
-finding them needs the region drawn at the new version (3-5 ms to render on the larger games)
-and the fingerprint of the one the phone shows. The region does not depend on which phone
-asks: the device's seat is on the page's body and applied by static/js/seat.js
-(templates/tables/table.html). So it is drawn once, by whatever needs it first after the change
-(the push to the table's streams, push.py; a form's answer; a poll where a phone has no
-stream), and everything after gets the same text (bench/README.md).
+After a change each phone needs the parts of the region that changed since the version it
+shows. The region is the same for every phone (the device's seat is on the page's body, applied
+by static/js/seat.js), so it is drawn once per version for each (screen, language) some phone
+reads, and every phone, stream and process gets the same text:
 
-Kept per (table, screen, language): the newest version's region, cut into its parts (parts.Parts), and
-the fingerprints of the VERSIONS_KEPT versions before it, so that a phone one or a few changes
-behind gets only what changed; one further behind gets the whole region.
+- **Drawn a part at a time** (region.py): from the version before, only the parts whose inputs
+  changed run their templates.
+- **Kept in SQLite beside the events** (migration 0004_regions), so that a second process
+  (`serve --workers`) reads what the first drew instead of drawing it again. A version's row in
+  `region_versions` names each of its parts by id and *ref* (its inputs' key, or the hash of its
+  text for a part drawn every time), with its fingerprint; the parts' text is in `region_parts`
+  under (id, ref): a part unchanged since the version before is not written again.
+- **Claimed before it is drawn**: the process that first needs a version inserts its row empty
+  (`INSERT OR IGNORE`), draws it and fills it in; another that needs it meanwhile waits for it
+  (CLAIM_WAIT_S), then draws it alone, unkept, if it never comes. A claim older than CLAIM_S
+  is taken over (its process stopped). Each row counts the drawings made of it (`draws`):
+  tests/foundation/test_region_workers.py checks that two workers draw each version once.
+- **Remembered in memory too** (`LiveCache`): each process keeps the newest region of each
+  (table, screen, language) it serves and the fingerprints of VERSIONS_KEPT versions before it,
+  so a phone one or a few changes behind gets only what changed; one further behind gets the
+  whole region.
 
-The key is the table, its version and the screen as the game reads it (Game.screen_of): the
-version changes with every event, undo and rename, so a stale render is never served. Only the
-newest version of each (table, screen) is rendered and kept, and the least recently used tables
-are dropped past `size`.
+This store is the seam a PostgreSQL version would replace (docs/scaling.md): the rows are plain,
+and the claim is one INSERT.
 
-A made-up `?screen=` is the game's main screen, one render for all (2,500 made-up screens once
-took 150 MB when each was a render of its own). Each table keeps at most SCREENS_PER_TABLE
-screens all the same, the least recently used dropped first: the phones at a table look at a
-handful, and a game's own screens (Codex's pattern grids) are many.
+A made-up `?screen=` is the game's main screen (Game.screen_of): one drawing for all. Each table
+keeps at most SCREENS_PER_TABLE (screen, language) regions in memory, the least recently used
+dropped first.
 """
 
 from __future__ import annotations
 
+import json
+import os
 import threading
+import time
 from collections import OrderedDict
 
 from . import region
-from .region import Parts
+from .region import Drawn, Parts
 
-#: what a render is kept under beside its table: the screen as the game reads it (None: the main
-#: one) and the language it is drawn in (web/tables.drawn_as)
-Drawn = tuple[str | None, str]
+#: what a drawing of the region is kept under beside its table: the screen as the game reads it
+#: (None: the main one) and the language it is drawn in (web/tables.drawn_as)
+DrawnAs = tuple[str | None, str]
+#: seconds after which a claim with no region is taken over by another process
+CLAIM_S = 2.0
+#: seconds a process waits for the region another one claimed, before it draws it alone
+CLAIM_WAIT_S = 0.5
+#: seconds between two looks at a claimed region while waiting
+CLAIM_LOOK_S = 0.005
+
+
+#: between a part's id and its ref where the two are one string
+SEP = "\x1f"
+
+
+def drawn_key(drawn: DrawnAs) -> str:
+    """A (screen, language) as the region tables store it: "screen|lang" ("|en" for the main screen)."""
+    return f"{drawn[0] or ''}|{drawn[1]}"
 
 
 class LiveCache:
-    """Rendered live regions by (table id, screen), each cut into parts, with older fingerprints."""
+    """Drawn regions by (table id, (screen, language)), with older fingerprints; and the SQLite store."""
 
     #: the most (screen, language) regions kept for one table (four phones, each on its own screen, in two languages, and some to spare)
     SCREENS_PER_TABLE = 16
@@ -46,17 +71,19 @@ class LiveCache:
 
     def __init__(self, size: int = 1000):
         self.size = size
-        self._entries: OrderedDict[tuple[str, Drawn], Parts] = OrderedDict()
-        self._older: dict[tuple[str, Drawn], OrderedDict[int, dict]] = {}
-        self._screens: dict[str, OrderedDict[Drawn, None]] = {}  # each table's kept screens, oldest first
+        self._entries: OrderedDict[tuple[str, DrawnAs], Parts] = OrderedDict()
+        self._older: dict[tuple[str, DrawnAs], OrderedDict[int, dict]] = {}
+        self._screens: dict[str, OrderedDict[DrawnAs, None]] = {}  # each table's kept screens, oldest first
         self._lock = threading.Lock()
         self.hits = self.misses = 0  # for tests and benchmarks
+        self.drawn = self.read = 0  # regions this process drew, and read from the store another drew
+        self.stored = 0  # regions this process drew and stored
 
     def __len__(self) -> int:
         return len(self._entries)
 
-    def get(self, table_id: str, screen: Drawn, version: int) -> Parts | None:
-        """Return the region rendered at this version, cut into parts, or None."""
+    def get(self, table_id: str, screen: DrawnAs, version: int) -> Parts | None:
+        """Return the region drawn at this version, or None."""
         key = (table_id, screen)
         with self._lock:
             entry = self._entries.get(key)
@@ -68,8 +95,13 @@ class LiveCache:
             self.hits += 1
             return entry
 
-    def fingerprint(self, table_id: str, screen: Drawn, version: int) -> dict | None:
-        """Return the fingerprint of the region at `version` (newest or one of the older kept), or None."""
+    def newest(self, table_id: str, screen: DrawnAs) -> Parts | None:
+        """Return the newest region kept in memory for the table and screen, whatever its version."""
+        with self._lock:
+            return self._entries.get((table_id, screen))
+
+    def fingerprint(self, table_id: str, screen: DrawnAs, version: int) -> dict | None:
+        """Return the fingerprint of the region at `version` kept in memory (newest or older), or None."""
         key = (table_id, screen)
         with self._lock:
             entry = self._entries.get(key)
@@ -77,12 +109,12 @@ class LiveCache:
                 return entry.fingerprint
             return self._older.get(key, {}).get(version)
 
-    def put(self, table_id: str, screen: Drawn, split: Parts) -> None:
-        """Keep a render, unless a newer version of the same region is already kept."""
+    def put(self, table_id: str, screen: DrawnAs, found: Parts) -> None:
+        """Keep a region, unless a newer version of the same region is already kept."""
         key = (table_id, screen)
         with self._lock:
             entry = self._entries.get(key)
-            if entry is not None and entry.version >= split.version:
+            if entry is not None and entry.version >= found.version:
                 return
             screens = self._screens.setdefault(table_id, OrderedDict())
             if entry is None and len(screens) >= self.SCREENS_PER_TABLE:
@@ -92,14 +124,14 @@ class LiveCache:
                 older[entry.version] = entry.fingerprint
                 while len(older) > self.VERSIONS_KEPT:
                     older.popitem(last=False)
-            self._entries[key] = split
+            self._entries[key] = found
             self._entries.move_to_end(key)
             screens[screen] = None
             screens.move_to_end(screen)
             while len(self._entries) > self.size:
                 self._drop(next(iter(self._entries)))
 
-    def _drop(self, key: tuple[str, Drawn]) -> None:
+    def _drop(self, key: tuple[str, DrawnAs]) -> None:
         del self._entries[key]
         self._older.pop(key, None)
         screens = self._screens[key[0]]
@@ -107,28 +139,177 @@ class LiveCache:
         if not screens:
             del self._screens[key[0]]
 
-    def newest(self, table_id: str, screen: Drawn) -> Parts | None:
-        """Return the newest region kept for the table and screen, whatever its version."""
-        with self._lock:
-            return self._entries.get((table_id, screen))
-
-    def region(self, app, db, table, screen: Drawn) -> Parts:
-        """Return the table's region at its version on `screen`: kept, else drawn from the newest
-        kept (only the parts whose inputs changed are drawn: region.py) and kept."""
-        found = self.get(table.id, screen, table.version)
-        if found is not None:
-            return found
-        before = self.newest(table.id, screen)
-        if before is not None and before.version > table.version:
-            before = None  # the table went back (an undo read late): drawn whole, never kept
-        key, lang = screen
-        context = region.context_of(db, table, key)
-        drawn = region.draw(app, table, key, lang, before, context)
-        self.put(table.id, screen, drawn)
-        return drawn
-
     def clear(self) -> None:
         with self._lock:
             self._entries.clear()
             self._older.clear()
             self._screens.clear()
+
+    # --- every process: the store in SQLite ------------------------------------------------------
+
+    def region(self, app, db, table, screen: DrawnAs) -> Parts:
+        """Return the table's region at its version on `screen` (a screen key and a language): from
+        memory, else from the store, else drawn here (claimed first) from the newest version before
+        it, and stored for the other processes."""
+        found = self.get(table.id, screen, table.version)
+        if found is not None:
+            return found
+        where = (table.id, drawn_key(screen), table.version)
+        deadline = time.monotonic() + CLAIM_WAIT_S
+        while True:
+            row = db.execute("SELECT refs, claimed_at FROM region_versions WHERE table_id = ? AND drawn_as = ? AND version = ?",
+                             where).fetchone()
+            if row is not None and row[0] is not None:
+                found = self._load(db, table.id, screen, table.version, row[0])
+                if found is None:  # its parts were dropped meanwhile: drawn alone
+                    return self._draw(app, db, table, screen, keep=False)
+                self.read += 1
+                self.put(table.id, screen, found)
+                return found
+            if row is None or (row[0] is None and time.time() - row[1] > CLAIM_S):
+                if _claim(db, where, row):
+                    return self._draw(app, db, table, screen, keep=True)
+                continue  # another process claimed it between the two statements
+            if time.monotonic() > deadline:
+                return self._draw(app, db, table, screen, keep=False)  # never came: drawn alone, unkept
+            _pause(CLAIM_LOOK_S)
+
+    def _draw(self, app, db, table, screen: DrawnAs, keep: bool) -> Parts:
+        before = self.newest(table.id, screen)
+        if before is None or before.version >= table.version:
+            before = self._newest_stored(db, table.id, screen, table.version)
+        key, lang = screen
+        drawn = region.draw(app, table, key, lang, before, region.context_of(db, table, key))
+        self.drawn += 1
+        if keep:
+            _store(db, table.id, drawn_key(screen), drawn)
+            self.put(table.id, screen, drawn)
+            self.stored += 1
+            if self.stored % FORGET_EVERY == 0:
+                forget_idle(db)
+        else:
+            db.execute("UPDATE region_versions SET draws = draws + 1 WHERE table_id = ? AND drawn_as = ? AND version = ?",
+                       [table.id, drawn_key(screen), table.version])
+        return drawn
+
+    def _newest_stored(self, db, table_id: str, screen: DrawnAs, below: int) -> Parts | None:
+        row = db.execute("SELECT version, refs FROM region_versions WHERE table_id = ? AND drawn_as = ? AND version < ?"
+                         " AND refs IS NOT NULL ORDER BY version DESC LIMIT 1", [table_id, drawn_key(screen), below]).fetchone()
+        return self._load(db, table_id, screen, row[0], row[1]) if row else None
+
+    def _load(self, db, table_id: str, screen: DrawnAs, version: int, refs_json: str) -> Parts | None:
+        """A stored version's region: its parts as this process holds them where their refs match
+        (its newest region in memory), the others read by (id, ref); None if one is missing."""
+        doc = json.loads(refs_json)
+        refs: dict[str, str] = doc["refs"]
+        held = self.newest(table_id, screen)
+        parts, missing = {}, []
+        for pid, ref in refs.items():
+            mine = held.parts.get(pid) if held is not None else None
+            if mine is not None and (mine.key if mine.key is not None else "=" + mine.own_hash) == ref:
+                parts[pid] = mine
+            else:
+                missing.append(pid + SEP + ref)
+        if missing:
+            rows = db.execute("SELECT part, ref, own, children FROM region_parts WHERE table_id = ? AND drawn_as = ?"
+                              " AND part || char(31) || ref IN (SELECT value FROM json_each(?))",
+                              [table_id, drawn_key(screen), json.dumps(missing)]).fetchall()
+            for pid, ref, own, children in rows:
+                parts[pid] = Drawn(None if ref.startswith("=") else ref, own, region.digest(own), tuple(json.loads(children)))
+        if len(parts) != len(refs):
+            return None
+        return Parts(version, doc["root"], parts)
+
+    def fingerprint_of(self, db, table_id: str, screen: DrawnAs, version: int) -> dict | None:
+        """Return the fingerprint of the region at `version`: from memory, else from the store, else None."""
+        found = self.fingerprint(table_id, screen, version)
+        if found is not None:
+            return found
+        row = db.execute("SELECT refs FROM region_versions WHERE table_id = ? AND drawn_as = ? AND version = ?",
+                         [table_id, drawn_key(screen), version]).fetchone()
+        if row is None or row[0] is None:
+            return None
+        return {pid: tuple(value) for pid, value in json.loads(row[0])["fingerprint"].items()}
+
+
+def _pause(seconds: float) -> None:
+    """Wait without holding up the process's other greenlets (gevent's sleep where it serves)."""
+    try:
+        import gevent
+
+        gevent.sleep(seconds)
+    except ImportError:  # pragma: no cover - gevent is a dependency
+        time.sleep(seconds)
+
+
+def _claim(db, where: tuple, row) -> bool:
+    """Claim the drawing of a version's region: True if this process is to draw it."""
+    now = time.time()
+    if row is None:
+        done = db.execute("INSERT OR IGNORE INTO region_versions (table_id, drawn_as, version, claimed_by, claimed_at, draws)"
+                          " VALUES (?, ?, ?, ?, ?, 0)", [*where, os.getpid(), now])
+    else:  # a stale claim, taken over unless another process took it first
+        done = db.execute("UPDATE region_versions SET claimed_by = ?, claimed_at = ? WHERE table_id = ? AND drawn_as = ?"
+                          " AND version = ? AND refs IS NULL AND claimed_at = ?", [os.getpid(), now, *where, row[1]])
+    return done.rowcount == 1
+
+
+#: every this many regions a process stores, it drops the regions of tables idle IDLE_S
+FORGET_EVERY = 1000
+#: every this many versions of a (table, screen, language), the parts no kept version names are dropped
+SWEEP_EVERY = 16
+
+
+def _store(db, table_id: str, drawn_as: str, found: Parts) -> None:
+    """Keep a drawn version: its new parts, its refs and fingerprint; drop versions past those kept."""
+    refs = {pid: (d.key if d.key is not None else "=" + d.own_hash) for pid, d in found.parts.items()}
+    new = [(table_id, drawn_as, pid, refs[pid], found.parts[pid].own, json.dumps(found.parts[pid].children))
+           for pid in found.drawn if pid in found.parts]
+    doc = json.dumps({"root": found.root, "refs": refs, "fingerprint": found.fingerprint}, separators=(",", ":"))
+    oldest = found.version - LiveCache.VERSIONS_KEPT
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        db.conn.executemany("INSERT OR IGNORE INTO region_parts (table_id, drawn_as, part, ref, own, children)"
+                            " VALUES (?, ?, ?, ?, ?, ?)", new)
+        db.execute("UPDATE region_versions SET refs = ?, draws = draws + 1 WHERE table_id = ? AND drawn_as = ? AND version = ?",
+                   [doc, table_id, drawn_as, found.version])
+        db.execute("DELETE FROM region_versions WHERE table_id = ? AND drawn_as = ? AND version < ?", [table_id, drawn_as, oldest])
+        if found.version % SWEEP_EVERY == 0:
+            _sweep(db, table_id, drawn_as)
+        db.execute("COMMIT")
+    except BaseException:
+        db.execute("ROLLBACK")
+        raise
+
+
+def _sweep(db, table_id: str, drawn_as: str) -> None:
+    """Drop the parts of a (table, screen, language) that no kept version names."""
+    named = set()
+    for (refs,) in db.execute("SELECT refs FROM region_versions WHERE table_id = ? AND drawn_as = ? AND refs IS NOT NULL",
+                              [table_id, drawn_as]).fetchall():
+        named.update(json.loads(refs)["refs"].items())
+    rows = db.execute("SELECT part, ref FROM region_parts WHERE table_id = ? AND drawn_as = ?", [table_id, drawn_as]).fetchall()
+    gone = [(table_id, drawn_as, p, r) for p, r in rows if (p, r) not in named]
+    db.conn.executemany("DELETE FROM region_parts WHERE table_id = ? AND drawn_as = ? AND part = ? AND ref = ?", gone)
+
+
+#: seconds after its last drawing when a table's kept regions are dropped (they are a cache: a
+#: phone that comes back later gets its region drawn again)
+IDLE_S = 3600
+
+
+def forget_idle(db, now: float | None = None) -> int:
+    """Drop the kept regions of every table none was drawn for in IDLE_S; return how many tables."""
+    before = (now if now is not None else time.time()) - IDLE_S
+    idle = [row[0] for row in db.execute("SELECT table_id FROM region_versions GROUP BY table_id HAVING max(claimed_at) < ?",
+                                         [before]).fetchall()]
+    for table_id in idle:
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            db.execute("DELETE FROM region_parts WHERE table_id = ?", [table_id])
+            db.execute("DELETE FROM region_versions WHERE table_id = ?", [table_id])
+            db.execute("COMMIT")
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+    return len(idle)

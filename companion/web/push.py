@@ -26,7 +26,7 @@ import time
 from typing import Iterator
 
 import gevent
-from gevent.event import Event
+from gevent.event import AsyncResult, Event
 from gevent.hub import Waiter
 
 #: seconds between two looks at the database while streams are open (a change reaches an
@@ -71,6 +71,8 @@ class Hub:
         #: table id -> {(screen key, version the stream holds): what it is sent}, until the table moves
         self.answers: dict[str, dict[tuple, tuple[int, bytes] | None]] = {}
         self.computed = 0  # answers computed, not shared (for tests and benchmarks)
+        #: (table id, screen key, version) -> the answer one stream is computing, which the others wait for
+        self.coming: dict[tuple, AsyncResult] = {}
         self._watcher: gevent.Greenlet | None = None
         self._wake_up = Event()  # set when the first stream opens: the watcher runs only while there are some
 
@@ -126,15 +128,26 @@ class Hub:
         answers = self.answers.setdefault(table_id, {})
         if (key, version) in answers:
             return answers[(key, version)]
+        coming = self.coming.get((table_id, key, version))
+        if coming is not None:  # another stream is computing it (waiting for another process's drawing)
+            return coming.get()
         self.computed += 1
-        found = next_region(version)
-        if found is None:
-            answer = None
-        else:
-            newer, text = found
-            answer = (version, ALIVE) if text is None else (newer, event(newer, text))
-        if table_id in self.streams:  # a table forgotten meanwhile keeps nothing
-            answers[(key, version)] = answer
+        coming = self.coming[(table_id, key, version)] = AsyncResult()
+        try:
+            found = next_region(version)
+            if found is None:
+                answer = None
+            else:
+                newer, text = found
+                answer = (version, ALIVE) if text is None else (newer, event(newer, text))
+            if table_id in self.streams:  # a table forgotten meanwhile keeps nothing
+                self.answers.setdefault(table_id, {})[(key, version)] = answer
+            coming.set(answer)
+        except BaseException as exc:
+            coming.set_exception(exc)
+            raise
+        finally:
+            self.coming.pop((table_id, key, version), None)
         return answer
 
     def _wake(self, moved) -> None:

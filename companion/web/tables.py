@@ -137,7 +137,7 @@ def update(table, screen: str | None, has: int | None, redraw: tuple[str, ...] =
 def _fingerprint(table, screen: str | None, version: int | None) -> dict | None:
     if version is None:
         return None
-    return current_app.extensions["companion.live"].fingerprint(table.id, drawn_as(table, screen), version)
+    return current_app.extensions["companion.live"].fingerprint_of(get_db(), table.id, drawn_as(table, screen), version)
 
 
 def said_update(table, screen: str | None, has: int | None, redraw: tuple[str, ...], error, notice, posted) -> str:
