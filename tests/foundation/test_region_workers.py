@@ -1,0 +1,85 @@
+"""Two workers draw each version of a region once (companion/web/live.py), against `serve --workers 2`.
+
+Streams are opened until each worker holds some on the same table, screen and language (which
+worker took a connection is read from /proc: the server's end of each socket, by its inode);
+then every change reaches every stream, and the store says each version was drawn once.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import time
+
+import pytest
+
+from companion import workers
+from companion.paths import DB_NAME
+from tests.conftest import Server
+from tests.foundation.test_lost_taps import api_post, create
+from tests.foundation.test_push import Stream
+from tests.foundation.test_workers import children
+
+pytestmark = pytest.mark.skipif(not workers.can_share_port(), reason="several workers need Linux's SO_REUSEPORT")
+
+
+def server_inodes(port: int) -> dict[int, int]:
+    """The server's end of each connection to `port` on 127.0.0.1: {client's port: socket inode}."""
+    found = {}
+    with open("/proc/net/tcp") as table:
+        for line in table.readlines()[1:]:
+            fields = line.split()
+            local, remote, inode = fields[1], fields[2], int(fields[9])
+            if int(local.split(":")[1], 16) == port and inode:
+                found[int(remote.split(":")[1], 16)] = inode
+    return found
+
+
+def worker_of(pids: list[int], inode: int) -> int | None:
+    for pid in pids:
+        for fd in os.listdir(f"/proc/{pid}/fd"):
+            try:
+                if os.readlink(f"/proc/{pid}/fd/{fd}") == f"socket:[{inode}]":
+                    return pid
+            except OSError:
+                continue
+    return None
+
+
+@pytest.mark.slow
+def test_two_workers_draw_each_version_once(tmp_path):
+    server = Server(data=tmp_path, workers=2).start()
+    streams: list[Stream] = []
+    try:
+        pids = children(server.process.pid)
+        assert len(pids) == 2
+        t = create(server, game="gutenberg", players=("Anna", "Tom", "Kate"))
+        held: dict[int, int] = {}
+        while len(held) < 2 and len(streams) < 40:  # the kernel spreads connections by their ports
+            stream = Stream(server.port, t, "v=0")
+            stream.read_until(rb"event: alive")
+            streams.append(stream)
+            inode = server_inodes(server.port).get(stream.sock.getsockname()[1])
+            pid = worker_of(pids, inode) if inode else None
+            if pid is not None:
+                held[pid] = held.get(pid, 0) + 1
+        assert len(held) == 2, f"both workers hold streams: {held}"
+        changes = 6
+        for i in range(changes):
+            status, _ = api_post(server, t, "events", {"type": "fame", "data": {"player": i % 3, "delta": 1},
+                                                       "expected_version": i})
+            assert status == 200
+            for stream in streams:  # every stream holds the change before the next one
+                stream.read_until(rb"id: %d\n" % (i + 1))
+        for stream in streams:
+            assert [v for v, _ in stream.events()][-1] == changes
+        conn = sqlite3.connect(server.data / DB_NAME)
+        rows = conn.execute("SELECT version, draws, refs IS NOT NULL FROM region_versions WHERE table_id = ? AND drawn_as = '|en'"
+                            " ORDER BY version", [t["table"]]).fetchall()
+        conn.close()
+        assert [r[0] for r in rows] == list(range(1, changes + 1))  # the streams opened on version 0, drawn by none
+        assert all(draws == 1 and kept for _, draws, kept in rows), rows
+    finally:
+        for stream in streams:
+            stream.close()
+        server.stop()
