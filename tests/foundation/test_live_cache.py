@@ -71,12 +71,23 @@ def test_an_error_is_shown_to_its_phone_only(client, api, app):
     assert b"cannot go below 0" not in poll(client, t, seat="1").get_data()
 
 
+def drawn(version: int, texts: dict[str, str]):
+    """A region as region.draw leaves it: a root holding one <p> part per id."""
+    from companion.web.region import Drawn, Parts, digest
+
+    own = '<div id="table-live">' + "".join(f"\0{pid}\1" for pid in texts) + "</div>"
+    parts = {"table-live": Drawn(None, own, digest(own), tuple(texts))}
+    for pid, text in texts.items():
+        html = f'<p id="{pid}">{text}</p>'
+        parts[pid] = Drawn(digest(text), html, digest(html), ())
+    return Parts(version, "table-live", parts)
+
+
 def test_an_old_render_never_replaces_a_newer_one():
     from companion.web.live import LiveCache
-    from companion.web.parts import split
 
     def region(text, version):
-        return split(f'<div id="table-live"><p id="p">{text}</p></div>', version)
+        return drawn(version, {"p": text})
 
     kept = LiveCache(size=2)
     kept.put("t", None, region("three", 3))
@@ -89,11 +100,10 @@ def test_an_old_render_never_replaces_a_newer_one():
 
 def test_the_versions_before_the_newest_keep_their_fingerprints_to_send_only_what_changed():
     from companion.web.live import LiveCache
-    from companion.web.parts import split
 
     kept = LiveCache()
     for version in range(1, LiveCache.VERSIONS_KEPT + 3):
-        kept.put("t", None, split(f'<div id="table-live"><p id="a">{version}</p><p id="b">same</p></div>', version))
+        kept.put("t", None, drawn(version, {"a": str(version), "b": "same"}))
     newest = kept.get("t", None, LiveCache.VERSIONS_KEPT + 2)
     one_behind = kept.fingerprint("t", None, LiveCache.VERSIONS_KEPT + 1)
     assert newest.changed_since(one_behind) == ["a"]  # only the part that changed
