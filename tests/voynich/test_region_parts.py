@@ -206,6 +206,16 @@ def test_a_calculator_row_saved_sends_that_row_and_the_summary(app):
         assert len(now.since(before.fingerprint)) * 3 < len(now.html)
 
 
+def test_exchange_tokens_coming_and_going_send_the_exchange_not_the_card(app):
+    events = [ev("track", **TRACK), ev("move", player=0, marker="botany", delta=4), ev("exchange", player=0, type="botany")]
+    for event, before, now in changes(app, ["Anna", "Tom", "Cy"], events):
+        if event["type"] == "track":
+            continue
+        sent = now.changed_since(before.fingerprint)
+        assert "exchange-0" in sent and "player-0" not in sent, sent
+        assert len(now.since(before.fingerprint)) * 10 < len(now.html)
+
+
 def test_a_study_sends_that_page_alone(app):
     events = [ev("study", player=1, page=3)]
     for _event, before, now in changes(app, ["Anna", "Tom", "Cy"], events):
