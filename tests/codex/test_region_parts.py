@@ -95,19 +95,7 @@ def test_every_screen_of_a_tracked_game_drawn_in_parts_is_the_game_drawn_whole(a
     assert finished and all("log-play" in s.drawn for s in finished)  # the game's end is drawn
 
 
-@pytest.fixture
-def options_as_the_api_takes_them(monkeypatch):
-    """tests/regions.py's `create` sends the options inside an "options" key, which the API refuses
-    (they are keys of the document itself: {"game", "players", "calculator": true}); until it sends
-    them as the API takes them, a table with options is made the API's way."""
-    def create(client, game_key, players, options=None):
-        made = client.post("/api/v1/tables", json={"game": game_key, "players": players, **(options or {})})
-        assert made.status_code == 201, made.get_data(as_text=True)
-        return made.get_json()["table"], made.get_json()["token"]
-    monkeypatch.setattr(regions, "create", create)
-
-
-def test_a_calculator_table_drawn_in_parts_is_the_table_drawn_whole(app, options_as_the_api_takes_them):
+def test_a_calculator_table_drawn_in_parts_is_the_table_drawn_whole(app):
     steps = follow(app, "codex", PLAYERS, CALCULATOR, options={"calculator": True}, langs=LANGS)
     assert len(steps) == len(CALCULATOR) * len(LANGS)
     # a row saved before the last one sends that row's head, form and words, and the list still

@@ -109,21 +109,11 @@ def test_a_solo_game_against_voynich_in_parts_is_the_region_drawn_whole(app):
                                           "exchange", "voynich_tokens"))
 
 
-def create_with_options(client, game_key: str, players: list[str], options: dict | None = None) -> tuple[str, str]:
-    """A table made through the API with its options, as the start page makes it: (id, secret)."""
-    made = client.post("/api/v1/tables", json={"game": game_key, "players": players, **(options or {})})
-    assert made.status_code == 201, made.get_data(as_text=True)
-    return made.get_json()["table"], made.get_json()["token"]
-
-
-def test_a_calculator_table_in_parts_is_the_region_drawn_whole(app, monkeypatch):
+def test_a_calculator_table_in_parts_is_the_region_drawn_whole(app):
     rows = [sheet(0, 14, pages={**{s: [1, 2] for s in CARDS}, "recipes": [0, 1]}, choices={"right": ["baths", "botany"]}),
             sheet(1, 9, research=()), sheet(2, 17, research=(2, 2, 5))]
     events = [rows[0], ev("track", scoring_spaces=TRACK["scoring_spaces"]), rows[1],
               ev("rename", player=1, name="Benno"), rows[2], ev("undo"), rows[2], sheet(0, 15)]
-    # the API takes a table's options beside game and players (companion/tables.py validate_create);
-    # tests/regions.py's create nests them under "options", which the API refuses as an unknown option
-    monkeypatch.setattr(regions, "create", create_with_options)
     steps = follow(app, "voynich", ["Ana", "Ben", "Cy"], events, options={"calculator": True},
                    screens=(None, "end"), langs=LANGS)
     assert len(steps) == len(events) * 2 * len(LANGS)
@@ -134,7 +124,7 @@ def test_a_calculator_table_in_parts_is_the_region_drawn_whole(app, monkeypatch)
 def changes(app, names: list[str], events: list[dict], screen=None, lang="en", options=None):
     """Apply `events` one at a time; after each, draw the region as the app does (from the version
     before) and yield (event, the region before, the region now)."""
-    table_id, secret = create_with_options(app.test_client(), "voynich", names, options)
+    table_id, secret = regions.create(app.test_client(), "voynich", names, options)
     with app.app_context():
         db = get_db()
         table = tables.authorize(db, table_id, secret)
