@@ -17,7 +17,6 @@ import pytest
 from bench.run import score_change
 from companion.games.codex.table import EVENTS
 from companion.games.codex.view import screen_of
-from tests import regions
 from tests.regions import follow
 
 PLAYERS = ["Anna", "Tom", "Kate", "Ben"]  # bench/run.py's table: the most players Codex takes
