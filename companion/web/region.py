@@ -68,9 +68,9 @@ def _plain(value: Any) -> Any:
     return repr(value)
 
 
-def key_of(salt: str, inputs: tuple) -> str:
-    """A part's key: the hash of its inputs and what every part reads (the salt)."""
-    return digest(salt + json.dumps(inputs, default=_plain, separators=(",", ":"), ensure_ascii=False))
+def _written(value: Any) -> str:
+    """An input written out the same way in every process."""
+    return json.dumps(value, default=_plain, separators=(",", ":"), ensure_ascii=False)
 
 
 @dataclass(frozen=True)
@@ -179,17 +179,30 @@ def assemble(parts: dict[str, Drawn], pid: str) -> str:
 class _Run:
     """One drawing of a region: the parts of the version before, and those drawn now."""
 
-    def __init__(self, before: dict[str, Drawn] | None, salt: str, force: bool):
-        self.before = before or {}
+    def __init__(self, before: "Parts | None", salt: str, force: bool):
+        self.before = before.parts if before is not None else {}
+        self.before_html = before._html if before is not None else {}
         self.salt = salt
         self.force = force
         self.after: dict[str, Drawn] = {}
         self.stack: list[list[tuple[str, str]]] = [[]]  # the parts met inside the part being drawn
         self.drawn: list[str] = []
         self.twice: list[str] = []  # ids met more than once (a template's mistake: tests look here)
+        self.written: dict[int, tuple[Any, str]] = {}  # id(input) -> (the input, written out)
+        self.html: dict[str, str] = {}  # each part's HTML met in this drawing (kept parts' from before)
+
+    def key(self, inputs: tuple) -> str:
+        """The key of a part's inputs; each input written out once a drawing (a card's parts share them)."""
+        said = []
+        for value in inputs:
+            found = self.written.get(id(value))
+            if found is None:
+                found = self.written[id(value)] = (value, _written(value))  # the value held: its id stays its own
+            said.append(found[1])
+        return digest(self.salt + "\x1e".join(said))
 
     def part(self, pid: str, inputs: tuple | None, caller: Callable[[], str]) -> Markup:
-        key = None if inputs is None else key_of(self.salt, inputs)
+        key = None if inputs is None else self.key(inputs)
         old = self.before.get(pid)
         if pid in self.after:
             self.twice.append(pid)
@@ -211,6 +224,7 @@ class _Run:
             text = "".join(own)
             self.after[pid] = Drawn(key, text, digest(text), tuple(kept))
             self.drawn.append(pid)
+        self.html[pid] = html
         self.stack[-1].append((pid, html))
         return Markup(html)
 
@@ -222,7 +236,8 @@ class _Run:
             drawn = self.before[at]
             self.after[at] = drawn
             todo.extend(c for c in drawn.children if c in self.before)
-        return assemble(self.before, pid)
+        html = self.before_html.get(pid)
+        return html if html is not None else assemble(self.before, pid)
 
 
 _running: ContextVar[_Run | None] = ContextVar("companion_region_run", default=None)
@@ -336,7 +351,7 @@ def draw(app, table, screen: str | None, lang: str, before: Parts | None, contex
     reach it: `request` and `session` are None to its templates, and its addresses come from the
     app (`url_for`).
     """
-    run = _Run(before.parts if before is not None else None, salt_of(table, screen, lang, salt_extra), force)
+    run = _Run(before, salt_of(table, screen, lang, salt_extra), force)
     token = _running.set(run)
     try:
         with speech.speaking(lang), (nullcontext() if _in_app(app) else app.app_context()):
@@ -347,6 +362,6 @@ def draw(app, table, screen: str | None, lang: str, before: Parts | None, contex
         _running.reset(token)
     top = run.stack[0]
     root = top[0][0] if len(top) == 1 and top[0][1] == html.strip() else None
-    found = Parts(table.version, root, run.after, tuple(run.drawn), tuple(run.twice))
+    found = Parts(table.version, root, run.after, tuple(run.drawn), tuple(run.twice), run.html)
     COUNTS.add(len(run.drawn), before is None or force)
     return found
