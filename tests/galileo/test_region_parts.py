@@ -171,7 +171,8 @@ def test_a_score_change_draws_and_sends_a_few_small_parts(app):
     its parts drawn); no other player's card is sent, nor the panel. A tenth (about 4 KB of a region
     of about 40): a suspicion +1 draws the track, the stepper and the row around it, what two cards
     say (the new notice, and the one cleared), those two cards' and the panel's skeletons, 3.5 KB;
-    today it runs the whole panel, about 34 KB, and sends it (38 KB) for a suspicion change."""
+    before the panel had parts it ran the whole panel, about 34 KB, and sent it (38 KB) for a
+    suspicion change. At most 12 parts drawn in all: those, the region's root, the tools, the history."""
     s = Script(PLAYERS)
     s("board", suspicion_track=PROFILE["suspicion_track"])
     s("board", **OTHER_VALUES)
@@ -203,9 +204,11 @@ def test_a_score_change_draws_and_sends_a_few_small_parts(app):
 
 
 def test_a_rename_sends_that_players_parts_not_the_panel(app):
-    """bench/run.py's score change on Galileo is a rename (SCORE_EVENTS has no Galileo entry): every
-    part is drawn again (the names are in every part's key), but only those showing the name are
-    sent, under a third of the region: its scoreboard row, card, the turn order, the seat lists."""
+    """bench/run.py's score change on Galileo is a rename (its tables have no board values, and the
+    VP wait for the suspicion track): every part is drawn again (the names are in every part's key),
+    but only those showing the name are sent: its scoreboard row, the pieces of its card that name
+    it (head, track, steppers), the turn and the turn order, the seat lists; about a quarter of the
+    region, bounded at a third. Before the panel had parts: the whole panel, 41,280 of 41,932 bytes."""
     steps = follow(app, "galileo", PLAYERS, [{"type": "board", "data": PROFILE},
                                              {"type": "rename", "data": {"player": 1, "name": "Tomás"}}])
     rename = steps[-1]
@@ -222,6 +225,9 @@ def _refused(client, t, fields, has):
 
 
 def test_a_refused_suspicion_is_answered_on_that_players_card_alone(client, api):
+    """A 0 typed in Tom's suspicion box: the answer is the notice and what Tom's card says (about
+    600 bytes; bounded at 2,500 and a tenth of the region). Before the panel had parts: the whole
+    panel, 37,636 bytes."""
     t = api.create("galileo", PLAYERS)
     assert api.event(t, "board", PROFILE).status_code == 200
     join(client, t)
@@ -239,6 +245,8 @@ def test_a_refused_suspicion_is_answered_on_that_players_card_alone(client, api)
 
 
 def test_a_refused_row_on_a_calculator_table_is_answered_with_that_row(client, api):
+    """1,000 VP typed in Cy's row: the answer is the notice and Cy's row, its field errors inside its
+    form (about 4 KB of a region of 23; bounded at a quarter). Before: the whole panel, 18,633 bytes."""
     names = ["Ann", "Ben", "Cy", "Dee"]
     t = api.create("galileo", names, calculator=True)
     assert api.event(t, "board", BOARD).status_code == 200
