@@ -121,37 +121,11 @@ def test_a_whole_game_drawn_in_parts_is_the_region_drawn_whole(app):
     assert len(steps) == len(events) * len(SCREENS) * len(LANGS)
 
 
-def follow_calculator(app, names, events, screens, langs) -> int:
-    """tests/regions.py's `follow` on a calculator table. Its `create` sends the options under
-    "options", where the API refuses "calculator" (a table's mode is a key of its own, beside
-    "options"), so the table is made here and each change checked as `follow` checks it."""
-    made = app.test_client().post("/api/v1/tables", json={"game": "galileo", "players": names, "calculator": True})
-    assert made.status_code == 201, made.get_json()
-    table_id, secret = made.get_json()["table"], made.get_json()["token"]
-    checked = 0
-    with app.app_context():
-        db = get_db()
-        table = tables.authorize(db, table_id, secret)
-        kept = {(screen, lang): region.draw(app, table, screen, lang, None, region.context_of(db, table, screen))
-                for screen in screens for lang in langs}
-        for event in events:
-            if event["type"] == "undo":
-                table = tables.undo(db, table_id, {"expected_version": table.version}, None, secret=secret)
-            else:
-                table = tables.append(db, table_id, {**event, "expected_version": table.version}, None, secret=secret)
-            for (screen, lang), before in kept.items():
-                now = region.draw(app, table, screen, lang, before, region.context_of(db, table, screen))
-                whole = region.draw(app, table, screen, lang, None, region.context_of(db, table, screen))
-                assert now.html == whole.html, f"after {event} on screen {screen!r} in {lang}: a part drawn from a stale input"
-                assert not now.twice and not whole.twice and now.fingerprint == whole.fingerprint
-                kept[(screen, lang)] = now
-                checked += 1
-    return checked
-
-
 def test_a_calculator_table_drawn_in_parts_is_the_region_drawn_whole(app):
     events = calculator_game()
-    assert follow_calculator(app, ["Ann", "Ben", "Cy", "Dee"], events, SCREENS, ("en", "pl")) == len(events) * len(SCREENS) * 2
+    steps = follow(app, "galileo", ["Ann", "Ben", "Cy", "Dee"], events, options={"calculator": True}, screens=SCREENS,
+                   langs=("en", "pl"))
+    assert len(steps) == len(events) * len(SCREENS) * 2
 
 
 def _panel_drawn(parts) -> int:
