@@ -818,15 +818,16 @@ async def taps_at(table: Table, phones: list[Phone], load: Load, rng: random.Ran
 
 
 async def _run_hall(companion: Served, tables: list[Table], ramp: float, seconds: float, write_every: float | None,
-                    phone: type = Phone) -> dict:
+                    phone: type = Phone, spread: Spread | None = None) -> dict:
     """Seat 4 phones at each table over the ramp, let them settle, then measure for `seconds`.
 
     The window opens once every phone holds its stream or was refused it (at most
     SETTLE_LIMIT_S after the ramp). With write_every, each table changes a score during the
     window; after it, the phones keep following (at most PROPAGATION_LIMIT_S) until every tap
     reached the table's other phones. Then every phone is cancelled and its connections closed.
+    `spread` may be a Spread that notes more (bench/guest.py's counts skipped pushes).
     """
-    load, spread, rng = Load(), Spread(), random.Random(7)
+    load, spread, rng = Load(), spread or Spread(), random.Random(7)
     started = time.perf_counter()
     seated = {t.id: [phone(t, seat, companion.port, load, spread) for seat in range(4)] for t in tables}
     phones = [p for at_table in seated.values() for p in at_table]
