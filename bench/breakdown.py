@@ -9,6 +9,7 @@ column is what the next poll of each phone then pays: the whole live region.
 
 from __future__ import annotations
 
+import argparse
 import statistics
 import sys
 import tempfile
@@ -61,4 +62,8 @@ def main(game_key: str = "gutenberg", rounds: int = 300) -> None:
 
 
 if __name__ == "__main__":
-    main(sys.argv[1] if len(sys.argv) > 1 else "gutenberg", int(sys.argv[2]) if len(sys.argv) > 2 else 300)
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("game", nargs="?", default="gutenberg", help="the game's key (default gutenberg)")
+    parser.add_argument("rounds", nargs="?", type=int, default=300, help="score changes timed (default 300)")
+    args = parser.parse_args()
+    main(args.game, args.rounds)

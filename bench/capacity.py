@@ -11,7 +11,9 @@
    over a ramp and then measured for --seconds. One line a step: tables, phones, taps/s, every
    request's p50/p99, propagation p95, errors, the server's CPU (percent of one core, and
    milliseconds per change: its CPU seconds in the window over the changes answered 200 in it,
-   the fan-out to the table's phones and everything else it did meanwhile included), its peak
+   the fan-out to the table's phones and everything else it did meanwhile included; and that
+   over the CPU of one bare hello request, bench/hello.py served by as many workers, measured
+   once at the start of the run: `cpu_per_change_ratio`, issue 39's measure), its peak
    RSS (VmHWM, summed over its processes), this process's CPU (the load generator's) and other
    processes' CPU, the load average, and whether the step held the hall targets of
    bench/README.md: load p99 <= 100 ms, propagation p95 <= 250 ms, 0 errors. A worker count's
@@ -51,8 +53,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.client import AsyncConnection, EventStream  # noqa: E402
-from bench.run import (HOST, Phone, Served, Table, convention_load, machine_cpu_seconds, make_tables,  # noqa: E402
-                       start_companion)
+from bench.run import (HELLO_REQUESTS, HOST, Phone, Served, Table, convention_load, hello_cpu_ms,  # noqa: E402
+                       machine_cpu_seconds, make_tables, ratio, start_companion)
 
 TARGET_P99_MS = 100.0
 TARGET_PROPAGATION_P95_MS = 250.0
@@ -105,8 +107,9 @@ def uptime() -> str:
 # --- 1. the hall, stepped -----------------------------------------------------------------------
 
 
-def hall_step(data: Path, workers: int, tables: int, seconds: float, ramp: float | None, extra: list[str], phone: type) -> dict:
-    """One step: a fresh server, the convention load with `tables` tables, its figures."""
+def hall_step(data: Path, workers: int, tables: int, seconds: float, ramp: float | None, extra: list[str], phone: type,
+              hello_ms: float = float("nan")) -> dict:
+    """One step: a fresh server, the convention load with `tables` tables, its figures (`hello_ms`: a bare hello's CPU)."""
     # phones join at most 100 a second (each loads a page, about 5 ms of the server's CPU)
     ramp = ramp if ramp is not None else max(10.0, tables * 4 / 100)
     load_before = loadavg()
@@ -116,7 +119,6 @@ def hall_step(data: Path, workers: int, tables: int, seconds: float, ramp: float
     finally:
         companion.stop()
     changes = f["writes"] - f["conflicts"]
-    cpu_s = f["server_cpu"] * f["seconds"]
     missed = [name for name, bad in (("p99", f["p99_ms"] > TARGET_P99_MS),
                                      ("propagation", f["propagation"]["p95_ms"] > TARGET_PROPAGATION_P95_MS),
                                      ("errors", f["errors"] > 0)) if bad]
@@ -128,7 +130,8 @@ def hall_step(data: Path, workers: int, tables: int, seconds: float, ramp: float
         "propagation_p50_ms": f["propagation"]["p50_ms"], "propagation_p95_ms": f["propagation"]["p95_ms"],
         "errors": f["errors"], "error_kinds": f["error_kinds"], "refused": f["refused"], "polls": f["polls"],
         "keep_alives": f["keep_alives"],
-        "server_cpu_pct": f["server_cpu"] * 100, "cpu_ms_per_change": cpu_s * 1000 / changes if changes else float("nan"),
+        "server_cpu_pct": f["server_cpu"] * 100, "cpu_ms_per_change": f["cpu_ms_per_change"],
+        "cpu_per_change_ratio": ratio(f["cpu_ms_per_change"], hello_ms),
         "peak_rss_mb": f["peak_rss_mb"], "processes": f["processes"],
         "bench_cpu_pct": f["bench_cpu"] * 100, "others_cpu_pct": f["others_cpu"] * 100,
         "load_before": load_before, "load_after": loadavg(),
@@ -142,6 +145,7 @@ def print_step(s: dict) -> None:
           f"taps/s={s['taps_per_s']:6.1f} p50_ms={s['p50_ms']:7.1f} p99_ms={s['p99_ms']:8.1f} "
           f"prop_p95_ms={s['propagation_p95_ms']:8.1f} errors={s['errors']:4d} "
           f"server_cpu={s['server_cpu_pct']:4.0f}% cpu_ms/change={s['cpu_ms_per_change']:5.2f} "
+          f"cpu_per_change_ratio={s['cpu_per_change_ratio']:4.0f} "
           f"peak_rss_mb={s['peak_rss_mb']:6.1f} bench_cpu={s['bench_cpu_pct']:3.0f}% others_cpu={s['others_cpu_pct']:3.0f}% "
           f"load={s['load_before']}->{s['load_after']}  {verdict}", flush=True)
     notes = []
@@ -192,11 +196,12 @@ def calm(below: float | None, most_s: float, cpu_below: float | None = None) -> 
 
 def sweep(tmp: Path, workers: int, steps: list[int], seconds: float, ramp: float | None, extra: list[str],
           per_address: int, all_steps: bool, calm_below: float | None = None, calm_most_s: float = 60,
-          calm_cpu: float | None = None) -> list[dict]:
+          calm_cpu: float | None = None, hello_ms: float = float("nan")) -> list[dict]:
     done = []
     for tables in steps:
         calm(calm_below, calm_most_s, calm_cpu)
-        step = hall_step(tmp / f"hall-w{workers}-t{tables}", workers, tables, seconds, ramp, extra, spread_phones(per_address))
+        step = hall_step(tmp / f"hall-w{workers}-t{tables}", workers, tables, seconds, ramp, extra, spread_phones(per_address),
+                         hello_ms)
         print_step(step)
         done.append(step)
         if not step["within"] and not all_steps:
@@ -320,15 +325,19 @@ def main(argv: list[str] | None = None) -> int:
     print(f"capacity: {os.cpu_count()} cores; serve arguments added: {args.serve_arg or 'none'}; "
           f"phones per source address: {args.phones_per_address or 'all on 127.0.0.1'}", flush=True)
     print(f"  uptime before: {uptime()}", flush=True)
-    figures: dict = {"argv": sys.argv[1:], "uptime_before": uptime(), "hall": [], "memory": []}
+    figures: dict = {"argv": sys.argv[1:], "uptime_before": uptime(), "hall": [], "memory": [], "hello_cpu_ms": {}}
     with tempfile.TemporaryDirectory(prefix="companion-capacity-") as tmp:
         if not args.no_hall:
+            for workers in args.workers:  # once, before any step: the ratio's baseline
+                figures["hello_cpu_ms"][workers] = hello_cpu_ms(workers)
+                print(f"  a bare hello (bench/hello.py, {workers} worker(s)): {figures['hello_cpu_ms'][workers]:.3f} ms "
+                      f"of server CPU a request, over {HELLO_REQUESTS} keep-alive requests", flush=True)
             print(f"\nthe hall: {args.seconds:.0f} s a step, targets p99 <= {TARGET_P99_MS:.0f} ms, "
                   f"propagation p95 <= {TARGET_PROPAGATION_P95_MS:.0f} ms, 0 errors", flush=True)
             for workers in args.workers:
                 figures["hall"] += sweep(Path(tmp), workers, args.tables, args.seconds, args.ramp, args.serve_arg,
                                          args.phones_per_address, args.all_steps, args.calm, args.calm_wait,
-                                         args.calm_cpu)
+                                         args.calm_cpu, figures["hello_cpu_ms"][workers])
         if args.streams:
             calm(args.calm, args.calm_wait, args.calm_cpu)
             print(f"\nmemory per open stream: `companion serve --workers {args.memory_workers}`, idle streams 4 a table, "
@@ -340,7 +349,8 @@ def main(argv: list[str] | None = None) -> int:
         held = [s for s in figures["hall"] if s["workers"] == workers and s["within"]]
         best = max(held, key=lambda s: s["tables"]) if held else None
         print(f"workers={workers}: " + (f"{best['tables']} tables ({best['phones']} phones, {best['taps_per_s']:.0f} taps/s) "
-                                        f"within the targets, at {best['cpu_ms_per_change']:.2f} ms of server CPU per change"
+                                        f"within the targets, at {best['cpu_ms_per_change']:.2f} ms of server CPU per change "
+                                        f"({best['cpu_per_change_ratio']:.0f} times a bare hello request's)"
                                         if best else "no step within the targets"), flush=True)
     if figures["memory"]:
         last = figures["memory"][-1]

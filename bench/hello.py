@@ -11,7 +11,7 @@ Run: python bench/hello.py PORT [WORKERS]
 
 from __future__ import annotations
 
-import sys
+import argparse
 
 BODY = b"hello"
 
@@ -25,8 +25,11 @@ def hello(environ, start_response):
 def main() -> None:
     from companion import serving, workers
 
-    port = int(sys.argv[1])
-    count = int(sys.argv[2]) if len(sys.argv) > 2 else 1
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("port", type=int)
+    parser.add_argument("workers", nargs="?", type=int, default=1, help="processes, as `companion serve --workers N` (default 1)")
+    args = parser.parse_args()
+    port, count = args.port, args.workers
     print(f"hello on 127.0.0.1:{port}, {count} process(es)", flush=True)
     if count == 1:
         serving.serve(hello, host="127.0.0.1", port=port)

@@ -13,9 +13,11 @@ hall (800 phones that only watch) measures `idle_req_per_s`, what watching costs
 polling made 1,067 requests a second. Both sides' CPU is printed, so that a saturated load
 generator is not taken for a slow server. The last line printed is the summary:
 
-    latency_ratio=… load_p99_ms=… load_errors=… page_gzip_kb=… fragment_gzip_kb=… propagation_p95_ms=… idle_req_per_s=… push_kib_per_change=…
+    latency_ratio=… load_p99_ms=… load_errors=… page_gzip_kb=… fragment_gzip_kb=… propagation_p95_ms=… idle_req_per_s=… push_kib_per_change=… hello_cpu_ms=… cpu_per_change_ms=… cpu_per_change_ratio=…
 
-These are measurements, not tests: nothing here asserts a speed. bench/README.md says how to
+`cpu_per_change_ratio` (issue 39) is the server's CPU per change in the convention load over
+the CPU of one bare hello request (bench/hello.py) served by as many processes, both measured
+in the run. These are measurements, not tests: nothing here asserts a speed. bench/README.md says how to
 read them and holds the latest figures.
 """
 
@@ -176,6 +178,47 @@ def start_hello(workers: int | None = None) -> Served:
     """Start the baseline, served as `companion serve` serves the app (same options, same workers)."""
     port = free_port()
     return start([sys.executable, str(ROOT / "bench" / "hello.py"), str(port), *([str(workers)] if workers else [])], port)
+
+
+#: keep-alive requests over which a hello's CPU is measured: /proc counts CPU in clock ticks
+#: (10 ms), and a hello request takes well under a tenth of one
+HELLO_REQUESTS = 4000
+
+
+def hello_cpu_ms(workers: int | None, requests: int = HELLO_REQUESTS) -> float:
+    """Return the server CPU of one bare hello request, in ms.
+
+    A fresh bench/hello.py with `workers` processes answers `requests` keep-alive requests, one
+    at a time, over four connections a process (so that every worker gets some). Its CPU is
+    read from /proc before and after (Served.cpu_seconds), summed over its processes.
+    """
+    hello = start_hello(workers)
+    conns = [Connection(HOST, hello.port) for _ in range(4 * (workers or 1))]
+    try:
+        for i in range(200):  # warm up, and open every connection
+            conns[i % len(conns)].request("GET", "/")
+        before = hello.cpu_seconds()
+        for i in range(requests):
+            answer = conns[i % len(conns)].request("GET", "/")
+            if answer.status != 200:
+                raise RuntimeError(f"the hello answered {answer.status}")
+        used = hello.cpu_seconds() - before
+    finally:
+        for conn in conns:
+            conn.close()
+        hello.stop()
+    return used * 1000 / requests
+
+
+def ratio(part: float, whole: float) -> float:
+    """part / whole, or NaN where whole is 0 (a CPU too small for /proc's clock ticks)."""
+    return part / whole if whole else float("nan")
+
+
+def cpu_ms_per_change(figures: dict) -> float:
+    """The server's CPU seconds in a load's window over the taps answered 200 in it, in ms."""
+    changes = figures["writes"] - figures["conflicts"]
+    return figures["server_cpu"] * figures["seconds"] * 1000 / changes if changes else float("nan")
 
 
 # --- what a phone sends -----------------------------------------------------------------------
@@ -775,15 +818,16 @@ async def taps_at(table: Table, phones: list[Phone], load: Load, rng: random.Ran
 
 
 async def _run_hall(companion: Served, tables: list[Table], ramp: float, seconds: float, write_every: float | None,
-                    phone: type = Phone) -> dict:
+                    phone: type = Phone, spread: Spread | None = None) -> dict:
     """Seat 4 phones at each table over the ramp, let them settle, then measure for `seconds`.
 
     The window opens once every phone holds its stream or was refused it (at most
     SETTLE_LIMIT_S after the ramp). With write_every, each table changes a score during the
     window; after it, the phones keep following (at most PROPAGATION_LIMIT_S) until every tap
     reached the table's other phones. Then every phone is cancelled and its connections closed.
+    `spread` may be a Spread that notes more (bench/guest.py's counts skipped pushes).
     """
-    load, spread, rng = Load(), Spread(), random.Random(7)
+    load, spread, rng = Load(), spread or Spread(), random.Random(7)
     started = time.perf_counter()
     seated = {t.id: [phone(t, seat, companion.port, load, spread) for seat in range(4)] for t in tables}
     phones = [p for at_table in seated.values() for p in at_table]
@@ -871,7 +915,7 @@ def convention_load(companion: Served, n_tables: int, ramp: float, seconds: floa
     every = load.pages + load.polls + load.writes + load.opens
     propagation = spread.figures()
     per_change = (lambda n: kb(n / load.deliveries)) if load.deliveries else (lambda n: float("nan"))
-    return {
+    figures = {
         "tables": n_tables,
         **hall_figures(companion, run, workers),
         "requests": len(every),
@@ -896,6 +940,8 @@ def convention_load(companion: Served, n_tables: int, ramp: float, seconds: floa
         "errors": len(load.errors) + propagation["late"],
         "error_kinds": sorted(set(load.errors))[:5],
     }
+    figures["cpu_ms_per_change"] = cpu_ms_per_change(figures)
+    return figures
 
 
 def idle_hall(companion: Served, n_tables: int, ramp: float, seconds: float, workers: int) -> dict:
@@ -1005,6 +1051,10 @@ def main(argv: list[str] | None = None) -> int:
         from companion.workers import hall_workers
 
         load_workers = args.load_workers or hall_workers()
+        print(f"a bare hello's CPU: bench/hello.py with {load_workers} process(es), as the convention load's server, "
+              f"over {HELLO_REQUESTS} keep-alive requests", flush=True)
+        figures["hello_cpu_ms"] = hello_cpu_ms(load_workers)
+        print(f"  {figures['hello_cpu_ms']:.3f} ms of server CPU a request\n", flush=True)
         companion = start_companion(Path(tmp) / "load", load_workers)
         try:
             print(f"convention load: {n_tables} tables x 4 phones reading {LANGUAGES_PER_TABLE} language(s) per table, each holding the table's event stream (polling every "
@@ -1029,6 +1079,9 @@ def main(argv: list[str] | None = None) -> int:
                   f"p50 {spread['p50_ms']:.1f} ms, p95 {spread['p95_ms']:.1f} ms, max {spread['max_ms']:.1f} ms; "
                   f"{spread['late']} never reached them within {PROPAGATION_LIMIT_S:.0f} s", flush=True)
             print(f"  errors {load['errors']} (the {spread['late']} late taps included) {load['error_kinds'] or ''}", flush=True)
+            print(f"  server CPU per change {load['cpu_ms_per_change']:.2f} ms (its CPU seconds in the window over the "
+                  f"{load['writes'] - load['conflicts']} taps answered 200): {ratio(load['cpu_ms_per_change'], figures['hello_cpu_ms']):.1f} "
+                  f"times a bare hello request's {figures['hello_cpu_ms']:.3f} ms", flush=True)
             print_hall(load)
         finally:
             companion.stop()
@@ -1050,13 +1103,16 @@ def main(argv: list[str] | None = None) -> int:
     figures["propagation_p95_ms"] = figures["load"]["propagation"]["p95_ms"]
     figures["idle_req_per_s"] = figures["idle"]["req_per_s"]
     figures["push_kib_per_change"] = figures["load"]["push_kib_per_change"]
+    figures["cpu_per_change_ms"] = figures["load"]["cpu_ms_per_change"]
+    figures["cpu_per_change_ratio"] = ratio(figures["cpu_per_change_ms"], figures["hello_cpu_ms"])
     if args.json:
         Path(args.json).write_text(json.dumps(figures, indent=2) + "\n")
     print(f"latency_ratio={figures['latency']['latency_ratio']:.2f} load_p99_ms={figures['load']['p99_ms']:.1f} "
           f"load_errors={figures['load']['errors']} page_gzip_kb={figures['weight']['page_gzip_kb']:.1f} "
           f"fragment_gzip_kb={figures['weight']['fragment_gzip_kb']:.1f} "
           f"propagation_p95_ms={figures['propagation_p95_ms']:.1f} idle_req_per_s={figures['idle_req_per_s']:.1f} "
-          f"push_kib_per_change={figures['push_kib_per_change']:.1f}", flush=True)
+          f"push_kib_per_change={figures['push_kib_per_change']:.1f} hello_cpu_ms={figures['hello_cpu_ms']:.3f} "
+          f"cpu_per_change_ms={figures['cpu_per_change_ms']:.2f} cpu_per_change_ratio={figures['cpu_per_change_ratio']:.1f}", flush=True)
     return 0
 
 

@@ -11,6 +11,7 @@ Run: python bench/secret_timing.py [ROUNDS]
 
 from __future__ import annotations
 
+import argparse
 import http.client
 import json
 import secrets
@@ -104,7 +105,9 @@ def _connect(port: int) -> http.client.HTTPConnection:
 
 
 def main() -> None:
-    rounds = int(sys.argv[1]) if len(sys.argv) > 1 else 20_000
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("rounds", nargs="?", type=int, default=20_000, help="rounds in the process (default 20000; a tenth over HTTP)")
+    rounds = parser.parse_args().rounds
     for name, value in {**in_process(rounds), **over_http(max(200, rounds // 10))}.items():
         print(f"{name}: {value:.1f} µs")
 

@@ -13,7 +13,7 @@ sending one header line every 10 s held a server with a 1024 open-file limit (re
 - a request head must arrive whole within $COMPANION_HEAD_TIMEOUT_S of its first byte (408);
 - a stream whose phone closed it gives its place back within a few seconds (push.KEEP_ALIVE_S);
 - with one client holding its cap of streams and 1,000 slow sockets dripping header lines,
-  another client's page and tap are answered (a generous socket timeout; bench/limits.py prints
+  another client's page and tap are answered (a generous socket timeout; bench/client_limits.py prints
   how fast);
 - a page whose stream is refused polls, and shows the other phone's taps (chromium).
 
@@ -32,7 +32,7 @@ import time
 
 import pytest
 
-from bench.limits import dripping_sockets, open_stream
+from bench.client_limits import dripping_sockets, open_stream
 from companion.web.push import KEEP_ALIVE_S
 from tests.conftest import Server
 from tests.foundation.test_lost_taps import api_post, create
@@ -219,7 +219,7 @@ def test_one_client_at_its_cap_of_streams_and_1000_slow_sockets_leave_another_cl
                                   source="127.0.0.2", timeout=GENEROUS_S)
         assert status == 200 and doc["version"] == 1, doc
         print(f"\n{capped} streams held by one client, 1,000 slow sockets from {spread} address(es):"
-              " another client's page and tap answered (bench/limits.py prints how fast)")
+              " another client's page and tap answered (bench/client_limits.py prints how fast)")
         assert server.process.poll() is None
         assert "Traceback" not in server.log.read_text()
     finally:

@@ -1,7 +1,7 @@
 """Can one client stop another's page or tap? Its latency beside a flood (issue 31, deliverable 3). Prints figures.
 
-    python bench/limits.py              # both phases: this machine's open-file limit, then 1024 (about 2 minutes)
-    python bench/limits.py --files 1024 --seconds 20
+    python bench/client_limits.py              # both phases: this machine's open-file limit, then 1024 (about 2 minutes)
+    python bench/client_limits.py --files 1024 --seconds 20
 
 Each phase starts a fresh `companion serve` (one process, default limits, `--create-limit off`)
 on 127.0.0.1, and a client at 127.0.0.2 asks for its table's page and taps it (the JSON API),
