@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import sqlite3
 import time
+from itertools import islice
 from typing import Iterator
 
 import gevent
@@ -50,6 +51,12 @@ SLICE_S = 0.01
 SLICE_MOST = 200
 #: seconds between two slices (a timer: see Hub._wake)
 PAUSE_S = 0.0005
+#: the (screen, language) pairs of one table brought up to date at every change, in each process:
+#: the first opened (four phones in two languages on a screen or two); a stream on a further pair
+#: is brought up to date at most every SPARE_PAIR_S, so that one guest holding streams on 200
+#: pairs of one table costs a bounded drawing a second, not 200 a change (bench/guest.py)
+LIVE_PAIRS = 8
+SPARE_PAIR_S = 5.0
 
 
 class Hub:
@@ -73,10 +80,14 @@ class Hub:
         self.computed = 0  # answers computed, not shared (for tests and benchmarks)
         #: (table id, screen key, version) -> the answer one stream is computing, which the others wait for
         self.coming: dict[tuple, AsyncResult] = {}
+        #: table id -> {screen key: its streams}, in the order the keys were first opened (LIVE_PAIRS)
+        self.pairs: dict[str, dict] = {}
+        #: (table id, screen key) -> when a spare pair was last brought up to date
+        self.spare_at: dict[tuple, float] = {}
         self._watcher: gevent.Greenlet | None = None
         self._wake_up = Event()  # set when the first stream opens: the watcher runs only while there are some
 
-    def open(self, table_id: str, version: int) -> None:
+    def open(self, table_id: str, version: int, key=None) -> None:
         """Count a stream on the table, which has shown `version`.
 
         Only the first stream of a table sets the version the Hub knows: a newer one read by a
@@ -86,18 +97,27 @@ class Hub:
         and again, instead of the new one (tests/resilience/test_keep_alive_flood.py).
         """
         self.streams[table_id] = self.streams.get(table_id, 0) + 1
+        pairs = self.pairs.setdefault(table_id, {})
+        pairs[key] = pairs.get(key, 0) + 1
         self.versions.setdefault(table_id, version)
         if self._watcher is None or self._watcher.dead:
             self._watcher = gevent.spawn(self._watch)
         self._wake_up.set()
 
-    def close(self, table_id: str) -> None:
+    def close(self, table_id: str, key=None) -> None:
         """Forget a stream that ended."""
+        pairs = self.pairs.get(table_id, {})
+        if pairs.get(key, 0) > 1:
+            pairs[key] -= 1
+        elif key in pairs:
+            del pairs[key]
+            self.spare_at.pop((table_id, key), None)
         left = self.streams.get(table_id, 0) - 1
         if left > 0:
             self.streams[table_id] = left
             return
         self.streams.pop(table_id, None)
+        self.pairs.pop(table_id, None)
         self.versions.pop(table_id, None)
         self.answers.pop(table_id, None)
         self.parked.pop(table_id, None)  # none left: each parked waiter is a stream counted above
@@ -115,6 +135,22 @@ class Hub:
         finally:
             parked.pop(waiter, None)  # timed out (or ended): no longer to be woken
         return self.versions.get(table_id, -1) > version
+
+    def hold(self, table_id: str, key, version: int) -> None:
+        """Wait, for a stream on a spare pair of its table (past the first LIVE_PAIRS opened), until
+        that pair may be brought up to date again (SPARE_PAIR_S after the last time); at once where
+        another stream of the pair has its answer already."""
+        pairs = self.pairs.get(table_id, {})
+        if key not in pairs or key in islice(pairs, LIVE_PAIRS):
+            return
+        if (key, version) in self.answers.get(table_id, {}) or (table_id, key, version) in self.coming:
+            return
+        last = self.spare_at.get((table_id, key))
+        if last is not None:
+            wait = last + SPARE_PAIR_S - time.monotonic()
+            if wait > 0:
+                gevent.sleep(wait)
+        self.spare_at[(table_id, key)] = time.monotonic()
 
     def next(self, table_id: str, key, version: int, next_region) -> tuple[int, bytes] | None:
         """Return what a stream holding `version` of the table, on screen `key`, is sent next:
@@ -323,17 +359,18 @@ def stream(hub: Hub, table_id: str, version: int, first: str | None, next_region
     gone or the secret no longer opens it. `key` names what the stream shows (its screen): the
     streams of a table with the same key and version share one call of `next_region` (Hub.next).
     """
-    hub.open(table_id, version)
+    hub.open(table_id, version, key)
     try:
         yield f"retry: {RETRY_MS}\n\n".encode() + ALIVE  # the page learns the cadence at once
         if first is not None:
             yield event(version, first)
         while True:
-            hub.wait(table_id, version, KEEP_ALIVE_S)
+            if hub.wait(table_id, version, KEEP_ALIVE_S):
+                hub.hold(table_id, key, version)  # a spare pair: brought up to date every SPARE_PAIR_S
             found = hub.next(table_id, key, version, next_region)
             if found is None:
                 return  # gone: the browser opens the stream again, and gets 404, on which the page polls
             version, data = found
             yield data
     finally:
-        hub.close(table_id)
+        hub.close(table_id, key)

@@ -1,4 +1,4 @@
-"""Two workers draw each version of a region once (companion/web/live.py), against `serve --workers 2`.
+"""Two workers draw each version of a region once (companion/web/live.py), and a table's spare pairs wait (push.py).
 
 Streams are opened until each worker holds some on the same table, screen and language (which
 worker took a connection is read from /proc: the server's end of each socket, by its inode);
@@ -83,3 +83,35 @@ def test_two_workers_draw_each_version_once(tmp_path):
         for stream in streams:
             stream.close()
         server.stop()
+
+
+@pytest.mark.slow
+def test_a_table_brings_its_first_pairs_up_to_date_at_every_change_and_the_others_every_few_seconds(server):
+    """push.LIVE_PAIRS (screen, language) pairs of a table get every version; a stream on a further
+    pair gets the newest one at most every SPARE_PAIR_S, so a guest's streams on many pairs cost a
+    bounded drawing a second (bench/guest.py measures it)."""
+    from companion.web import push
+
+    t = create(server, game="codex", players=("Anna", "Tom"))
+    pairs = [(None, lang) for lang in ("en", "fr", "de", "pl", "es", "it")] + [("end", "en"), ("book-0", "en"), ("book-1", "en")]
+    assert len(pairs) == push.LIVE_PAIRS + 1
+    streams = []
+    try:
+        for screen, lang in pairs:
+            query = "v=0" + (f"&screen={screen}" if screen else "")
+            stream = Stream(server.port, t, query, headers={"Accept-Language": lang})
+            stream.read_until(rb"event: alive")
+            streams.append(stream)
+        for i in range(3):
+            status, _ = api_post(server, t, "events", {"type": "points", "data": {"player": 0, "delta": 1}, "expected_version": i})
+            assert status == 200
+            for stream in streams[:-1]:
+                stream.read_until(rb"id: %d\n" % (i + 1))
+        spare = streams[-1]
+        spare.read_until(rb"id: 3\n", seconds=push.SPARE_PAIR_S + 5)
+        assert [v for v, _ in spare.events()] == [1, 3], "the spare pair got the first change at once, then the newest"
+        for stream in streams[:-1]:
+            assert [v for v, _ in stream.events()] == [1, 2, 3]
+    finally:
+        for stream in streams:
+            stream.close()
