@@ -229,7 +229,7 @@ class LiveCache:
                          [table_id, drawn_key(screen), version]).fetchone()
         if row is None or row[0] is None:
             return None
-        return {pid: tuple(value) for pid, value in json.loads(row[0])["fingerprint"].items()}
+        return {pid: (own, tuple(children)) for pid, (own, children) in json.loads(row[0])["fingerprint"].items()}
 
 
 def _pause(seconds: float) -> None:

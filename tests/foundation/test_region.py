@@ -91,10 +91,15 @@ def test_a_second_process_reads_the_version_the_first_drew(app):
             read = second.region(app, db, table, (None, "fr"))
             assert read.html == drawn.html and read.fingerprint == drawn.fingerprint
             table = tables.append(db, table_id, {**fame(i % 2), "expected_version": table.version}, 0, secret=secret)
-        # one behind: the second learns what changed from the stored fingerprint
-        assert second.fingerprint_of(db, table_id, (None, "fr"), table.version - 1) is not None
-    assert (first.drawn, first.read, second.drawn, second.read) == (3, 0, 0, 3)
-    assert stored(app, table_id) == [("|fr", v, 1, 1) for v in range(3)]
+        # one behind: a third process learns what changed from the stored fingerprint alone
+        third = live.LiveCache()
+        stored_print = third.fingerprint_of(db, table_id, (None, "fr"), table.version - 1)
+        now = first.region(app, db, table, (None, "fr"))
+        sent = now.changed_since(stored_print)
+        assert sent == now.changed_since(first.fingerprint(table_id, (None, "fr"), table.version - 1))
+        assert "table-live" not in sent and "history" in sent
+    assert (first.drawn, first.read, second.drawn, second.read) == (4, 0, 0, 3)
+    assert stored(app, table_id) == [("|fr", v, 1, 1) for v in range(4)]
 
 
 def test_a_region_claimed_by_another_process_is_waited_for_then_drawn_alone(app, monkeypatch):
