@@ -11,8 +11,9 @@ How a stream learns of a change: the Hub below watches the database, not the cod
 it, so a write made by another process (`serve --workers`, the CLI) reaches every stream too.
 One greenlet per process asks SQLite's `PRAGMA data_version` every TICK_S: a number that
 changes whenever another connection has committed, read from shared memory without touching
-the tables. Only when it changed does it read the versions of the tables that have streams
-open, and wake the streams whose table moved. With no stream open it does not run.
+the tables. Only when it changed, and an event was written since (the newest rowid of `events`:
+a region kept by live.py commits too, and moves no table), does it read the versions of the
+tables that have streams open, and wake the streams whose table moved. With no stream open it does not run.
 
 This needs gevent (companion/serving.py): a stream is a greenlet that waits on a gevent
 Event. Served any other way (Flask's test client, a debugger), there is no Hub and the route
@@ -221,21 +222,27 @@ class Hub:
     def _watch(self) -> None:
         conn = sqlite3.connect(self.database, timeout=0.5)
         try:
-            seen = None
+            seen = last_event = None
             while True:
                 if not self.streams:
                     self._wake_up.clear()
                     self._wake_up.wait()  # no stream open: nothing to look for
-                    seen = None
+                    seen = last_event = None
                 gevent.sleep(self.tick)
                 try:
                     now = conn.execute("PRAGMA data_version").fetchone()[0]
                     if now == seen:
                         continue
                     seen = now
+                    # a table moves only with an event written (tables._write): a commit that wrote
+                    # none (a region kept by live.py, a setting) needs no look at the tables
+                    newest = conn.execute("SELECT max(rowid) FROM events").fetchone()[0]
+                    if newest == last_event:
+                        continue
+                    last_event = newest
                     moved = self._read_versions(conn)
                 except sqlite3.Error:  # the disk, or a busy file: the streams' own polls see it; look again
-                    seen = None
+                    seen = last_event = None
                     gevent.sleep(1)
                     continue
                 self._wake(moved)
