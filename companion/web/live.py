@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import json
 import os
+import sqlite3
 import threading
 import time
 from collections import OrderedDict
@@ -154,6 +155,12 @@ class LiveCache:
         found = self.get(table.id, screen, table.version)
         if found is not None:
             return found
+        try:
+            return self._kept_or_drawn(app, db, table, screen)
+        except sqlite3.Error:  # a full or read-only disk, a busy file: drawn here, not kept for the others
+            return self._draw(app, db, table, screen, keep=False)
+
+    def _kept_or_drawn(self, app, db, table, screen: DrawnAs) -> Parts:
         where = (table.id, drawn_key(screen), table.version)
         deadline = time.monotonic() + CLAIM_WAIT_S
         while True:
@@ -181,15 +188,18 @@ class LiveCache:
         key, lang = screen
         drawn = region.draw(app, table, key, lang, before, region.context_of(db, table, key))
         self.drawn += 1
-        if keep:
-            _store(db, table.id, drawn_key(screen), drawn)
-            self.put(table.id, screen, drawn)
-            self.stored += 1
-            if self.stored % FORGET_EVERY == 0:
-                forget_idle(db)
-        else:
-            db.execute("UPDATE region_versions SET draws = draws + 1 WHERE table_id = ? AND drawn_as = ? AND version = ?",
-                       [table.id, drawn_key(screen), table.version])
+        try:
+            if keep:
+                _store(db, table.id, drawn_key(screen), drawn)
+                self.put(table.id, screen, drawn)
+                self.stored += 1
+                if self.stored % FORGET_EVERY == 0:
+                    forget_idle(db)
+            else:
+                db.execute("UPDATE region_versions SET draws = draws + 1 WHERE table_id = ? AND drawn_as = ? AND version = ?",
+                           [table.id, drawn_key(screen), table.version])
+        except sqlite3.Error:  # not kept (the disk): the phone still gets what was drawn
+            pass
         return drawn
 
     def _newest_stored(self, db, table_id: str, screen: DrawnAs, below: int) -> Parts | None:

@@ -152,3 +152,19 @@ def test_only_the_versions_kept_stay_and_an_idle_table_is_forgotten(app):
                                                ("voynich", ["Anna", "Tom"]), ("gutenberg", ["Anna", "Tom"])])
 def test_every_game_draws_its_first_region_with_unique_part_ids(app, game_key, players):
     follow(app, game_key, players, [], langs=("en", "pl"))
+
+
+def test_a_region_is_still_drawn_where_the_store_cannot_be_written(app, tmp_path):
+    """A full or read-only disk keeps nothing, and the phone still gets its region (never a 500)."""
+    table_id, secret = create(app.test_client(), "codex", ["Anna", "Tom"])
+    cache = live.LiveCache()
+    with app.app_context():
+        db = get_db()
+        table = tables.authorize(db, table_id, secret)
+        db.execute("PRAGMA query_only = ON")  # every write refused, as on a read-only disk
+        try:
+            found = cache.region(app, db, table, (None, "en"))
+        finally:
+            db.execute("PRAGMA query_only = OFF")
+        assert found.root == "table-live" and "Anna" in found.html
+    assert stored(app, table_id) == []
