@@ -337,7 +337,7 @@ def serve(args) -> int:
     connections = serving.connection_limit()
     path, sync = database_settings(config)
     if count == 1:
-        app = create_app(config)
+        app = create_app(dict(config, SHARED_REGIONS=False))  # no other process reads its regions (web/live.py)
         push.enable(app)
         try:
             made = serving.server(app, host=args.host, port=args.port, connections=connections)

@@ -8,7 +8,8 @@ reads, and every phone, stream and process gets the same text:
 - **Drawn a part at a time** (region.py): from the version before, only the parts whose inputs
   changed run their templates.
 - **Kept in SQLite beside the events** (migration 0004_regions), so that a second process
-  (`serve --workers`) reads what the first drew instead of drawing it again. A version's row in
+  (`serve --workers`) reads what the first drew instead of drawing it again. `serve` with one
+  process (SHARED_REGIONS off) keeps them in its memory alone: nobody else would read them. A version's row in
   `region_versions` names each of its parts by id and *ref* (its inputs' key, or the hash of its
   text for a part drawn every time), with its fingerprint; the parts' text is in `region_parts`
   under (id, ref): a part unchanged since the version before is not written again.
@@ -155,6 +156,10 @@ class LiveCache:
         found = self.get(table.id, screen, table.version)
         if found is not None:
             return found
+        if not app.config.get("SHARED_REGIONS", True):  # `serve` alone: nobody else to draw for
+            drawn = self._draw(app, db, table, screen, keep=False, counted=False)
+            self.put(table.id, screen, drawn)
+            return drawn
         try:
             return self._kept_or_drawn(app, db, table, screen)
         except sqlite3.Error:  # a full or read-only disk, a busy file: drawn here, not kept for the others
@@ -181,7 +186,7 @@ class LiveCache:
                 return self._draw(app, db, table, screen, keep=False)  # never came: drawn alone, unkept
             _pause(CLAIM_LOOK_S)
 
-    def _draw(self, app, db, table, screen: DrawnAs, keep: bool) -> Parts:
+    def _draw(self, app, db, table, screen: DrawnAs, keep: bool, counted: bool = True) -> Parts:
         before = self.newest(table.id, screen)
         if before is None or before.version >= table.version:
             before = self._newest_stored(db, table.id, screen, table.version)
@@ -195,7 +200,7 @@ class LiveCache:
                 self.stored += 1
                 if self.stored % FORGET_EVERY == 0:
                     forget_idle(db)
-            else:
+            elif counted:
                 db.execute("UPDATE region_versions SET draws = draws + 1 WHERE table_id = ? AND drawn_as = ? AND version = ?",
                            [table.id, drawn_key(screen), table.version])
         except sqlite3.Error:  # not kept (the disk): the phone still gets what was drawn
