@@ -1,7 +1,7 @@
 """The distinct-pairs guest (issue 39): what one guest's streams on many screens cost another table. Prints figures.
 
-    python bench/guest.py            # two phases of 20 s, about a minute and a half
-    python bench/guest.py --quick    # two phases of 10 s
+    python bench/guest.py            # two phases of 20 s, about a minute
+    python bench/guest.py --quick    # two phases of 10 s, about 30 s
     python bench/guest.py --workers 1 --seconds 15
 
 A guest at one table holds 200 event streams on it (--streams), each on a different (screen,
