@@ -348,6 +348,7 @@ def serve(args) -> int:
         from . import db
 
         db.migrate(path)  # once, before any worker opens the file
+        db.forget_regions(path)  # drawn by the code that ran before: its templates may have changed
         try:
             sockets = workers.listening_sockets(args.host, args.port, count)
         except OSError as exc:

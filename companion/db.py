@@ -125,6 +125,23 @@ MIGRATIONS: list[tuple[str, str]] = [
 ]
 
 
+def forget_regions(path: str | Path) -> None:
+    """Drop every region the web layer kept (companion/web/live.py): a cache, drawn by the code
+    that ran before this start, whose templates and words may have changed since. A file that
+    cannot be written keeps them: its workers draw alone then (live.py)."""
+    conn = sqlite3.connect(str(path), timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
+    try:
+        conn.execute("BEGIN IMMEDIATE")
+        conn.execute("DELETE FROM region_parts")
+        conn.execute("DELETE FROM region_versions")
+        conn.execute("COMMIT")
+    except sqlite3.Error:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+    finally:
+        conn.close()
+
+
 def check_sync(mode: str) -> str:
     """Return a valid sync mode, or raise ValueError naming the allowed ones."""
     if mode not in SYNC_MODES:

@@ -40,6 +40,8 @@ import threading
 import time
 from collections import OrderedDict
 
+from ..games import speech
+from ..db import BUSY_TIMEOUT_MS
 from . import region
 from .region import Drawn, Parts
 
@@ -52,10 +54,6 @@ CLAIM_S = 2.0
 CLAIM_WAIT_S = 0.5
 #: seconds between two looks at a claimed region while waiting
 CLAIM_LOOK_S = 0.005
-
-
-#: between a part's id and its ref where the two are one string
-SEP = "\x1f"
 
 
 def drawn_key(drawn: DrawnAs) -> str:
@@ -80,6 +78,7 @@ class LiveCache:
         self.hits = self.misses = 0  # for tests and benchmarks
         self.drawn = self.read = 0  # regions this process drew, and read from the store another drew
         self.stored = 0  # regions this process drew and stored
+        self._swept: dict[tuple[str, DrawnAs], int] = {}  # (table, screen) -> the SWEEP_EVERY bucket last swept
 
     def __len__(self) -> int:
         return len(self._entries)
@@ -156,14 +155,13 @@ class LiveCache:
         found = self.get(table.id, screen, table.version)
         if found is not None:
             return found
-        if not app.config.get("SHARED_REGIONS", True):  # `serve` alone: nobody else to draw for
-            drawn = self._draw(app, db, table, screen, keep=False, counted=False)
-            self.put(table.id, screen, drawn)
-            return drawn
-        try:
-            return self._kept_or_drawn(app, db, table, screen)
-        except sqlite3.Error:  # a full or read-only disk, a busy file: drawn here, not kept for the others
-            return self._draw(app, db, table, screen, keep=False)
+        shared = app.config.get("SHARED_REGIONS", True)  # off: `serve` alone, nobody else to draw for
+        if shared:
+            try:
+                return self._kept_or_drawn(app, db, table, screen)
+            except sqlite3.Error:  # a full or read-only disk, a busy file: drawn here, not kept for the others
+                pass
+        return self._draw(app, db, table, screen, keep=False, shared=shared)
 
     def _kept_or_drawn(self, app, db, table, screen: DrawnAs) -> Parts:
         where = (table.id, drawn_key(screen), table.version)
@@ -179,33 +177,60 @@ class LiveCache:
                 self.put(table.id, screen, found)
                 return found
             if row is None or (row[0] is None and time.time() - row[1] > CLAIM_S):
-                if _claim(db, where, row):
+                if _briefly(db, lambda: _claim(db, where, row)):
                     return self._draw(app, db, table, screen, keep=True)
                 continue  # another process claimed it between the two statements
             if time.monotonic() > deadline:
                 return self._draw(app, db, table, screen, keep=False)  # never came: drawn alone, unkept
             _pause(CLAIM_LOOK_S)
 
-    def _draw(self, app, db, table, screen: DrawnAs, keep: bool, counted: bool = True) -> Parts:
+    def _draw(self, app, db, table, screen: DrawnAs, keep: bool, shared: bool = True) -> Parts:
+        """Draw the region from the newest kept before it; keep it in memory, and in the store if
+        this process claimed it. A drawing the store cannot take is still answered and remembered."""
         before = self.newest(table.id, screen)
-        if before is None or before.version >= table.version:
-            before = self._newest_stored(db, table.id, screen, table.version)
+        if shared and (before is None or before.version >= table.version):
+            try:
+                before = self._newest_stored(db, table.id, screen, table.version)
+            except sqlite3.Error:
+                before = None
         key, lang = screen
-        drawn = region.draw(app, table, key, lang, before, region.context_of(db, table, key))
+        with speech.speaking(lang):  # the history and the view's words, in the language drawn
+            context = region.context_of(db, table, key)
+        drawn = region.draw(app, table, key, lang, before, context)
         self.drawn += 1
+        self.put(table.id, screen, drawn)
+        if not shared:
+            return drawn
+        where = (table.id, drawn_key(screen), table.version)
         try:
             if keep:
-                _store(db, table.id, drawn_key(screen), drawn)
-                self.put(table.id, screen, drawn)
+                _briefly(db, lambda: _store(db, table.id, drawn_key(screen), drawn, self._sweep_due(table.id, screen, drawn.version)))
                 self.stored += 1
                 if self.stored % FORGET_EVERY == 0:
-                    forget_idle(db)
-            elif counted:
-                db.execute("UPDATE region_versions SET draws = draws + 1 WHERE table_id = ? AND drawn_as = ? AND version = ?",
-                           [table.id, drawn_key(screen), table.version])
-        except sqlite3.Error:  # not kept (the disk): the phone still gets what was drawn
-            pass
+                    _briefly(db, lambda: forget_idle(db))
+            else:
+                _briefly(db, lambda: db.execute("UPDATE region_versions SET draws = draws + 1 WHERE table_id = ? AND drawn_as = ?"
+                                                " AND version = ?", where))
+        except sqlite3.Error:  # not kept (the disk, a busy file): the phone still gets what was drawn
+            if keep:  # our claim goes, so that no process waits for it
+                try:
+                    _briefly(db, lambda: db.execute("DELETE FROM region_versions WHERE table_id = ? AND drawn_as = ? AND version = ?"
+                                                    " AND refs IS NULL AND claimed_by = ?", [*where, os.getpid()]))
+                except sqlite3.Error:
+                    pass
         return drawn
+
+    def _sweep_due(self, table_id: str, screen: DrawnAs, version: int) -> bool:
+        """True once every SWEEP_EVERY versions of a (table, screen, language) this process stores,
+        whichever versions they are."""
+        bucket = version // SWEEP_EVERY
+        key = (table_id, screen)
+        if self._swept.get(key) == bucket:
+            return False
+        if len(self._swept) > 10 * self.size:
+            self._swept.clear()
+        self._swept[key] = bucket
+        return True
 
     def _newest_stored(self, db, table_id: str, screen: DrawnAs, below: int) -> Parts | None:
         row = db.execute("SELECT version, refs FROM region_versions WHERE table_id = ? AND drawn_as = ? AND version < ?"
@@ -224,13 +249,12 @@ class LiveCache:
             if mine is not None and (mine.key if mine.key is not None else "=" + mine.own_hash) == ref:
                 parts[pid] = mine
             else:
-                missing.append(pid + SEP + ref)
-        if missing:
-            rows = db.execute("SELECT part, ref, own, children FROM region_parts WHERE table_id = ? AND drawn_as = ?"
-                              " AND part || char(31) || ref IN (SELECT value FROM json_each(?))",
-                              [table_id, drawn_key(screen), json.dumps(missing)]).fetchall()
-            for pid, ref, own, children in rows:
-                parts[pid] = Drawn(None if ref.startswith("=") else ref, own, region.digest(own), tuple(json.loads(children)))
+                missing.append((pid, ref))
+        for pid, ref in missing:
+            row = db.execute("SELECT own, children FROM region_parts WHERE table_id = ? AND drawn_as = ? AND part = ? AND ref = ?",
+                             [table_id, drawn_key(screen), pid, ref]).fetchone()
+            if row is not None:
+                parts[pid] = Drawn(None if ref.startswith("=") else ref, row[0], region.digest(row[0]), tuple(json.loads(row[1])))
         if len(parts) != len(refs):
             return None
         return Parts(version, doc["root"], parts)
@@ -245,6 +269,31 @@ class LiveCache:
         if row is None or row[0] is None:
             return None
         return {pid: (own, tuple(children)) for pid, (own, children) in json.loads(row[0])["fingerprint"].items()}
+
+
+#: the busy timeout of the store's writes, in ms: a write that finds the file locked by another
+#: process fails at once and is tried again after a pause that lets the process's other greenlets
+#: run (SQLite's own wait sleeps in C, where gevent cannot switch: the whole process would stop)
+BRIEF_BUSY_MS = 0
+#: how many times, and seconds apart, a store's write finding the file locked is tried
+BRIEF_TRIES, BRIEF_PAUSE_S = 20, 0.002
+
+
+def _briefly(db, write):
+    """Run one of the store's writes without waiting on SQLite's lock inside C: tried again after a
+    gevent pause while another process holds the file; sqlite3.Error after BRIEF_TRIES."""
+    for attempt in range(BRIEF_TRIES):
+        db.execute(f"PRAGMA busy_timeout = {BRIEF_BUSY_MS}")
+        try:
+            return write()
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) and "busy" not in str(exc):
+                raise
+        finally:  # the connection is the process's: its other writes wait as ever
+            db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        if attempt + 1 < BRIEF_TRIES:
+            _pause(BRIEF_PAUSE_S)
+    raise sqlite3.OperationalError("database is locked")
 
 
 def _pause(seconds: float) -> None:
@@ -275,11 +324,14 @@ FORGET_EVERY = 1000
 SWEEP_EVERY = 16
 
 
-def _store(db, table_id: str, drawn_as: str, found: Parts) -> None:
-    """Keep a drawn version: its new parts, its refs and fingerprint; drop versions past those kept."""
+def _store(db, table_id: str, drawn_as: str, found: Parts, sweep: bool) -> None:
+    """Keep a drawn version: its parts (those already kept are passed over), its refs and
+    fingerprint; drop the versions past those kept, and with `sweep` the parts none names.
+
+    Every part is offered, not only those drawn at this version: a part taken from this process's
+    memory may be gone from the store (a sweep, an idle table forgotten, a store that failed)."""
     refs = {pid: (d.key if d.key is not None else "=" + d.own_hash) for pid, d in found.parts.items()}
-    new = [(table_id, drawn_as, pid, refs[pid], found.parts[pid].own, json.dumps(found.parts[pid].children))
-           for pid in found.drawn if pid in found.parts]
+    new = [(table_id, drawn_as, pid, refs[pid], d.own, json.dumps(d.children)) for pid, d in found.parts.items()]
     doc = json.dumps({"root": found.root, "refs": refs, "fingerprint": found.fingerprint}, separators=(",", ":"))
     oldest = found.version - LiveCache.VERSIONS_KEPT
     db.execute("BEGIN IMMEDIATE")
@@ -289,7 +341,7 @@ def _store(db, table_id: str, drawn_as: str, found: Parts) -> None:
         db.execute("UPDATE region_versions SET refs = ?, draws = draws + 1 WHERE table_id = ? AND drawn_as = ? AND version = ?",
                    [doc, table_id, drawn_as, found.version])
         db.execute("DELETE FROM region_versions WHERE table_id = ? AND drawn_as = ? AND version < ?", [table_id, drawn_as, oldest])
-        if found.version % SWEEP_EVERY == 0:
+        if sweep:
             _sweep(db, table_id, drawn_as)
         db.execute("COMMIT")
     except BaseException:

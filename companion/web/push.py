@@ -58,6 +58,9 @@ PAUSE_S = 0.0005
 #: pairs of one table costs a bounded drawing a second, not 200 a change (bench/guest.py)
 LIVE_PAIRS = 8
 SPARE_PAIR_S = 5.0
+#: seconds a pair whose last stream closed keeps its place among its table's first pairs: a phone
+#: that reopens its stream (a Wi-Fi blip, a phone woken) is not put behind pairs opened meanwhile
+PAIR_GRACE_S = 60.0
 
 
 class Hub:
@@ -81,10 +84,13 @@ class Hub:
         self.computed = 0  # answers computed, not shared (for tests and benchmarks)
         #: (table id, screen key, version) -> the answer one stream is computing, which the others wait for
         self.coming: dict[tuple, AsyncResult] = {}
-        #: table id -> {screen key: its streams}, in the order the keys were first opened (LIVE_PAIRS)
+        #: table id -> {screen key: its streams (or, closed, minus when: PAIR_GRACE_S)}, in the order first opened (LIVE_PAIRS)
         self.pairs: dict[str, dict] = {}
         #: (table id, screen key) -> when a spare pair was last brought up to date
         self.spare_at: dict[tuple, float] = {}
+        #: a table new to the Hub: its version may have moved between its read and `open`, after the
+        #: watcher last looked, so the next look reads the versions however little changed
+        self.fresh = False
         self._watcher: gevent.Greenlet | None = None
         self._wake_up = Event()  # set when the first stream opens: the watcher runs only while there are some
 
@@ -99,7 +105,14 @@ class Hub:
         """
         self.streams[table_id] = self.streams.get(table_id, 0) + 1
         pairs = self.pairs.setdefault(table_id, {})
-        pairs[key] = pairs.get(key, 0) + 1
+        now = time.monotonic()
+        for gone in [k for k, n in pairs.items() if n <= 0 and k != key and now + n > PAIR_GRACE_S]:
+            del pairs[gone]  # closed longer than the grace: its place goes
+            self.spare_at.pop((table_id, gone), None)
+        pairs[key] = max(pairs.get(key, 0), 0) + 1
+        if table_id not in self.versions:
+            self.fresh = True  # the watcher reads the versions at its next look, whatever moved
+
         self.versions.setdefault(table_id, version)
         if self._watcher is None or self._watcher.dead:
             self._watcher = gevent.spawn(self._watch)
@@ -108,11 +121,10 @@ class Hub:
     def close(self, table_id: str, key=None) -> None:
         """Forget a stream that ended."""
         pairs = self.pairs.get(table_id, {})
-        if pairs.get(key, 0) > 1:
+        if key in pairs:
             pairs[key] -= 1
-        elif key in pairs:
-            del pairs[key]
-            self.spare_at.pop((table_id, key), None)
+            if pairs[key] <= 0:  # its place is kept for PAIR_GRACE_S (open drops it after)
+                pairs[key] = -time.monotonic()
         left = self.streams.get(table_id, 0) - 1
         if left > 0:
             self.streams[table_id] = left
@@ -120,6 +132,7 @@ class Hub:
         self.streams.pop(table_id, None)
         self.pairs.pop(table_id, None)
         self.versions.pop(table_id, None)
+        self.spare_at = {k: v for k, v in self.spare_at.items() if k[0] != table_id}
         self.answers.pop(table_id, None)
         self.parked.pop(table_id, None)  # none left: each parked waiter is a stream counted above
 
@@ -230,14 +243,15 @@ class Hub:
                     seen = last_event = None
                 gevent.sleep(self.tick)
                 try:
+                    fresh, self.fresh = self.fresh, False
                     now = conn.execute("PRAGMA data_version").fetchone()[0]
-                    if now == seen:
+                    if now == seen and not fresh:
                         continue
                     seen = now
                     # a table moves only with an event written (tables._write): a commit that wrote
                     # none (a region kept by live.py, a setting) needs no look at the tables
                     newest = conn.execute("SELECT max(rowid) FROM events").fetchone()[0]
-                    if newest == last_event:
+                    if newest == last_event and not fresh:
                         continue
                     last_event = newest
                     moved = self._read_versions(conn)

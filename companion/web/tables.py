@@ -79,12 +79,14 @@ def _own_address(host_header: str) -> str | None:
     return address if not is_local(address) and network.is_own_address(address) else None
 
 
-def table_context(table, screen: str | None = None, error=None, notice: str | None = None, posted=None) -> dict:
-    """Build the one context every table page is rendered with: the region's (region.context_of,
-    which reads no request) and what the page around it shows to this phone."""
+def page_context(table, screen: str | None = None) -> dict:
+    """What the table page shows around its live region, to this phone: its seat, the invite, the
+    poll's settings, the language picker's way back."""
     secret = answers.secret_of(request.cookies, table.id) or ""
     return {
-        **region.context_of(get_db(), table, screen, error, notice, posted, HISTORY_LINES),
+        "table": table,
+        "game": table.rules,
+        "screen": screen,
         "seat": current_seat(table),
         "seat_chosen": seat_cookie(table.id) in request.cookies,
         # only the full page's invite shows these, outside the live region: not built on a poll
@@ -95,6 +97,13 @@ def table_context(table, screen: str | None = None, error=None, notice: str | No
         # where the language picker (base.html) comes back to, whatever form was posted
         "here": url_for("tables.show", table_id=table.id, screen=screen),
     }
+
+
+def table_context(table, screen: str | None = None, error=None, notice: str | None = None, posted=None) -> dict:
+    """The page with its region drawn in place (a form posted without JavaScript, answered with the
+    page and a refusal in it): the region's context (region.context_of, which reads no request)
+    and the page's around it."""
+    return {**region.context_of(get_db(), table, screen, error, notice, posted, HISTORY_LINES), **page_context(table, screen)}
 
 
 def _screen() -> str | None:
@@ -165,7 +174,7 @@ def show(table_id: str):
         return region_of(table, _screen()).html
     # the page holds the region every phone shares (a phone's first push is measured against it)
     return render_template("tables/table.html", live_html=Markup(region_of(table, _screen()).html),
-                           **table_context(table, _screen()))
+                           **page_context(table, _screen()))
 
 
 @bp.get("/t/<table_id>/live")

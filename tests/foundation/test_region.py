@@ -168,3 +168,91 @@ def test_a_region_is_still_drawn_where_the_store_cannot_be_written(app, tmp_path
             db.execute("PRAGMA query_only = OFF")
         assert found.root == "table-live" and "Anna" in found.html
     assert stored(app, table_id) == []
+
+
+def test_after_an_idle_table_is_forgotten_the_other_process_reads_the_store_again(app):
+    """A part taken from memory is offered to the store again: an idle table's rows went, and the
+    process that kept drawing from its memory must not leave versions naming parts nobody has."""
+    table_id, secret = create(app.test_client(), "gutenberg", ["Anna", "Ben"])
+    first = live.LiveCache()
+    with app.app_context():
+        db = get_db()
+        table = tables.authorize(db, table_id, secret)
+        for _ in range(3):
+            first.region(app, db, table, (None, "en"))
+            table = tables.append(db, table_id, {**fame(0), "expected_version": table.version}, 0, secret=secret)
+        assert live.forget_idle(db, now=time.time() + live.IDLE_S + 1) == 1
+        first.region(app, db, table, (None, "en"))  # drawn from memory, after the break
+        second = live.LiveCache()
+        assert second.region(app, db, table, (None, "en")).html == first.region(app, db, table, (None, "en")).html
+    assert (second.drawn, second.read) == (0, 1)
+
+
+def test_a_drawing_the_store_cannot_take_leaves_no_claim_and_stays_in_memory(app):
+    table_id, secret = create(app.test_client(), "codex", ["Anna", "Tom"])
+    cache = live.LiveCache()
+    with app.app_context():
+        db = get_db()
+        table = tables.authorize(db, table_id, secret)
+        db.execute("CREATE TEMP TRIGGER full BEFORE INSERT ON region_parts BEGIN SELECT RAISE(FAIL, 'database or disk is full'); END")
+        try:
+            found = cache.region(app, db, table, (None, "en"))
+        finally:
+            db.execute("DROP TRIGGER full")
+        assert found.root == "table-live"
+        assert stored(app, table_id) == [], "the claim went with the store that failed: nobody waits for it"
+        assert cache.get(table_id, (None, "en"), table.version) is found
+
+
+def test_a_store_locked_by_another_process_lets_the_others_run_meanwhile(app):
+    """SQLite's own busy wait sleeps in C, where gevent cannot switch: the store's writes wait in
+    gevent instead, so the process's other phones are served while another process writes."""
+    import gevent
+
+    table_id, secret = create(app.test_client(), "codex", ["Anna", "Tom"])
+    other = sqlite3.connect(app.config["DATABASE"], isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")  # another process writing
+    ticks: list[int] = []
+
+    def elsewhere():
+        for _ in range(2000):
+            ticks.append(1)
+            gevent.sleep(0.001)
+
+    beside = gevent.spawn(elsewhere)
+    try:
+        with app.app_context():
+            db = get_db()
+            table = tables.authorize(db, table_id, secret)
+            found = live.LiveCache().region(app, db, table, (None, "en"))
+        assert found.root == "table-live" and ticks, "the other greenlets ran while the store waited"
+    finally:
+        beside.kill()
+        other.execute("ROLLBACK")
+        other.close()
+    assert stored(app, table_id) == []
+
+
+def test_a_pair_stored_at_odd_versions_only_is_swept_all_the_same(app):
+    table_id, secret = create(app.test_client(), "gutenberg", ["Anna", "Ben"])
+    cache = live.LiveCache()
+    with app.app_context():
+        db = get_db()
+        table = tables.authorize(db, table_id, secret)
+        table = tables.append(db, table_id, {**fame(1), "expected_version": table.version}, 0, secret=secret)
+        for _ in range(3 * live.SWEEP_EVERY):
+            cache.region(app, db, table, (None, "en"))  # odd versions only: never a multiple of SWEEP_EVERY
+            table = tables.append(db, table_id, {**fame(0), "expected_version": table.version}, 0, secret=secret)
+            table = tables.append(db, table_id, {**fame(0, -1), "expected_version": table.version}, 0, secret=secret)
+        history = db.execute("SELECT count(*) FROM region_parts WHERE table_id = ? AND part = 'history'", [table_id]).fetchone()[0]
+    assert history <= live.LiveCache.VERSIONS_KEPT + live.SWEEP_EVERY
+
+
+def test_a_region_is_drawn_in_the_language_it_is_asked_for_whatever_is_spoken(app):
+    table_id, secret = create(app.test_client(), "gutenberg", ["Anna", "Ben"])
+    with app.app_context():
+        db = get_db()
+        table = tables.append(db, table_id, {**fame(0), "expected_version": 0}, 0, secret=secret)
+        german = live.LiveCache().region(app, db, table, (None, "de")).html
+        english = live.LiveCache().region(app, db, table, (None, "en")).html
+    assert german != english and "Ruhm" in german.split('id="history"')[1]

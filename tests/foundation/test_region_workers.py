@@ -115,3 +115,37 @@ def test_a_table_brings_its_first_pairs_up_to_date_at_every_change_and_the_other
     finally:
         for stream in streams:
             stream.close()
+
+
+@pytest.mark.slow
+def test_a_phone_that_opens_its_stream_again_keeps_its_pairs_place(server):
+    """A pair whose stream closed keeps its place among the first LIVE_PAIRS for PAIR_GRACE_S: a phone
+    whose Wi-Fi blinked is not put behind a pair opened meanwhile, and still gets every change."""
+    from companion.web import push
+
+    t = create(server, game="codex", players=("Anna", "Tom"))
+    pairs = [(None, lang) for lang in ("en", "fr", "de", "pl", "es", "it")] + [("end", "en"), ("book-0", "en"), ("book-1", "en")]
+
+    def open_(pair):
+        screen, lang = pair
+        stream = Stream(server.port, t, "v=0" + (f"&screen={screen}" if screen else ""), headers={"Accept-Language": lang})
+        stream.read_until(rb"event: alive")
+        return stream
+
+    streams = [open_(pair) for pair in pairs[:push.LIVE_PAIRS]]
+    try:
+        streams[-1].close()  # the eighth pair's phone loses its connection (the server finds out at its next keep-alive)...
+        time.sleep(push.KEEP_ALIVE_S + 1.5)
+        streams.append(open_(pairs[push.LIVE_PAIRS]))  # ...a ninth pair opens meanwhile...
+        streams[push.LIVE_PAIRS - 1] = open_(pairs[push.LIVE_PAIRS - 1])  # ...and the phone is back
+        for i in range(3):
+            status, _ = api_post(server, t, "events", {"type": "points", "data": {"player": 0, "delta": 1}, "expected_version": i})
+            assert status == 200
+            streams[push.LIVE_PAIRS - 1].read_until(rb"id: %d\n" % (i + 1))
+        assert [v for v, _ in streams[push.LIVE_PAIRS - 1].events()] == [1, 2, 3]
+        spare = streams[-1]
+        spare.read_until(rb"id: 3\n", seconds=push.SPARE_PAIR_S + 5)
+        assert [v for v, _ in spare.events()] == [1, 3]
+    finally:
+        for stream in streams:
+            stream.close()
