@@ -79,6 +79,8 @@ class LiveCache:
         self.drawn = self.read = 0  # regions this process drew, and read from the store another drew
         self.stored = 0  # regions this process drew and stored
         self._swept: dict[tuple[str, DrawnAs], int] = {}  # (table, screen) -> the SWEEP_EVERY bucket last swept
+        #: (table, screen) -> (when, the version, its (part, ref)): the last this process stored or read
+        self._known: dict[tuple[str, DrawnAs], tuple[float, int, set]] = {}
 
     def __len__(self) -> int:
         return len(self._entries)
@@ -175,6 +177,7 @@ class LiveCache:
                     return self._draw(app, db, table, screen, keep=False)
                 self.read += 1
                 self.put(table.id, screen, found)
+                self._remember(table.id, screen, found)
                 return found
             if row is None or (row[0] is None and time.time() - row[1] > CLAIM_S):
                 if _briefly(db, lambda: _claim(db, where, row)):
@@ -204,9 +207,13 @@ class LiveCache:
         where = (table.id, drawn_key(screen), table.version)
         try:
             if keep:
-                _briefly(db, lambda: _store(db, table.id, drawn_key(screen), drawn, self._sweep_due(table.id, screen, drawn.version)))
+                known = self._known_refs(table.id, screen, drawn.version)
+                _briefly(db, lambda: _store(db, table.id, drawn_key(screen), drawn, self._sweep_due(table.id, screen, drawn.version),
+                                            known))
+                self._remember(table.id, screen, drawn)
                 self.stored += 1
                 if self.stored % FORGET_EVERY == 0:
+                    self._known.clear()  # the forgetting may drop what it knew
                     _briefly(db, lambda: forget_idle(db))
             else:
                 _briefly(db, lambda: db.execute("UPDATE region_versions SET draws = draws + 1 WHERE table_id = ? AND drawn_as = ?"
@@ -219,6 +226,23 @@ class LiveCache:
                 except sqlite3.Error:
                     pass
         return drawn
+
+    def _known_refs(self, table_id: str, screen: DrawnAs, version: int) -> set | None:
+        """The (part, ref) of the last version this process stored or read for the table and screen,
+        which the store still holds: that version is still kept (so none of its parts was swept),
+        and it was within KNOWN_S (so the table was not forgotten since); else None."""
+        found = self._known.get((table_id, screen))
+        if found is None:
+            return None
+        when, then, refs = found
+        return refs if time.monotonic() - when < KNOWN_S and version - then <= self.VERSIONS_KEPT else None
+
+    def _remember(self, table_id: str, screen: DrawnAs, found: Parts) -> None:
+        """Note the parts of a version this process stored or read, as in the store."""
+        if len(self._known) > 10 * self.size:
+            self._known.clear()
+        refs = {(pid, d.key if d.key is not None else "=" + d.own_hash) for pid, d in found.parts.items()}
+        self._known[(table_id, screen)] = (time.monotonic(), found.version, refs)
 
     def _sweep_due(self, table_id: str, screen: DrawnAs, version: int) -> bool:
         """True once every SWEEP_EVERY versions of a (table, screen, language) this process stores,
@@ -268,7 +292,8 @@ class LiveCache:
                          [table_id, drawn_key(screen), version]).fetchone()
         if row is None or row[0] is None:
             return None
-        return {pid: (own, tuple(children)) for pid, (own, children) in json.loads(row[0])["fingerprint"].items()}
+        older = self._load(db, table_id, screen, version, row[0])
+        return older.fingerprint if older is not None else None
 
 
 #: the busy timeout of the store's writes, in ms: a write that finds the file locked by another
@@ -318,21 +343,27 @@ def _claim(db, where: tuple, row) -> bool:
     return done.rowcount == 1
 
 
+#: seconds for which a process takes the parts of the last version it stored or read as still in
+#: the store (a part a kept version names is never swept; a table is forgotten only after IDLE_S)
+KNOWN_S = 600
 #: every this many regions a process stores, it drops the regions of tables idle IDLE_S
 FORGET_EVERY = 1000
 #: every this many versions of a (table, screen, language), the parts no kept version names are dropped
 SWEEP_EVERY = 16
 
 
-def _store(db, table_id: str, drawn_as: str, found: Parts, sweep: bool) -> None:
+def _store(db, table_id: str, drawn_as: str, found: Parts, sweep: bool, known: set | None = None) -> None:
     """Keep a drawn version: its parts (those already kept are passed over), its refs and
     fingerprint; drop the versions past those kept, and with `sweep` the parts none names.
 
-    Every part is offered, not only those drawn at this version: a part taken from this process's
-    memory may be gone from the store (a sweep, an idle table forgotten, a store that failed)."""
+    Every part is offered but those `known` to be stored (the last version this process stored or
+    read, still kept: LiveCache._known_refs), not only those drawn at this version: a part taken
+    from this process's memory may be gone from the store (an idle table forgotten, a store that
+    failed, a value come back to one swept since)."""
     refs = {pid: (d.key if d.key is not None else "=" + d.own_hash) for pid, d in found.parts.items()}
-    new = [(table_id, drawn_as, pid, refs[pid], d.own, json.dumps(d.children)) for pid, d in found.parts.items()]
-    doc = json.dumps({"root": found.root, "refs": refs, "fingerprint": found.fingerprint}, separators=(",", ":"))
+    new = [(table_id, drawn_as, pid, refs[pid], d.own, json.dumps(d.children)) for pid, d in found.parts.items()
+           if known is None or (pid, refs[pid]) not in known]
+    doc = json.dumps({"root": found.root, "refs": refs}, separators=(",", ":"))
     oldest = found.version - LiveCache.VERSIONS_KEPT
     db.execute("BEGIN IMMEDIATE")
     try:
