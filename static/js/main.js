@@ -9,7 +9,7 @@ import { rereadKept } from "./kept.js";
 import { pickLanguage } from "./language.js";
 import { paintMarks } from "./marks.js";
 import { onlyNewer, setUpMorph } from "./morph.js";
-import { pushDrawn, pushed, startPolling, streamClosed, streamError, streamOpen } from "./push.js";
+import { drawPushed, pushDrawn, pushed, startPolling, streamClosed, streamError, streamOpen } from "./push.js";
 import { oneAlert } from "./refusal.js";
 import { showResultOnce } from "./result.js";
 import { sayChange } from "./said.js";
@@ -27,7 +27,7 @@ function live() { return document.getElementById("table-live"); }
 // As the page opens, in this order.
 [
   startVersions,
-  function () { setUpMorph(openOwn); },
+  function () { setUpMorph(openOwn, drawPushed); },
   function () { openOwn(live()); markSeat(live()); },
   openInviteOnArrival,
   oneAlert,

@@ -6,6 +6,7 @@
 // that holds it back, the server away) or taps are kept to be sent, the page polls /t/ID/live,
 // which answers with what changed since the version it shows; while it is open it sends nothing.
 import { waitingHere } from "./kept.js";
+import { morphInto } from "./morph.js";
 import { answered, unreachable } from "./send.js";
 import { updated, updating } from "./update.js";
 
@@ -22,6 +23,46 @@ export function pushed(evt) {
 }
 // htmx:sseMessage: drawn
 export function pushDrawn() { updated(); }
+
+// The event's parts drawn here, as htmx draws parts out of band, with its events (htmx:oobBeforeSwap on
+// the part, htmx:oobAfterSwap on #table-push: update.js and morph.js hear the same), each morphed in by
+// morph.js's swap; but not by htmx's swap, which parses the event as a whole document, copies each part
+// and waits a settle: that took half of what a push cost a slow phone (bench/README.md, issue 39).
+// The "morph" swap hands the stream's text here (morph.js); anything but parts is htmx's to draw.
+export function drawPushed(text, elt) {
+  var parts = elt && elt.id === "table-push" ? partsOf(text) : null;
+  if (!parts) return false;
+  var active = document.activeElement, start = active && active.selectionStart, end = active && active.selectionEnd;
+  parts.forEach(function (young) {
+    var target = document.getElementById(young.id);
+    young.removeAttribute("hx-swap-oob");
+    var detail = { shouldSwap: true, target: target, fragment: young };
+    if (!target || !fire(target, "htmx:oobBeforeSwap", detail)) return;
+    if (detail.shouldSwap) morphInto(detail.target, young);
+    fire(elt, "htmx:oobAfterSwap", detail);
+  });
+  // as htmx does: a focused element drawn anew with the same id takes the focus again
+  var again = active && !active.isConnected && active.id && document.getElementById(active.id);
+  if (again) {
+    if (start && again.setSelectionRange) { try { again.setSelectionRange(start, end); } catch (e) { /* a field with no caret */ } }
+    again.focus({ preventScroll: true });
+  }
+  return true;
+}
+// The parts (elements with an id, hx-swap-oob="morph") the text holds, or null if it holds anything else.
+function partsOf(text) {
+  var holder = document.createElement("template"), parts = [];
+  holder.innerHTML = text;
+  for (var node = holder.content.firstChild; node; node = node.nextSibling) {
+    if (node.nodeType === 1 && node.id && node.getAttribute("hx-swap-oob") === "morph") parts.push(node);
+    else if (node.nodeType !== 3 || node.nodeValue.trim()) return null;
+  }
+  return parts;
+}
+function fire(el, name, detail) {
+  detail.elt = el;
+  return el.dispatchEvent(new CustomEvent(name, { bubbles: true, cancelable: true, composed: true, detail: detail }));
+}
 // htmx:sseOpen
 export function streamOpen(evt) {
   var source = evt.detail && evt.detail.source;
