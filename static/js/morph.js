@@ -162,6 +162,9 @@ export function setUpMorph(added, drawnAlready) {
       morphInto(target, fragment.children, style);
       return true;  // bound already: nothing for htmx's settle
     },
-    transformResponse: function (text, xhr, elt) { return !xhr && drawnAlready && drawnAlready(text, elt) ? "" : text; }
+    // drawn: an empty fragment, which htmx's swap takes as parsed (an empty text it parses as a document)
+    transformResponse: function (text, xhr, elt) {
+      return !xhr && drawnAlready && drawnAlready(text, elt) ? document.createDocumentFragment() : text;
+    }
   });
 }
