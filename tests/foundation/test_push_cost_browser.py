@@ -90,3 +90,38 @@ def test_a_form_a_part_adds_or_moves_is_bound_at_once(server, phone):
     assert phone.locator("#pushed").count() == 0
     posted_by_htmx(phone, phone.locator("#swapped button"), f"{live}?added=2")
     posted_by_htmx(phone, phone.locator("#table-tools form").first.locator("button"), f"{live}?moved=2")
+
+
+#: notes, from now on, the parts an update draws and every change made inside a Codex sheet (its
+#: fields shown or hidden for the objectives: static/codex/codex.js), with the sheet's id
+WATCH_SHEETS = """() => {
+  window.__drawn = []; window.__touched = [];
+  document.addEventListener('htmx:oobBeforeSwap', e => window.__drawn.push(e.detail.target.id));
+  new MutationObserver(records => records.forEach(r => {
+    const node = r.target.nodeType === 1 ? r.target : r.target.parentElement;
+    const sheet = node && node.closest('.seat-card');
+    if (sheet) window.__touched.push(sheet.id + ' ' + r.type + ' ' + (r.attributeName || ''));
+  })).observe(document.getElementById('table-live'), {subtree: true, attributes: true, childList: true, characterData: true});
+}"""
+
+
+def test_an_update_leaves_a_codex_sheet_it_did_not_draw_as_it_is(server, phone):
+    from tests.codex.test_calculator import ROWS
+    from tests.codex.test_calculator_browser import ben_after_the_common_objectives, wait_for_version as codex_version
+
+    ben_after_the_common_objectives(phone, server)
+    phone.locator("#cx-sheet-1 input[name='data.secret:int']").fill("96")  # Ben's secret, typed: its fields shown
+    assert phone.locator("#cx-sheet-1 input[name='data.visible.plant:int']").is_visible()
+    phone.evaluate("() => document.activeElement.blur()")
+    phone.evaluate(WATCH_SHEETS)
+    table = phone.url.rsplit("/", 1)[-1]
+    token = next(c["value"] for c in phone.context.cookies() if c["name"] == f"tc_{table}")
+    server.api(f"/api/v1/tables/{table}/events", {"type": "sheet", "data": {"player": 0, **ROWS[0]}, "expected_version": 1}, token)
+    codex_version(phone, 2)  # Anna's row, saved on another phone, pushed
+    drawn = phone.evaluate("() => window.__drawn")
+    sheets = phone.evaluate("ids => ids.map(id => { const el = document.getElementById(id); const s = el && el.closest('.seat-card'); "
+                            "return s ? s.id : null; })", drawn)
+    assert "cx-sheet-1" not in sheets + drawn, (drawn, sheets)  # Ben's sheet was not drawn
+    touched = [t for t in phone.evaluate("() => window.__touched") if t.startswith("cx-sheet-1 ")]
+    assert touched == []  # nor touched after the update: its fields, shown or hidden, stay as they were
+    assert phone.locator("#cx-sheet-1 input[name='data.visible.plant:int']").is_visible()
