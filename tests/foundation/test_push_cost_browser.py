@@ -3,8 +3,9 @@
 A push brings a few parts, each morphed in (static/js/push.js, morph.js). The phone does with them
 only what they changed: htmx binds no part again whose htmx attributes stayed the same, while a form
 a part adds, or one whose hx-post changed, is bound at once, whichever way the part came (the
-stream's own drawing, or htmx's swap of an answer). How long it takes is bench/phone.py's to
-measure, not a test's.
+stream's own drawing, or htmx's swap of an answer); a game's script leaves a sheet no update drew
+as it is. Between changes an idle phone, its stream open, runs no timer. How long anything takes
+is bench/phone.py's to measure, not a test's.
 """
 
 from __future__ import annotations
@@ -125,3 +126,31 @@ def test_an_update_leaves_a_codex_sheet_it_did_not_draw_as_it_is(server, phone):
     touched = [t for t in phone.evaluate("() => window.__touched") if t.startswith("cx-sheet-1 ")]
     assert touched == []  # nor touched after the update: its fields, shown or hidden, stay as they were
     assert phone.locator("#cx-sheet-1 input[name='data.visible.plant:int']").is_visible()
+
+
+#: counts the timers that fire in the page (setTimeout's and setInterval's callbacks), each with the
+#: start of its function's text, from the page's start
+COUNT_TIMERS = """(() => {
+  window.__fired = [];
+  for (const name of ['setTimeout', 'setInterval']) {
+    const original = window[name];
+    window[name] = function (callback, ...rest) {
+      if (typeof callback !== 'function') return original.call(this, callback, ...rest);
+      const what = name + ': ' + String(callback).slice(0, 60);
+      return original.call(this, function (...args) { window.__fired.push(what); return callback.apply(this, args); }, ...rest);
+    };
+  }
+})();"""
+
+
+def test_an_idle_phone_with_its_stream_open_runs_no_timer(server, phone):
+    t = create(server)
+    phone.add_init_script(COUNT_TIMERS)
+    open_table(phone, server, t, "Anna")
+    wait_push_open(phone)
+    fame(server, t, 1, 0)
+    wait_for_version(phone, 1)  # a push drawn, its settle and all
+    phone.wait_for_timeout(1500)  # and the poll's first look, timed as the page started (before its stream opened)
+    before = len(phone.evaluate("() => window.__fired"))
+    phone.wait_for_timeout(3000)  # nothing happens at the table: no poll is needed, none is timed
+    assert phone.evaluate("() => window.__fired")[before:] == []
