@@ -34,12 +34,17 @@ on how the page is built:
      the longest task; the trace has each task with its start and length.
    The same is measured over a quiet stretch before the first change (no change made): the
    noise floor of the timers the page runs by itself.
-   The summary line gives the medians over the changes, and the longest task of them all:
-       phone_main_ms=… phone_kib_per_change=… phone_longest_task_ms=… phone_main_cpu_ms=…
+   The summary line gives the medians over the changes, and the longest task of them all, and
+   the machine's hello (3.):
+       phone_main_ms=… phone_kib_per_change=… phone_longest_task_ms=… phone_main_cpu_ms=… hello_ms=…
 2. A Gutenberg calculator table (`"calculator": true`), the same phone and throttle: Anna's row
    filled in (every number of the sheet), its Save scrolled to 60% of the screen's height, tapped;
    once the answer arrived (its POST's response) and two frames and 0.3 s passed: scrollY and the
    Save's top before and after, and what has the focus after (tag, name, id).
+
+3. The machine's bare hello, as bench/run.py measures it: bench/hello.py served as `companion
+   serve` serves the app, the median of HELLO_SAMPLES requests on one keep-alive connection
+   (`hello_ms`), so that a run names how fast the machine was (issue 39 compares machines by it).
 
 A measurement, not a test: it asserts nothing about speed. Every wait is bounded; the browser
 and the server are closed on any error.
@@ -65,7 +70,8 @@ from urllib.parse import urlparse
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.run import PLAYERS, score_change  # noqa: E402
+from bench.client import Connection  # noqa: E402
+from bench.run import HOST, PLAYERS, score_change, start_hello  # noqa: E402
 
 CHROMIUM = os.environ.get("CHROMIUM", shutil.which("chromium") or "/usr/bin/chromium")
 #: the test suite's phone (tests/conftest.py PHONE)
@@ -90,6 +96,7 @@ WHERE = """(selector) => {
           focus_is_it: !!el && a === el};
 }"""
 TWO_FRAMES = "() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))"
+HELLO_SAMPLES = 2000  # bare hello requests timed (after 200 not timed)
 
 
 # --- the server -----------------------------------------------------------------------------
@@ -359,6 +366,22 @@ def calculator_save(browser, server: Server, rate: float) -> dict:
     return {"rate": rate, "status": status, "before": before, "after": after}
 
 
+def hello_ms(samples: int = HELLO_SAMPLES) -> float:
+    """Part 3: the median of `samples` bare hello requests on one keep-alive connection, in ms (bench/run.py's hello)."""
+    hello = start_hello()
+    try:
+        conn = Connection(HOST, hello.port)
+        try:
+            for _ in range(200):  # warm up
+                conn.request("GET", "/")
+            timed = [conn.request("GET", "/").seconds for _ in range(samples)]
+        finally:
+            conn.close()
+    finally:
+        hello.stop()
+    return statistics.median(timed) * 1000
+
+
 # --- the run --------------------------------------------------------------------------------
 
 
@@ -426,14 +449,17 @@ def main(argv: list[str] | None = None) -> int:
     f = a["focus"] or {}
     print(f"  focus after: <{f.get('tag')}> name={f.get('name')!r} id={f.get('id')!r} text={f.get('text')!r}"
           f"{' (the Save itself)' if a['focus_is_it'] else ''}", flush=True)
+    hello = hello_ms()
+    print(f"\nbare hello (bench/hello.py, served as companion serve serves the app): median {hello:.3f} ms "
+          f"over {HELLO_SAMPLES} keep-alive requests", flush=True)
     print(f"load average at the end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}", flush=True)
 
     figures = {"push": push, "save": save, "phone_main_ms": main_ms, "phone_kib_per_change": kib, "phone_longest_task_ms": longest,
-               "phone_main_cpu_ms": cpu_ms}
+               "phone_main_cpu_ms": cpu_ms, "hello_ms": hello}
     if args.json:
         Path(args.json).write_text(json.dumps(figures, indent=2) + "\n")
     print(f"phone_main_ms={main_ms:.1f} phone_kib_per_change={kib:.1f} phone_longest_task_ms={longest:.1f} "
-          f"phone_main_cpu_ms={cpu_ms:.1f}", flush=True)
+          f"phone_main_cpu_ms={cpu_ms:.1f} hello_ms={hello:.3f}", flush=True)
     return 0
 
 

@@ -108,11 +108,12 @@
     var secret = form.querySelector("[name='data.secret:int']");
     var card = secret && cardOf(secret);
     if (card) wanted.push(card);
+    // (written only where it changes: this runs after every update, over every sheet)
     box.querySelectorAll(".cx-if").forEach(function (el) {
       var needs = (el.getAttribute("data-needs") || "").split(" ");
       var on = needs.some(function (id) { return wanted.indexOf(id) >= 0; });
-      el.hidden = !on;
-      el.querySelectorAll("input").forEach(function (i) { i.disabled = !on; });
+      if (el.hidden === on) el.hidden = !on;
+      el.querySelectorAll("input").forEach(function (i) { if (i.disabled === on) i.disabled = !on; });
     });
   }
   function showAll() { document.querySelectorAll("form.cx-sheet").forEach(showNeeded); }
@@ -129,7 +130,8 @@
     if (said && said.classList.contains("cx-card-text")) {
       var known = document.querySelector("#cx-cards [data-card='" + card + "']");
       var cards = document.getElementById("cx-cards");  // its data-unknown: the page's words for a wrong number
-      said.textContent = known ? known.textContent : (card && cards ? cards.getAttribute("data-unknown").replace("{card}", card) : "");
+      var text = known ? known.textContent : (card && cards ? cards.getAttribute("data-unknown").replace("{card}", card) : "");
+      if (said.textContent !== text) said.textContent = text;
     }
     return card;
   }

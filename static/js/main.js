@@ -9,7 +9,7 @@ import { rereadKept } from "./kept.js";
 import { pickLanguage } from "./language.js";
 import { paintMarks } from "./marks.js";
 import { onlyNewer, setUpMorph } from "./morph.js";
-import { pushDrawn, pushed, startPolling, streamClosed, streamError, streamOpen } from "./push.js";
+import { drawPushed, pollWhileNeeded, pushDrawn, pushed, startPolling, streamClosed, streamError, streamOpen } from "./push.js";
 import { oneAlert } from "./refusal.js";
 import { showResultOnce } from "./result.js";
 import { sayChange } from "./said.js";
@@ -27,7 +27,7 @@ function live() { return document.getElementById("table-live"); }
 // As the page opens, in this order.
 [
   startVersions,
-  function () { setUpMorph(openOwn); },
+  function () { setUpMorph(openOwn, drawPushed); },
   function () { openOwn(live()); markSeat(live()); },
   openInviteOnArrival,
   oneAlert,
@@ -47,6 +47,7 @@ window.addEventListener("hashchange", takeKeyFromLink);
 on("htmx:configRequest", nameVersions);
 on("htmx:configRequest", giveWriteId);
 on("htmx:beforeRequest", keepSent);
+on("htmx:beforeRequest", pollWhileNeeded);  // a tap kept: polls while it is
 
 // An answer htmx draws (a form's, a poll's): an update when it names the table's version.
 on("htmx:beforeSwap", function (evt) {
@@ -79,10 +80,11 @@ on(UPDATED, sayChange);
 
 // Taps, the network, another tab's kept writes.
 on("submit", tapped, true);
+on("submit", pollWhileNeeded, true);
 on("click", share);
 on("change", pickLanguage);
 on("click", wakeOnTap, true);
 on("visibilitychange", wake);
 window.addEventListener("online", backOnline);
 window.addEventListener("offline", unreachable);
-window.addEventListener("storage", function (evt) { if (rereadKept(evt)) paintMarks(); });
+window.addEventListener("storage", function (evt) { if (rereadKept(evt)) { paintMarks(); pollWhileNeeded(); } });

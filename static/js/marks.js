@@ -7,13 +7,17 @@ import { keptHere } from "./kept.js";
 import { counted, word } from "./words.js";
 
 var PENDING_MS = 1000;
+var painted = false;  // some mark may be on the page (an update's morph may have taken it away since)
 
 export function paintMarks() {
+  var kept = keptHere();
+  if (!kept.length && !painted) return;  // nothing to paint nor to take away: the page is not searched
+  painted = false;
   document.querySelectorAll(".unsaved-mark").forEach(function (m) { m.remove(); });
   document.querySelectorAll("form.has-mark").forEach(function (f) { f.classList.remove("has-mark", "unsaved"); });
   document.querySelectorAll("[data-unsaved]").forEach(function (b) { b.removeAttribute("data-unsaved"); });
-  var now = Date.now(), groups = {}, order = [];
-  keptHere().forEach(function (w) {
+  var now = Date.now(), groups = {}, order = [], placing = [];
+  kept.forEach(function (w) {
     if (!w.control) return;
     var key = JSON.stringify(w.control);
     if (!groups[key]) { groups[key] = { control: w.control, failed: 0, sending: 0, gaveUp: 0 }; order.push(key); }
@@ -33,6 +37,7 @@ export function paintMarks() {
     else return;
     var found = findControl(g.control);
     if (!found) return;
+    painted = true;
     var form = found.form, target = found.button || form;
     form.classList.add("has-mark");
     if (state !== "sending") form.classList.add("unsaved");
@@ -41,17 +46,18 @@ export function paintMarks() {
     mark.className = "unsaved-mark unsaved-" + state;
     mark.textContent = words;
     form.appendChild(mark);
-    placeMark(mark, target, form);
+    placing.push({ mark: mark, target: target, form: form });
   });
+  // every mark measured, then every one placed: one layout for them all, not one for each
+  placing.map(placeOf).forEach(function (p, i) { placing[i].mark.style.left = p.left; placing[i].mark.style.top = p.top; });
 }
-// Centred under the button, across its lower edge, and inside the screen.
-function placeMark(mark, target, form) {
-  var box = form.getBoundingClientRect(), at = target.getBoundingClientRect();
-  var width = mark.offsetWidth, screen = document.documentElement.clientWidth || window.innerWidth;
-  var left = at.left + at.width / 2 - width / 2;
-  left = Math.max(4, Math.min(left, screen - 4 - width));
-  mark.style.left = (left - box.left) + "px";
-  mark.style.top = (at.bottom - box.top - 12) + "px";
+// Centred under the button, across its lower edge, and inside the screen (a mark is laid out of the
+// flow, so it moves nothing the others are measured by).
+function placeOf(p) {
+  var box = p.form.getBoundingClientRect(), at = p.target.getBoundingClientRect();
+  var width = p.mark.offsetWidth, screen = document.documentElement.clientWidth || window.innerWidth;
+  var left = Math.max(4, Math.min(at.left + at.width / 2 - width / 2, screen - 4 - width));
+  return { left: (left - box.left) + "px", top: (at.bottom - box.top - 12) + "px" };
 }
 // "sending…" once a tap has waited PENDING_MS, and again for the taps made meanwhile
 var pendingTimer = null;

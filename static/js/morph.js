@@ -19,9 +19,10 @@ function shows(node) {
   var marked = node.closest("[data-v]");
   return marked ? parseInt(marked.getAttribute("data-v"), 10) : pageVersion();
 }
+// (data-v first: the ancestors are looked up only for a part's own node, not for every node morphed)
 function newer(node) {
-  if (node.nodeType !== 1 || bringing === null || node.closest("[data-said]")) return false;
-  return node.hasAttribute("data-v") && parseInt(node.getAttribute("data-v"), 10) > bringing;
+  if (node.nodeType !== 1 || bringing === null || !node.hasAttribute("data-v")) return false;
+  return parseInt(node.getAttribute("data-v"), 10) > bringing && !node.closest("[data-said]");
 }
 // a form whose write is on its way, or that the player is editing in a way no field holds (a
 // pattern grid painted cell by cell: a game's own script marks it data-dirty until it is saved)
@@ -107,7 +108,29 @@ export function onlyNewer(evt) {
   if (showing !== null && showing > bringing) evt.detail.shouldSwap = false;
 }
 
-export function setUpMorph(added) {
+// The "morph" swap (the page's hx-ext="morph"), defined again over idiomorph-ext's own (static/vendor,
+// kept as fetched): the same morph, after which htmx binds only the nodes the morph added and those
+// whose htmx attributes changed, at once. Idiomorph-ext had htmx bind every part again after its
+// settle, 20 ms later: a part's data-v is new at every version, so htmx took each for a new node and
+// bound it again, a tenth of what a push cost a slow phone (bench/README.md, issue 39).
+var toBind = [];
+var HTMX_ATTRIBUTE = /^(data-)?(hx|sse)-/;
+function morphStyleOf(swapStyle) {
+  if (swapStyle === "morph" || swapStyle === "morph:outerHTML") return { morphStyle: "outerHTML" };
+  return swapStyle === "morph:innerHTML" ? { morphStyle: "innerHTML" } : null;
+}
+// `young` (an element, or a fragment's children) morphed into `old`.
+export function morphInto(old, young, style) {
+  toBind = [];
+  window.Idiomorph.morph(old, young, style || { morphStyle: "outerHTML" });
+  var nodes = toBind;
+  toBind = [];
+  nodes.forEach(function (node) { if (node.isConnected) window.htmx.process(node); });
+}
+
+// `drawnAlready(text, elt)`: a pushed event's parts drawn by push.js (drawPushed), which leaves htmx
+// nothing to swap; anything else is htmx's to draw, with this swap.
+export function setUpMorph(added, drawnAlready) {
   var morph = window.Idiomorph;
   if (!morph) return;
   morph.defaults.ignoreActiveValue = true;
@@ -121,7 +144,27 @@ export function setUpMorph(added) {
   };
   morph.defaults.callbacks.beforeNodeRemoved = function (node) { return !(leftAsIs(node) || holdsInHand(node)); };
   morph.defaults.callbacks.beforeAttributeUpdated = function (name, node) {
-    return !(name === "open" && node.tagName === "DETAILS");
+    if (name === "open" && node.tagName === "DETAILS") return false;
+    if (HTMX_ATTRIBUTE.test(name)) toBind.push(node);
+    return true;
   };
-  morph.defaults.callbacks.afterNodeAdded = function (node) { if (node.nodeType === 1) added(node); };
+  morph.defaults.callbacks.afterNodeAdded = function (node) {
+    if (node.nodeType !== 1) return;
+    toBind.push(node);
+    added(node);
+  };
+  if (!window.htmx) return;
+  window.htmx.defineExtension("morph", {
+    isInlineSwap: function (swapStyle) { var style = morphStyleOf(swapStyle); return !style || style.morphStyle === "outerHTML"; },
+    handleSwap: function (swapStyle, target, fragment) {
+      var style = morphStyleOf(swapStyle);
+      if (!style) return false;
+      morphInto(target, fragment.children, style);
+      return true;  // bound already: nothing for htmx's settle
+    },
+    // drawn: an empty fragment, which htmx's swap takes as parsed (an empty text it parses as a document)
+    transformResponse: function (text, xhr, elt) {
+      return !xhr && drawnAlready && drawnAlready(text, elt) ? document.createDocumentFragment() : text;
+    }
+  });
 }

@@ -62,7 +62,8 @@ export function keepFocus(done) {
   // holds it by a tabindex the server never draws, which the morph takes away (and must: idiomorph
   // leaves the focused element's content as it is), and the focus with it, to the page's body
   var had = was.focused, now = document.activeElement;
-  if (had && had.isConnected && shown(had) && (!now || now === document.body)) focusOn(had);
+  // (where the focus stayed, as after most pushes, the page's style is not brought up to date to see that)
+  if (had && (!now || now === document.body) && had.isConnected && shown(had)) focusOn(had);
 }
 
 // The control went: its nearest ancestor with an id still drawn takes the focus, and, for the

@@ -6,6 +6,7 @@
 // that holds it back, the server away) or taps are kept to be sent, the page polls /t/ID/live,
 // which answers with what changed since the version it shows; while it is open it sends nothing.
 import { waitingHere } from "./kept.js";
+import { morphInto } from "./morph.js";
 import { answered, unreachable } from "./send.js";
 import { updated, updating } from "./update.js";
 
@@ -22,6 +23,46 @@ export function pushed(evt) {
 }
 // htmx:sseMessage: drawn
 export function pushDrawn() { updated(); }
+
+// The event's parts drawn here, as htmx draws parts out of band, with its events (htmx:oobBeforeSwap on
+// the part, htmx:oobAfterSwap on #table-push: update.js and morph.js hear the same), each morphed in by
+// morph.js's swap; but not by htmx's swap, which parses the event as a whole document, copies each part
+// and waits a settle: that took half of what a push cost a slow phone (bench/README.md, issue 39).
+// The "morph" swap hands the stream's text here (morph.js); anything but parts is htmx's to draw.
+export function drawPushed(text, elt) {
+  var parts = elt && elt.id === "table-push" ? partsOf(text) : null;
+  if (!parts) return false;
+  var active = document.activeElement, start = active && active.selectionStart, end = active && active.selectionEnd;
+  parts.forEach(function (young) {
+    var target = document.getElementById(young.id);
+    young.removeAttribute("hx-swap-oob");
+    var detail = { shouldSwap: true, target: target, fragment: young };
+    if (!target || !fire(target, "htmx:oobBeforeSwap", detail)) return;
+    if (detail.shouldSwap) morphInto(detail.target, young);
+    fire(elt, "htmx:oobAfterSwap", detail);
+  });
+  // as htmx does: a focused element drawn anew with the same id takes the focus again
+  var again = active && !active.isConnected && active.id && document.getElementById(active.id);
+  if (again) {
+    if (start && again.setSelectionRange) { try { again.setSelectionRange(start, end); } catch (e) { /* a field with no caret */ } }
+    again.focus({ preventScroll: true });
+  }
+  return true;
+}
+// The parts (elements with an id, hx-swap-oob="morph") the text holds, or null if it holds anything else.
+function partsOf(text) {
+  var holder = document.createElement("template"), parts = [];
+  holder.innerHTML = text;
+  for (var node = holder.content.firstChild; node; node = node.nextSibling) {
+    if (node.nodeType === 1 && node.id && node.getAttribute("hx-swap-oob") === "morph") parts.push(node);
+    else if (node.nodeType !== 3 || node.nodeValue.trim()) return null;
+  }
+  return parts;
+}
+function fire(el, name, detail) {
+  detail.elt = el;
+  return el.dispatchEvent(new CustomEvent(name, { bubbles: true, cancelable: true, composed: true, detail: detail }));
+}
 // htmx:sseOpen
 export function streamOpen(evt) {
   var source = evt.detail && evt.detail.source;
@@ -37,9 +78,10 @@ export function streamError(evt) {
   var source = evt.detail && evt.detail.source;
   pushOpen = !!(source && source.readyState === 1);
   if (source && source.readyState === 2) clearTimeout(silence);
+  pollWhileNeeded();
 }
 // htmx:sseClose
-export function streamClosed() { pushOpen = false; clearTimeout(silence); }
+export function streamClosed() { pushOpen = false; clearTimeout(silence); pollWhileNeeded(); }
 
 // A stream can stay open and say nothing: a stalled server (a stopped process, a machine out
 // of memory) keeps its connections. push.py sends an "alive" event every few seconds (its
@@ -61,20 +103,34 @@ function streamSilent() {
   silent = true;
   pushOpen = false;
   unreachable();
+  pollWhileNeeded();
 }
 
-// DOMContentLoaded: the poll, every data-poll-ms, sent only while it is needed: the stream is not
-// open, or taps are kept (each poll that gets through says the server is there and sends the kept
-// taps at once: send.js). Its answer is drawn as any other (update.js).
-var polling = false;
+// The poll, every data-poll-ms, sent only while it is needed: the stream is not open, or taps are
+// kept (each poll that gets through says the server is there and sends the kept taps at once:
+// send.js). Its answer is drawn as any other (update.js). Its timer runs only while the poll is
+// needed, from the moment it may be (the page's start, the stream's loss, a tap kept): an idle
+// phone with its stream open runs no timer at all (one every 0.75 s cost a slow phone 2 ms each).
+var polling = false, pollTimer = null, pollEvery = 0;
+function needed() { return !pushOpen || waitingHere().length > 0; }
+// DOMContentLoaded
 export function startPolling() {
+  var push = document.getElementById("table-push");
+  pollEvery = push ? parseInt(push.getAttribute("data-poll-ms"), 10) : NaN;
+  pollWhileNeeded();
+}
+// Also on a tap kept (main.js) and another tab's kept taps.
+export function pollWhileNeeded() {
   var push = document.getElementById("table-push"), htmx = window.htmx;
-  var every = push ? parseInt(push.getAttribute("data-poll-ms"), 10) : NaN;
-  if (!push || !htmx || !(every > 0)) return;
-  setInterval(function () {
-    if (polling || (pushOpen && !waitingHere().length)) return;
-    polling = true;
-    htmx.ajax("GET", push.getAttribute("data-poll"), { source: push, target: push, swap: "none" })
-      .finally(function () { polling = false; });
-  }, every);
+  if (pollTimer || !push || !htmx || !(pollEvery > 0) || !needed()) return;
+  pollTimer = setTimeout(function () {
+    pollTimer = null;
+    if (!needed()) return;
+    if (!polling) {
+      polling = true;
+      htmx.ajax("GET", push.getAttribute("data-poll"), { source: push, target: push, swap: "none" })
+        .finally(function () { polling = false; });
+    }
+    pollWhileNeeded();
+  }, pollEvery);
 }

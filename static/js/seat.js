@@ -29,8 +29,10 @@ export function markSeat(root) {
       if (card.parentNode && card.parentNode.firstElementChild !== card) card.parentNode.insertBefore(card, card.parentNode.firstElementChild);
     });
   }
-  var name = seat !== "" && document.querySelector('.players-line [data-you="' + seat + '"] .sb-name');
-  within(root, "[data-you-are]").forEach(function (el) { el.textContent = name ? name.textContent : word("watching", "watching"); });
+  // "you are": the name is looked up in the whole page only where a part says it
+  var sayers = within(root, "[data-you-are]");
+  var name = sayers.length && seat !== "" && document.querySelector('.players-line [data-you="' + seat + '"] .sb-name');
+  sayers.forEach(function (el) { el.textContent = name ? name.textContent : word("watching", "watching"); });
   if (document.body.hasAttribute("data-seat-chosen")) within(root, ".seat-chooser").forEach(function (c) { c.remove(); });
 }
 
