@@ -51,7 +51,7 @@ def test_a_pushed_change_binds_no_part_again(server, phone):
     wait_for_version(phone, 2)
     phone.wait_for_function("() => window.__settled >= 1")  # htmx's settle, where it bound every part again
     swapped = phone.evaluate("() => window.__swapped")
-    assert len(swapped) >= 4 and "history-list" in swapped, swapped  # drawn part by part, with htmx's events
+    assert len(swapped) >= 4 and "history" in swapped, swapped  # drawn part by part, with htmx's events
     assert phone.evaluate("() => window.__boundAgain") == []  # a node the morph added is bound, once (the history's line)
     assert phone.locator("#sb-1 .sb-score").inner_text() == "2"
 
