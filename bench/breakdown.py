@@ -3,8 +3,10 @@
     python bench/breakdown.py [GAME] [ROUNDS]
 
 Appends ROUNDS score changes (default 300) to a table of four in a temporary SQLite file, the
-way a tap on the table page's stepper does, timing each step; prints the medians. The last
-column is what the next poll of each phone then pays: the whole live region.
+way a tap on the table page's stepper does, timing each step; prints the medians. Then what the
+stream does for the new version, in one language (companion/web/live.py): the region's context,
+the parts whose inputs changed drawn from the version before (region.py), and the parts kept in
+SQLite for the other processes; and, for comparison, the whole region a first load draws.
 """
 
 from __future__ import annotations
@@ -20,9 +22,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.run import PLAYERS, score_change  # noqa: E402
 from companion import create_app, games, tables  # noqa: E402
-from companion.web import render, steppers  # noqa: E402
+from companion.web import live, region, steppers  # noqa: E402
 from companion.web.connection import get_db  # noqa: E402
-from companion.web import tables as pages  # noqa: E402
 
 
 def main(game_key: str = "gutenberg", rounds: int = 300) -> None:
@@ -33,11 +34,15 @@ def main(game_key: str = "gutenberg", rounds: int = 300) -> None:
         table_id, secret = created["table"], created["token"]
         cookie = f"tc_{table_id}={secret}; seat_{table_id}=0"
         steps: dict[str, list[float]] = {"check secret, append, commit": [], "draw the stepper": [],
-                                         "(next poll) context": [], "(next poll) live region": []}
-        size = answer = 0
+                                         "the region's context (view, history)": [],
+                                         "its parts that changed, drawn": [], "kept for other processes": [],
+                                         "(a first load) whole region": []}
+        size = answer = drawn = 0
         with app.test_request_context(f"/t/{table_id}/events", method="POST", headers={"HX-Request": "true", "Cookie": cookie}):
             db = get_db()
             version = 0
+            before = region.draw(app, tables.authorize(db, table_id, secret), None, "en", None,
+                                 region.context_of(db, tables.authorize(db, table_id, secret), None))
             for i in range(rounds):
                 type_, data = score_change(game_key, i)
                 rest = {k: v for k, v in data.items() if k != "delta"}
@@ -47,16 +52,22 @@ def main(game_key: str = "gutenberg", rounds: int = 300) -> None:
                 t1 = time.perf_counter()
                 alone = steppers.answer(tap, table, type_, data, None) if "delta" in data else None
                 t2 = time.perf_counter()
-                context = pages.table_context(table)
+                context = region.context_of(db, table, None)
                 t3 = time.perf_counter()
-                size = len(render.render_block("tables/table.html", "live", **context))
+                now = region.draw(app, table, None, "en", before, context)
                 t4 = time.perf_counter()
+                live._store(db, table_id, "|en", now, sweep=False)  # as live.py keeps it (the claim aside)
+                t5 = time.perf_counter()
+                whole = region.draw(app, table, None, "en", None, context)
+                t6 = time.perf_counter()
+                size, drawn, before = len(whole.html), len(now.drawn), now
                 version = table.version
                 answer = len(alone or "")
-                for name, start, end in zip(steps, (t0, t1, t2, t3), (t1, t2, t3, t4)):
+                for name, start, end in zip(steps, (t0, t1, t2, t3, t4, t5), (t1, t2, t3, t4, t5, t6)):
                     steps[name].append(end - start)
     how = f"answered by its stepper ({answer} bytes)" if answer else "no stepper: answered with the whole region"
-    print(f"{game_key}: one score change ({type_}), median of {rounds}; {how}; live region {size / 1024:.1f} KiB")
+    print(f"{game_key}: one score change ({type_}), median of {rounds}; {how}; live region {size / 1024:.1f} KiB,"
+          f" {drawn} of its {len(before.parts)} parts drawn at the last change (one language)")
     for name, seconds in steps.items():
         print(f"  {name:<30} {statistics.median(seconds) * 1000:6.2f} ms")
 
