@@ -1,50 +1,33 @@
-"""A slow phone at the table: what a pushed change costs it, and where a Save leaves it (issue 28). Prints figures.
+"""A slow phone at the table: what a pushed change costs it, and where a Save leaves it (issues 28, 39). Prints figures.
 
     python bench/phone.py              # 6x CPU throttle, 8 changes 2.5 s apart, then the calculator's Save
     python bench/phone.py --rate 1     # the same phone unthrottled, for comparison
     python bench/phone.py --json phone.json
 
 Debian's chromium (/usr/bin/chromium, or $CHROMIUM) driven by Playwright, against a real
-`companion serve --host 127.0.0.1 --port 0 --create-limit off` on a fresh data folder in a
-temporary directory. Everything is measured at the network and CDP level, so it does not depend
-on how the page is built:
+`companion serve` (as bench/run.py starts it) on a fresh data folder. Everything
+is measured at the network and CDP level, so it does not depend on how the page is built
+(bench/README.md, "A slow phone", says it at length):
 
-1. A 4-player Gutenberg table gets 120 events of history through the API (score changes with
-   their `expected_version`, as bench/run.py makes them). A 360 px phone (the test suite's phone:
-   touch, 2x pixels) opens its join_url and takes Anna's seat; then CDP
-   `Emulation.setCPUThrottlingRate` slows that page's CPU (6x: a low-end Android). Once its
-   event stream is open (CDP Network.responseReceived for an EventSource) and one change made
-   through the API has reached it (Network.eventSourceMessageReceived), 8 more changes are made
-   through the API, GAP_S apart. For each:
-   - KiB: the bytes of SSE data the page received for it (the `data` of every
-     Network.eventSourceMessageReceived after the change was made and before the next one, in
-     UTF-8; push.py's keep-alives, named `alive`, left out; the SSE field names and HTTP framing
-     are not in `data`);
-   - main-thread ms: CDP Tracing (category devtools.timeline) records every task the page's
-     renderer main thread runs (`RunTask`, their wall time, which the throttle stretches as a slow
-     CPU would). The change's work starts with the task in which its first message arrived and
-     runs until the main thread is idle: tasks are summed while each starts less than IDLE_GAP_MS
-     after the previous one ended (at most until the next change). The longest of those tasks is
-     printed too, and the span from the message to idle, and the same tasks' thread time ("on
-     the CPU": the trace's `tdur`). The throttle keeps the thread busy while it holds it back, so
-     on a quiet machine the two agree; on a busy one the wall time also holds the time other
-     processes took the core, and the CPU figure is the one to compare between runs. Tracing
-     rather than Performance.getMetrics' TaskDuration: the metric is one running total per page, read by round trips that are
-     themselves tasks on the throttled thread, so it can neither start at the message nor name
-     the longest task; the trace has each task with its start and length.
-   The same is measured over a quiet stretch before the first change (no change made): the
-   noise floor of the timers the page runs by itself.
-   The summary line gives the medians over the changes, and the longest task of them all, and
-   the machine's hello (3.):
+1. A 4-player Gutenberg table gets HISTORY events through the API; a 360 px phone (the test
+   suite's) takes Anna's seat, its CPU slowed by CDP `Emulation.setCPUThrottlingRate`. Once its
+   event stream delivers, 8 changes are made through the API, 2.5 s apart. For each: the KiB of
+   SSE data it brought (Network.eventSourceMessageReceived, keep-alives left out); the main
+   thread's work, from CDP Tracing (devtools.timeline): the tasks (`RunTask`, wall time, which
+   the throttle stretches) from the one its message arrived in until the thread is idle (no task
+   within IDLE_GAP_MS), with the longest of them, their thread time (`tdur`, "on the CPU": the
+   figure to compare on a busy machine), and where the time went (issue 39): each task's direct
+   parts by KIND (script, style, layout, paint), the rest "other", and the style and layout that
+   script forced. Performance.getMetrics' TaskDuration is printed beside. A quiet stretch before
+   the first change gives the page's own noise floor. The summary line:
        phone_main_ms=… phone_kib_per_change=… phone_longest_task_ms=… phone_main_cpu_ms=… hello_ms=…
-2. A Gutenberg calculator table (`"calculator": true`), the same phone and throttle: Anna's row
-   filled in (every number of the sheet), its Save scrolled to 60% of the screen's height, tapped;
-   once the answer arrived (its POST's response) and two frames and 0.3 s passed: scrollY and the
-   Save's top before and after, and what has the focus after (tag, name, id).
-
-3. The machine's bare hello, as bench/run.py measures it: bench/hello.py served as `companion
-   serve` serves the app, the median of HELLO_SAMPLES requests on one keep-alive connection
-   (`hello_ms`), so that a run names how fast the machine was (issue 39 compares machines by it).
+   (medians over the changes; the longest task of them all; the hello of 3.)
+2. A Gutenberg calculator table, the same phone: Anna's row filled in, its Save scrolled to 60%
+   of the screen's height and tapped; once answered, two frames and 0.3 s later: scrollY and the
+   Save's top before and after, and what has the focus.
+3. The machine's bare hello, as bench/run.py measures it (bench/hello.py, served as `companion
+   serve` serves the app): the median of HELLO_SAMPLES requests on one keep-alive connection.
+   Issue 39 compares machines by it.
 
 A measurement, not a test: it asserts nothing about speed. Every wait is bounded; the browser
 and the server are closed on any error.
@@ -53,13 +36,11 @@ and the server are closed on any error.
 from __future__ import annotations
 
 import argparse
+import bisect
 import json
 import os
-import re
 import shutil
-import signal
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -71,7 +52,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.client import Connection  # noqa: E402
-from bench.run import HOST, PLAYERS, score_change, start_hello  # noqa: E402
+from bench.run import HOST, PLAYERS, score_change, start_companion, start_hello  # noqa: E402
 
 CHROMIUM = os.environ.get("CHROMIUM", shutil.which("chromium") or "/usr/bin/chromium")
 #: the test suite's phone (tests/conftest.py PHONE)
@@ -81,57 +62,36 @@ HISTORY = 120  # events of history before the page opens
 IDLE_GAP_MS = 200.0  # a main thread with no task for this long is idle: the change's work ended
 WAIT_S = 20.0  # the longest wait for anything (a server start, a page, a message)
 TRACE_CATEGORIES = ["devtools.timeline", "disabled-by-default-devtools.timeline"]
-#: `companion serve`'s first line names where it listens (read back for the port --port 0 took)
-LISTENING = re.compile(r"^Table Companion is running\b[^\n]*?http://(\[[^\]\n]+\]|[^/:\s]+):(\d+)/", re.M)
 #: one player's final-scoring row on a Gutenberg calculator table, by the names forms.py gives its fields
 SHEET = {"fame": 31, "guilders": 14, "specialties.typesetting": 3, "specialties.woodcutting": 2,
          "specialties.binding": 1, "specialties.illuminating": 0, "patronage_cards": 2, "types": 5, "inks": 4}
 #: where things are: scrollY, the element's top on the screen, and what has the focus
-WHERE = """(selector) => {
-  const el = document.querySelector(selector);
-  const a = document.activeElement;
+WHERE = """(selector) => { const el = document.querySelector(selector), a = document.activeElement;
   return {scrollY: scrollY, top: el ? el.getBoundingClientRect().top : null, height: document.documentElement.scrollHeight,
           focus: a ? {tag: a.tagName.toLowerCase(), name: a.getAttribute('name'), id: a.id || null,
-                      text: (a.textContent || '').trim().slice(0, 40)} : null,
-          focus_is_it: !!el && a === el};
-}"""
+                      text: (a.textContent || '').trim().slice(0, 40)} : null, focus_is_it: !!el && a === el}; }"""
 TWO_FRAMES = "() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))"
 HELLO_SAMPLES = 2000  # bare hello requests timed (after 200 not timed)
+#: what a task's direct parts in the trace are: the page's script, or the frame's rendering steps
+KIND = {"FunctionCall": "script", "EventDispatch": "script", "TimerFire": "script", "FireAnimationFrame": "script",
+        "RunMicrotasks": "script", "ParseHTML": "script", "UpdateLayoutTree": "style", "Layout": "layout",
+        "PrePaint": "paint", "Paint": "paint", "Layerize": "paint", "Commit": "paint"}
+KINDS = ("script", "style", "layout", "paint", "other", "forced")
 
 
 # --- the server -----------------------------------------------------------------------------
 
 
 class Server:
-    """A real `companion serve` on 127.0.0.1 and the port it took (--port 0), in its own process group."""
+    """`companion serve` as bench/run.py starts it (127.0.0.1, a free port), and the app's JSON API."""
 
     def __init__(self, data: Path):
-        self.data = data
-        self.log = data / "server.log"
-        self.process: subprocess.Popen | None = None
-        self.url = ""
+        self.data, self.served, self.url = data, None, ""
 
     def start(self) -> "Server":
-        self.data.mkdir(parents=True, exist_ok=True)
-        env = dict(os.environ, PYTHONUNBUFFERED="1", PYTHONPATH=str(ROOT))
-        with open(self.log, "wb") as log:
-            self.process = subprocess.Popen(
-                [sys.executable, "-m", "companion", "serve", "--host", "127.0.0.1", "--port", "0", "--data", str(self.data),
-                 "--quiet", "--create-limit", "off"],
-                cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
-        deadline = time.monotonic() + WAIT_S
-        while time.monotonic() < deadline and self.process.poll() is None:
-            found = LISTENING.search(self.log.read_text(errors="replace"))
-            if found:
-                self.url = f"http://127.0.0.1:{found.group(2)}"
-                try:
-                    with urllib.request.urlopen(self.url + "/", timeout=2) as answer:
-                        if answer.status == 200:
-                            return self
-                except OSError:
-                    pass
-            time.sleep(0.05)
-        raise RuntimeError(f"companion serve did not answer within {WAIT_S:.0f} s: {self.log.read_text(errors='replace')[-2000:]}")
+        self.served = start_companion(self.data)
+        self.url = f"http://{HOST}:{self.served.port}"
+        return self
 
     def api(self, path: str, doc: dict | None = None, token: str | None = None) -> dict:
         """One JSON call: POST doc (GET without one); an error answer raises urllib's HTTPError."""
@@ -141,13 +101,8 @@ class Server:
             return json.loads(answer.read())
 
     def stop(self) -> None:
-        if self.process is not None and self.process.poll() is None:
-            os.killpg(self.process.pid, signal.SIGTERM)
-            try:
-                self.process.wait(10)
-            except subprocess.TimeoutExpired:
-                os.killpg(self.process.pid, signal.SIGKILL)
-                self.process.wait(10)
+        if self.served is not None:
+            self.served.stop()
 
 
 def change(server: Server, table: dict, i: int, version: int) -> int:
@@ -168,9 +123,8 @@ def launch(playwright):
     return playwright.chromium.launch(
         executable_path=CHROMIUM,
         args=["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-              "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage",
-              "--disable-background-timer-throttling", "--disable-renderer-backgrounding",
-              "--disable-backgrounding-occluded-windows"])
+              "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage", "--disable-background-timer-throttling",
+              "--disable-renderer-backgrounding", "--disable-backgrounding-occluded-windows"])
 
 
 class Phone:
@@ -236,8 +190,8 @@ def take_seat(page, name: str) -> None:
 # --- the trace ------------------------------------------------------------------------------
 
 
-def main_thread_tasks(trace: dict, url: str) -> list[tuple[float, float, float]]:
-    """(start, end, thread time) in microseconds of every top-level task on the main thread of the renderer showing `url`."""
+def main_thread(trace: dict, url: str) -> list[dict]:
+    """Every complete event of the main thread of the renderer showing `url`, by start (the longest first)."""
     events = trace["traceEvents"] if isinstance(trace, dict) else trace
     pids = set()
     for e in events:  # the renderer process of the page's main frame, as the trace names it
@@ -249,8 +203,13 @@ def main_thread_tasks(trace: dict, url: str) -> list[tuple[float, float, float]]
     threads = {(e["pid"], e["tid"]) for e in events
                if e.get("ph") == "M" and e.get("name") == "thread_name" and e["args"].get("name") == "CrRendererMain"
                and (not pids or e["pid"] in pids)}
-    tasks = sorted((e["ts"], e["ts"] + e.get("dur", 0), e.get("tdur", float("nan"))) for e in events
-                   if e.get("name") == "RunTask" and e.get("ph") == "X" and (e["pid"], e["tid"]) in threads)
+    return sorted((e for e in events if e.get("ph") == "X" and (e["pid"], e["tid"]) in threads),
+                  key=lambda e: (e["ts"], -e.get("dur", 0)))
+
+
+def main_thread_tasks(main: list[dict]) -> list[tuple[float, float, float]]:
+    """(start, end, thread time) in microseconds of every top-level task of the main thread's events."""
+    tasks = [(e["ts"], e["ts"] + e.get("dur", 0), e.get("tdur", float("nan"))) for e in main if e["name"] == "RunTask"]
     merged: list[tuple[float, float, float]] = []  # a task within another (a nested loop) is the other's time
     for start, end, cpu in tasks:
         if merged and start < merged[-1][1]:
@@ -273,9 +232,29 @@ def work_after(tasks: list[tuple[float, float, float]], at_us: float, until_us: 
         return {"main_ms": 0.0, "cpu_ms": 0.0, "longest_task_ms": 0.0, "tasks": 0, "span_ms": 0.0, "in_task": False}
     return {"main_ms": sum(e - s for s, e, _ in chosen) / 1000, "cpu_ms": sum(c for *_, c in chosen) / 1000,
             "longest_task_ms": max(e - s for s, e, _ in chosen) / 1000,
-            "tasks": len(chosen), "span_ms": (chosen[-1][1] - at_us) / 1000,
+            "tasks": len(chosen), "span_ms": (chosen[-1][1] - at_us) / 1000, "spans": [(s, e) for s, e, _ in chosen],
             # the message arrived within a traced task: the trace's clock and CDP's agree
             "in_task": chosen[0][0] <= at_us <= chosen[0][1]}
+
+
+def time_by_kind(main: list[dict], spans: list[tuple[float, float]]) -> dict:
+    """Within the tasks `spans`: ms by KIND of each task's direct parts (a part within another is the other's),
+    "other" the rest of the tasks' time, and "forced" the style and layout done within script."""
+    found, starts = dict.fromkeys(KINDS, 0.0), [e["ts"] for e in main]
+    for start, end in spans:
+        covered = script_end = start
+        for e in main[bisect.bisect_left(starts, start):bisect.bisect_left(starts, end)]:
+            kind, dur = KIND.get(e["name"]), e.get("dur", 0) / 1000
+            if kind in ("style", "layout") and e["ts"] < script_end:
+                found["forced"] += dur
+            if kind is None or e["ts"] < covered:
+                continue
+            found[kind] += dur
+            covered = e["ts"] + e.get("dur", 0)
+            script_end = covered if kind == "script" else script_end
+        found["other"] += (end - start) / 1000
+    found["other"] -= sum(found[k] for k in KINDS[:4])
+    return found
 
 
 def tasks_between(tasks: list[tuple[float, float, float]], from_us: float, to_us: float) -> dict:
@@ -323,15 +302,18 @@ def pushed_changes(browser, server: Server, rate: float, changes: int, gap_s: fl
             phone.current = -3
         finally:
             traced = json.loads(browser.stop_tracing()) if trace else {"traceEvents": []}
-        tasks = main_thread_tasks(traced, server.url)
+        main = main_thread(traced, server.url)
+        tasks = main_thread_tasks(main)
         rows = []
         for k in range(1, changes + 1):
             got = phone.pushes(k)
             at = min(m["ts"] for m in got) * 1e6
             nxt = phone.pushes(k + 1)
             until = min(m["ts"] for m in nxt) * 1e6 if nxt else at + gap_s * 1e6
+            work = work_after(tasks, at, until)
             rows.append({"change": k, "messages": len(got), "kib": sum(m["bytes"] for m in got) / 1024,
-                         "task_duration_ms": (totals[k + 1] - totals[k]) * 1000, **work_after(tasks, at, until)})
+                         "task_duration_ms": (totals[k + 1] - totals[k]) * 1000, **work,
+                         "where": time_by_kind(main, work.pop("spans", []))})
         quiet = tasks_between(tasks, quiet_from * 1e6, quiet_to * 1e6)
         quiet["task_duration_ms"] = (totals[1] - totals[0]) * 1000
         clock_ok = all(r["in_task"] for r in rows) if trace else None
@@ -369,15 +351,11 @@ def calculator_save(browser, server: Server, rate: float) -> dict:
 def hello_ms(samples: int = HELLO_SAMPLES) -> float:
     """Part 3: the median of `samples` bare hello requests on one keep-alive connection, in ms (bench/run.py's hello)."""
     hello = start_hello()
+    conn = Connection(HOST, hello.port)
     try:
-        conn = Connection(HOST, hello.port)
-        try:
-            for _ in range(200):  # warm up
-                conn.request("GET", "/")
-            timed = [conn.request("GET", "/").seconds for _ in range(samples)]
-        finally:
-            conn.close()
+        timed = [conn.request("GET", "/").seconds for _ in range(200 + samples)][200:]  # the first 200 warm it up
     finally:
+        conn.close()
         hello.stop()
     return statistics.median(timed) * 1000
 
@@ -416,12 +394,16 @@ def main(argv: list[str] | None = None) -> int:
     rows = push["changes"]
     print(f"\npushed changes: a 4-player {GAME} table with {push['history']} events of history, "
           f"{len(rows)} changes made through the API {args.gap:g} s apart", flush=True)
+    def where(w: dict) -> str:
+        return ", ".join(f"{k} {w[k]:.1f}" for k in KINDS[:5]) + f" ms (style and layout forced by script {w['forced']:.1f})"
     for r in rows:
         traced = (f"main thread {r['main_ms']:6.1f} ms ({r['cpu_ms']:6.1f} on the CPU) in {r['tasks']:2d} task(s), "
                   f"longest {r['longest_task_ms']:6.1f} ms, "
                   f"idle {r['span_ms']:5.0f} ms after the message; " if push["traced"] else "")
         print(f"  change {r['change']}: {r['kib']:6.1f} KiB of SSE data in {r['messages']} message(s); {traced}"
               f"TaskDuration over its {args.gap:g} s {r['task_duration_ms']:6.1f} ms", flush=True)
+        if push["traced"]:
+            print(f"            where: {where(r['where'])}", flush=True)
     kib = statistics.median(r["kib"] for r in rows)
     duration = statistics.median(r["task_duration_ms"] for r in rows)
     q = push["quiet"]
@@ -431,6 +413,7 @@ def main(argv: list[str] | None = None) -> int:
         cpu_ms = statistics.median(r["cpu_ms"] for r in rows)
         print(f"  median: {kib:.1f} KiB, main thread {main_ms:.1f} ms ({cpu_ms:.1f} on the CPU), longest task {statistics.median(r['longest_task_ms'] for r in rows):.1f} ms "
               f"(the longest of all: {longest:.1f} ms); TaskDuration {duration:.1f} ms", flush=True)
+        print(f"  where (medians): {where({k: statistics.median(r['where'][k] for r in rows) for k in KINDS})}", flush=True)
         print(f"  noise floor, {push['quiet_s']:.1f} s with no change: main thread {q['main_ms']:.1f} ms in {q['tasks']} task(s) "
               f"(longest {q['longest_task_ms']:.1f} ms); TaskDuration {q['task_duration_ms']:.1f} ms", flush=True)
         if not push["clock_ok"]:
@@ -450,8 +433,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"  focus after: <{f.get('tag')}> name={f.get('name')!r} id={f.get('id')!r} text={f.get('text')!r}"
           f"{' (the Save itself)' if a['focus_is_it'] else ''}", flush=True)
     hello = hello_ms()
-    print(f"\nbare hello (bench/hello.py, served as companion serve serves the app): median {hello:.3f} ms "
-          f"over {HELLO_SAMPLES} keep-alive requests", flush=True)
+    print(f"\nbare hello (bench/hello.py, served as companion serve serves the app): median {hello:.3f} ms over {HELLO_SAMPLES}", flush=True)
     print(f"load average at the end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}", flush=True)
 
     figures = {"push": push, "save": save, "phone_main_ms": main_ms, "phone_kib_per_change": kib, "phone_longest_task_ms": longest,

@@ -1,5 +1,5 @@
-// How the parts the server sends are morphed into the page: idiomorph, through htmx's "morph"
-// swap (static/vendor/idiomorph-ext; the parts carry hx-swap-oob="morph"). What is there stays
+// How the parts the server sends are morphed into the page: idiomorph (static/vendor/idiomorph-ext),
+// through the "morph" swap defined here (the parts carry hx-swap-oob="morph"). What is there stays
 // there: the nodes, so the focus, the caret, the scroll position and the listeners; a field's
 // value typed, a box ticked or an option chosen and not yet sent (changedHere), and the one
 // being typed in (ignoreActiveValue); a <details> as the player left it. What is never morphed: a node that shows a newer version

@@ -1,7 +1,7 @@
 // --- Push: each new version arrives as it is written (companion/web/push.py) ------------------
 // The page's #table-push opens a stream of server-sent events through htmx's SSE extension,
 // which opens it again when it drops. Each event is the parts a version changed, its id the
-// version: drawn by the extension (hx-swap="none": the parts come out of band) unless the page
+// version: drawn here (drawPushed, handed the event by the extension's swap) unless the page
 // shows that version already (update.js). While the stream is not open (no EventSource, a proxy
 // that holds it back, the server away) or taps are kept to be sent, the page polls /t/ID/live,
 // which answers with what changed since the version it shows; while it is open it sends nothing.
@@ -27,7 +27,7 @@ export function pushDrawn() { updated(); }
 // The event's parts drawn here, as htmx draws parts out of band, with its events (htmx:oobBeforeSwap on
 // the part, htmx:oobAfterSwap on #table-push: update.js and morph.js hear the same), each morphed in by
 // morph.js's swap; but not by htmx's swap, which parses the event as a whole document, copies each part
-// and waits a settle: that took half of what a push cost a slow phone (bench/README.md, issue 39).
+// and fires each event twice: a fifth of what a push cost a slow phone (bench/README.md, issue 39).
 // The "morph" swap hands the stream's text here (morph.js); anything but parts is htmx's to draw.
 export function drawPushed(text, elt) {
   var parts = elt && elt.id === "table-push" ? partsOf(text) : null;

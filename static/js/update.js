@@ -1,7 +1,8 @@
 // Drawing what the server sends: parts of the live region (companion/web/parts.py), each morphed
-// in out of band by htmx (morph.js says how). One path for all of them: a form's answer (htmx's
-// own request; the forms swap nothing themselves, hx-swap="none"), a pushed event (the SSE
-// extension's swap), a poll, and a kept write's answer (send.js, through htmx.swap). Each is an
+// in out of band (morph.js says how). One path for all of them: a form's answer (htmx's own
+// request; the forms swap nothing themselves, hx-swap="none"), a pushed event (its parts drawn by
+// push.js as htmx draws them, with its events), a poll, and a kept write's answer (send.js,
+// through htmx.swap). Each is an
 // update: before it, whether to draw it (a push the page already shows is not); while it is
 // drawn, which version it brings (morph.js keeps what shows a newer one); after it, what follows
 // (the "tc:updated" event: marks, the seat, the invite, a game's own fields; then the place and
