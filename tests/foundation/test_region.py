@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import time
+from contextlib import contextmanager
 
 import pytest
 
@@ -18,6 +19,15 @@ from companion.web import live, region
 from companion.web.connection import get_db
 from companion.web.steppers import stepper_id
 from tests.regions import create, follow
+
+
+@contextmanager
+def at_table(app, game_key: str, players: list[str]):
+    """A new table made through the API, and the app's context: (db, table id, secret, table)."""
+    table_id, secret = create(app.test_client(), game_key, players)
+    with app.app_context():
+        db = get_db()
+        yield db, table_id, secret, tables.authorize(db, table_id, secret)
 
 
 def fame(player: int, delta: int = 1) -> dict:
@@ -38,10 +48,7 @@ def test_a_change_draws_only_the_parts_whose_inputs_changed(app):
 
 
 def test_a_region_drawn_in_parts_counts_its_drawings(app):
-    table_id, secret = create(app.test_client(), "codex", ["Anna", "Tom"])
-    with app.app_context():
-        db = get_db()
-        table = tables.authorize(db, table_id, secret)
+    with at_table(app, "codex", ["Anna", "Tom"]) as (db, table_id, secret, table):
         cache = app.extensions["companion.live"]
         before = (region.COUNTS.regions, region.COUNTS.whole)
         cache.region(app, db, table, (None, "en"))  # the first drawing is whole
@@ -55,10 +62,7 @@ def test_a_region_drawn_in_parts_counts_its_drawings(app):
 def test_a_shared_drawing_never_reads_the_request(app):
     """The same region inside a request with a seat, a secret, another language and odd headers, and
     outside any request: the same text (a template reading `request` would find None and fail)."""
-    table_id, secret = create(app.test_client(), "gutenberg", ["Anna", "Ben"])
-    with app.app_context():
-        db = get_db()
-        table = tables.authorize(db, table_id, secret)
+    with at_table(app, "gutenberg", ["Anna", "Ben"]) as (db, table_id, secret, table):
         alone = region.draw(app, table, None, "en", None, region.context_of(db, table, None)).html
     headers = {"Cookie": f"tc_{table_id}={secret}; seat_{table_id}=1; tc_lang=pl", "Accept-Language": "pl",
                "HX-Request": "true", "X-Forwarded-For": "10.9.8.7", "Host": "elsewhere.example"}
@@ -124,11 +128,8 @@ def test_a_region_claimed_by_another_process_is_waited_for_then_drawn_alone(app,
 
 
 def test_only_the_versions_kept_stay_and_an_idle_table_is_forgotten(app):
-    table_id, secret = create(app.test_client(), "gutenberg", ["Anna", "Ben"])
     cache = live.LiveCache()
-    with app.app_context():
-        db = get_db()
-        table = tables.authorize(db, table_id, secret)
+    with at_table(app, "gutenberg", ["Anna", "Ben"]) as (db, table_id, secret, table):
         for _ in range(live.LiveCache.VERSIONS_KEPT + live.SWEEP_EVERY + 2):
             cache.region(app, db, table, (None, "en"))
             table = tables.append(db, table_id, {**fame(0), "expected_version": table.version}, 0, secret=secret)
@@ -156,11 +157,8 @@ def test_every_game_draws_its_first_region_with_unique_part_ids(app, game_key, p
 
 def test_a_region_is_still_drawn_where_the_store_cannot_be_written(app, tmp_path):
     """A full or read-only disk keeps nothing, and the phone still gets its region (never a 500)."""
-    table_id, secret = create(app.test_client(), "codex", ["Anna", "Tom"])
     cache = live.LiveCache()
-    with app.app_context():
-        db = get_db()
-        table = tables.authorize(db, table_id, secret)
+    with at_table(app, "codex", ["Anna", "Tom"]) as (db, table_id, secret, table):
         db.execute("PRAGMA query_only = ON")  # every write refused, as on a read-only disk
         try:
             found = cache.region(app, db, table, (None, "en"))
@@ -174,11 +172,8 @@ def test_after_an_idle_table_is_forgotten_the_other_process_reads_the_store_agai
     """A part taken from memory is offered to the store again: an idle table's rows went, and the
     process that kept drawing from its memory must not leave versions naming parts nobody has."""
     monkeypatch.setattr(live, "KNOWN_S", -1)  # the hour the table was idle is longer than KNOWN_S
-    table_id, secret = create(app.test_client(), "gutenberg", ["Anna", "Ben"])
     first = live.LiveCache()
-    with app.app_context():
-        db = get_db()
-        table = tables.authorize(db, table_id, secret)
+    with at_table(app, "gutenberg", ["Anna", "Ben"]) as (db, table_id, secret, table):
         for _ in range(3):
             first.region(app, db, table, (None, "en"))
             table = tables.append(db, table_id, {**fame(0), "expected_version": table.version}, 0, secret=secret)
@@ -190,11 +185,8 @@ def test_after_an_idle_table_is_forgotten_the_other_process_reads_the_store_agai
 
 
 def test_a_drawing_the_store_cannot_take_leaves_no_claim_and_stays_in_memory(app):
-    table_id, secret = create(app.test_client(), "codex", ["Anna", "Tom"])
     cache = live.LiveCache()
-    with app.app_context():
-        db = get_db()
-        table = tables.authorize(db, table_id, secret)
+    with at_table(app, "codex", ["Anna", "Tom"]) as (db, table_id, secret, table):
         db.execute("CREATE TEMP TRIGGER full BEFORE INSERT ON region_parts BEGIN SELECT RAISE(FAIL, 'database or disk is full'); END")
         try:
             found = cache.region(app, db, table, (None, "en"))
@@ -235,11 +227,8 @@ def test_a_store_locked_by_another_process_lets_the_others_run_meanwhile(app):
 
 
 def test_a_pair_stored_at_odd_versions_only_is_swept_all_the_same(app):
-    table_id, secret = create(app.test_client(), "gutenberg", ["Anna", "Ben"])
     cache = live.LiveCache()
-    with app.app_context():
-        db = get_db()
-        table = tables.authorize(db, table_id, secret)
+    with at_table(app, "gutenberg", ["Anna", "Ben"]) as (db, table_id, secret, table):
         table = tables.append(db, table_id, {**fame(1), "expected_version": table.version}, 0, secret=secret)
         for _ in range(3 * live.SWEEP_EVERY):
             cache.region(app, db, table, (None, "en"))  # odd versions only: never a multiple of SWEEP_EVERY
@@ -262,11 +251,8 @@ def test_a_region_is_drawn_in_the_language_it_is_asked_for_whatever_is_spoken(ap
 def test_a_value_that_comes_back_after_its_part_was_swept_is_stored_again(app):
     """Fame +1, -1, +1...: the stepper's text for a value comes back after sweeps dropped it; the
     version naming it must find it in the store (another process reads it, draws nothing)."""
-    table_id, secret = create(app.test_client(), "gutenberg", ["Anna", "Ben"])
     first = live.LiveCache()
-    with app.app_context():
-        db = get_db()
-        table = tables.authorize(db, table_id, secret)
+    with at_table(app, "gutenberg", ["Anna", "Ben"]) as (db, table_id, secret, table):
         for i in range(3 * (live.LiveCache.VERSIONS_KEPT + live.SWEEP_EVERY)):
             first.region(app, db, table, (None, "en"))
             step = 1 if i % 2 == 0 else -1

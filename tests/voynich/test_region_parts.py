@@ -173,27 +173,28 @@ def test_a_score_change_draws_and_sends_only_that_players_few_parts(app):
         assert {f"player-{i}-head", f"type-{i}", f"sb-{i}", "history", "table-tools"} <= set(sent)
 
 
+def assert_one_row_sent(event, before, now, with_it: str) -> None:
+    """The change sent its player's row (`sheet-N`) and `with_it`, no other row, not the panel, and
+    under a third of the region."""
+    i = event["data"]["player"]
+    sent = now.changed_since(before.fingerprint)
+    assert "game-panel" not in sent and f"sheet-{i}" in sent and with_it in sent, sent
+    assert not [pid for pid in sent if pid.startswith("sheet-") and pid != f"sheet-{i}"], sent
+    assert len(now.since(before.fingerprint)) * 3 < len(now.html)
+
+
 def test_a_score_change_on_the_end_screen_sends_that_players_row_and_the_result(app):
     events = [ev("track", **TRACK)] + score_changes(4)
     for event, before, now in changes(app, ["Anna", "Tom", "Cy", "Di"], events, screen="end"):
-        if event["type"] != "move":
-            continue
-        i = event["data"]["player"]
-        sent = now.changed_since(before.fingerprint)
-        assert "game-panel" not in sent and f"sheet-{i}" in sent and "result" in sent, sent
-        assert not [pid for pid in sent if pid.startswith("sheet-") and pid != f"sheet-{i}"], sent
-        # one row of four and the result (10 of 37 KB), where the whole panel was sent (34 KB)
-        assert len(now.since(before.fingerprint)) * 3 < len(now.html)
+        if event["type"] == "move":
+            # one row of four and the result (10 of 37 KB), where the whole panel was sent (34 KB)
+            assert_one_row_sent(event, before, now, "result")
 
 
 def test_a_calculator_row_saved_sends_that_row_and_the_summary(app):
     events = [sheet(1, 9, research=()), sheet(2, 17, research=(2, 2, 5))]
     for event, before, now in changes(app, ["Ana", "Ben", "Cy", "Di"], events, options={"calculator": True}):
-        i = event["data"]["player"]
-        sent = now.changed_since(before.fingerprint)
-        assert "game-panel" not in sent and f"sheet-{i}" in sent and "voy-calc-intro" in sent, sent
-        assert not [pid for pid in sent if pid.startswith("sheet-") and pid != f"sheet-{i}"], sent
-        assert len(now.since(before.fingerprint)) * 3 < len(now.html)
+        assert_one_row_sent(event, before, now, "voy-calc-intro")
 
 
 def test_exchange_tokens_coming_and_going_send_the_exchange_not_the_card(app):
