@@ -168,7 +168,7 @@ def start_companion(data: Path, workers: int | None = None, extra: list[str] = (
     # the convention load creates hundreds of tables from this one address within seconds, and
     # its phones hold their streams and connections from it: no per-client limit
     argv = [sys.executable, "-m", "companion", "serve", "--host", HOST, "--port", str(port), "--data", str(data), "--quiet",
-            "--create-limit", "off", "--stream-limit", "off", "--connection-limit", "off"]
+            "--create-limit", "off", "--stream-limit", "off", "--connection-limit", "off", "--request-limit", "off"]
     if workers:
         argv += ["--workers", str(workers)]
     return start(argv + list(extra), port)

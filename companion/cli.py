@@ -390,7 +390,7 @@ def serve(args) -> int:
 
 def serve_config(args) -> tuple[dict, tuple[str, str] | None]:
     """Return create_app's settings from serve's options, or the option and what is wrong with it."""
-    from .web.guard import is_host_name, parse_limit, parse_proxies, parse_public_url, split_host
+    from .web.guard import is_host_name, parse_proxies, parse_public_url, split_host
 
     config: dict = {"LISTEN_HOST": args.host}
     if args.data:
@@ -418,7 +418,7 @@ def serve_config(args) -> tuple[dict, tuple[str, str] | None]:
             return config, ("--public-url", str(exc))
     if args.create_limit is not None:
         try:
-            parse_limit(args.create_limit)
+            limits.parse_rate(args.create_limit)
         except ValueError as exc:
             return config, ("--create-limit", str(exc))
         config["CREATE_LIMIT"] = args.create_limit

@@ -1,23 +1,27 @@
-"""Per-client limits: how many streams and connections one client address may hold (issue 31).
+"""Per-client limits, and the one way every limit counts a client (issues 31 and 40).
 
-One client must not take every connection the server holds: a probe opened 19,936 streams with
-one table's secret, and other tables' pages timed out until they closed. So, per client address:
+One client must not take what the server holds from the others: a probe opened 19,936 streams with
+one table's secret; another, spread over six IPv6 /64s, filled the connections of a server behind
+Caddy; a third pipelined 10,000 requests down 200 connections. So every limit counts a client the
+same way (`prefixes`), by the address the app sees (`client_address`: behind a trusted proxy,
+`--proxy N`, the one the proxy forwarded, picked as werkzeug's ProxyFix picks it):
 
-- at most `serve --stream-limit N` open event streams (STREAMS_PER_CLIENT by default), counted
-  in companion/web/push.py (StreamLimit) by the address the app sees: behind a trusted proxy
-  (`--proxy N`), the one the proxy forwarded (werkzeug's ProxyFix). Past it the stream is
-  answered 429 with Retry-After, and the page polls instead (docs/CONTRACT.md);
-- at most `serve --connection-limit N` connections (CONNECTIONS_PER_CLIENT by default, and never
-  more than a CLIENT_SHARE-th of all the server holds), counted in companion/serving.py as each
-  is accepted, by the socket's own address: past it a new connection is closed unread. Behind a
-  trusted proxy every connection comes from the proxy, so there this cap is off unless given
-  (the proxy holds the clients' connections, and reads their request heads itself).
+- **nested networks.** A client is counted in its address and in the wider networks one owner is
+  given whole: an IPv6 address by its /64, its /56 and its /48 (a home gets a /56 or a /48, and a
+  /48 comes free from a tunnel broker); a public IPv4 address by itself and its /24. Each wider
+  network may hold WIDER times what one address may (twice for a /56, four times for a /48 or a
+  /24), so the /64s of one /48 share four addresses' worth. An IPv4 address of a LAN, loopback or
+  link-local range is counted alone: its /24 is the room's, every phone of a game night in it;
+- what is counted: open event streams (`serve --stream-limit`, companion/web/push.py),
+  connections (`--connection-limit`, companion/serving.py, never more than a CLIENT_SHARE-th of
+  all the server holds at any level), requests in a moving window (`--request-limit`,
+  companion/serving.py) and creations of tables and box profiles (`--create-limit`,
+  companion/web/guard.py).
 
 The phones of a whole café, or a hall's Wi-Fi, may share one NAT address: the defaults are far
-above one group's needs, and both caps take 'off'. $COMPANION_STREAM_LIMIT and
-$COMPANION_CONNECTION_LIMIT set them where the options are not given. Each process counts its own:
-with `--workers N` an address may hold up to N times either. An IPv6 address is counted by its
-/64, which one machine or one home is given whole.
+above one group's needs, and every cap takes 'off'. $COMPANION_STREAM_LIMIT,
+$COMPANION_CONNECTION_LIMIT and $COMPANION_REQUEST_LIMIT set them where the options are not given.
+Each process counts its own: with `--workers N` a client may hold up to N times each.
 
 Plain Python: the command line reads the options here without loading the server.
 """
@@ -25,8 +29,11 @@ Plain Python: the command line reads the options here without loading the server
 from __future__ import annotations
 
 import argparse
+import functools
 import ipaddress
+import math
 import os
+import time
 
 #: open event streams one client address may hold: a stream a phone (two, for two tabs), and a
 #: café's phones may share one address
@@ -34,27 +41,42 @@ STREAMS_PER_CLIENT = 200
 #: connections one client address may hold at once: a phone holds its stream and one or two more
 #: for its taps and pages
 CONNECTIONS_PER_CLIENT = 500
-#: and never more than this share of all the connections the server holds
-#: (serving.connection_limit(): under a 1024 open-file limit, 960, so 240 an address)
+#: and never more than this share of all the connections the server holds, at any level
+#: (serving.connection_limit(): under a 1024 open-file limit, 960, so 240 an address or a network)
 CLIENT_SHARE = 4
+#: requests one client address may make in a moving minute: a page's first load asks for about
+#: 20 files and a tap is one request, so a café of phones on one address stays far below it; a
+#: flood's requests past it are answered 429 at once, and its connection closed (serving.py)
+REQUESTS_PER_CLIENT = "1200/1"
+
+#: how many times an address's cap each wider network may hold (see the module)
+WIDER = {56: 2, 48: 4, 24: 4}
+#: the IPv4 ranges counted by the address alone: a LAN's /24 is one room's phones, not one owner's
+LOCAL_V4 = [ipaddress.ip_network(net) for net in ("10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16", "127.0.0.0/8",
+                                                   "169.254.0.0/16", "100.64.0.0/10")]
 
 #: serve's options, and create_app's settings they give
-OPTIONS = {"--stream-limit": "STREAM_LIMIT", "--connection-limit": "CONNECTION_LIMIT"}
-DEFAULTS = {"STREAM_LIMIT": STREAMS_PER_CLIENT, "CONNECTION_LIMIT": CONNECTIONS_PER_CLIENT}
+OPTIONS = {"--stream-limit": "STREAM_LIMIT", "--connection-limit": "CONNECTION_LIMIT", "--request-limit": "REQUEST_LIMIT"}
+DEFAULTS = {"STREAM_LIMIT": STREAMS_PER_CLIENT, "CONNECTION_LIMIT": CONNECTIONS_PER_CLIENT,
+            "REQUEST_LIMIT": REQUESTS_PER_CLIENT}
 
 
 def serve_options() -> argparse.ArgumentParser:
     """Return the parser of serve's per-client options, to give `serve` as a parent (its own group in --help)."""
     parser = argparse.ArgumentParser(add_help=False)
-    group = parser.add_argument_group("per-client limits (each counted per process with --workers)")
+    group = parser.add_argument_group("per-client limits (each counted per process with --workers; an IPv6"
+                                      " client by its /64, /56 and /48, a public IPv4 one by itself and its /24)")
     group.add_argument("--stream-limit", default=None, metavar="N",
                        help=f"live streams one client address may hold open (default {STREAMS_PER_CLIENT}, or"
                             " $COMPANION_STREAM_LIMIT; a café's phones may share one address): past it a page polls;"
                             " 'off' lifts it")
     group.add_argument("--connection-limit", default=None, metavar="N",
                        help=f"connections one client address may hold (default {CONNECTIONS_PER_CLIENT}, at most a"
-                            " quarter of all, or $COMPANION_CONNECTION_LIMIT; off by default behind --proxy, where"
-                            " every connection is the proxy's); 'off' lifts it")
+                            " quarter of all, or $COMPANION_CONNECTION_LIMIT; behind --proxy, counted by the address"
+                            " the proxy forwards); 'off' lifts it")
+    group.add_argument("--request-limit", default=None, metavar="N[/MINUTES]",
+                       help=f"requests one client address may make in a moving window (default {REQUESTS_PER_CLIENT},"
+                            " or $COMPANION_REQUEST_LIMIT): past it, 429 and the connection is closed; 'off' lifts it")
     return parser
 
 
@@ -68,72 +90,159 @@ def parse_cap(text) -> int | None:
     return int(value)
 
 
+def parse_rate(text: str | None) -> tuple[int, int] | None:
+    """Parse `N` (a minute) or `N/MINUTES`; `off` (or None) is no limit. Raise ValueError otherwise."""
+    if text is None:
+        return None
+    text = str(text).strip().lower()
+    if text in ("off", "none", "0"):
+        return None
+    count, _, minutes = text.partition("/")
+    if not count.isdigit() or (minutes and not minutes.isdigit()):
+        raise ValueError(f"must be N (a minute), N/MINUTES or off, not {text!r}")
+    count, minutes = int(count), int(minutes or 1)
+    if count < 1 or minutes < 1 or count > 10**9 or minutes > 60 * 24 * 365:
+        raise ValueError(f"must be N (a minute), N/MINUTES or off with N and MINUTES 1 or more, not {text!r}")
+    return count, minutes
+
+
+PARSERS = {"STREAM_LIMIT": parse_cap, "CONNECTION_LIMIT": parse_cap, "REQUEST_LIMIT": parse_rate}
+
+
 def read_options(args, config: dict) -> tuple[str, str] | None:
-    """Put serve's --stream-limit and --connection-limit into config; return (option, what is wrong) or None."""
+    """Put serve's per-client options into config; return (option, what is wrong) or None."""
     for option, key in OPTIONS.items():
         value = getattr(args, key.lower(), None)
         if value is not None:
             try:
-                parse_cap(value)
+                PARSERS[key](value)
             except ValueError as exc:
                 return option, str(exc)
             config[key] = value
     return None
 
 
-def client_cap(config, key: str, proxied: bool = False) -> int | None:
-    """Return the cap `key` (STREAM_LIMIT or CONNECTION_LIMIT) for one client address, None for none.
+def client_cap(config, key: str):
+    """Return the cap `key` for one client address: STREAM_LIMIT and CONNECTION_LIMIT a number,
+    REQUEST_LIMIT (count, minutes); None for none.
 
-    From config (the option), else $COMPANION_<key>, else its default; CONNECTION_LIMIT has none
-    by default when `proxied`. A value that is not a cap stops the server with one line.
+    From config (the option), else $COMPANION_<key>, else its default. A value that is not a cap
+    stops the server with one line.
     """
     value, name = config.get(key), next(option for option, known in OPTIONS.items() if known == key)
     if value is None:
         value, name = os.environ.get(f"COMPANION_{key}"), f"COMPANION_{key}"
     if value is None:
-        return None if key == "CONNECTION_LIMIT" and proxied else DEFAULTS[key]
+        value = DEFAULTS[key]
     try:
-        return parse_cap(value)
+        return PARSERS[key](value)
     except ValueError as exc:
         raise SystemExit(f"error: {name}: {exc}") from None
 
 
-def client_key(address: str) -> str:
-    """Return what a client address is counted as: an IPv4 address itself, an IPv6 one by its /64,
-    an IPv4-mapped one as its IPv4 address, anything else (a Unix socket's) as given."""
+# --- one way to count a client -------------------------------------------------------------------
+
+def client_address(peer: str, forwarded: str | None, hops: int) -> str:
+    """Return the address a request is counted as: its connection's `peer`, or behind `hops` trusted
+    proxies the X-Forwarded-For entry the outermost one appended (the hops-th from the right), as
+    werkzeug's ProxyFix sets REMOTE_ADDR for the app (tests/resilience/test_client_counting.py keeps
+    the two the same). With fewer entries than hops, the peer, as ProxyFix leaves it."""
+    if not hops or not forwarded:
+        return peer
+    from werkzeug.http import parse_list_header
+
+    values = parse_list_header(forwarded)
+    return values[-hops] if len(values) >= hops else peer
+
+
+@functools.lru_cache(maxsize=4096)
+def prefixes(address: str) -> tuple[tuple[str, int], ...]:
+    """Return the networks a client address is counted in, widest first, each with how many times an
+    address's cap it may hold: an IPv6 address's /48, /56 and /64; a public IPv4 address's /24 and
+    itself; a LAN's IPv4 address (LOCAL_V4) alone; an IPv4-mapped IPv6 address as its IPv4 address;
+    anything else (a Unix socket's name, a proxy's odd value) as given."""
     try:
-        parsed = ipaddress.ip_address(address)
+        parsed = ipaddress.ip_address(address.split("%", 1)[0])
     except ValueError:
-        return address
-    if parsed.version == 6:
-        if parsed.ipv4_mapped is not None:
-            return str(parsed.ipv4_mapped)
-        return str(ipaddress.ip_network(f"{parsed}/64", strict=False).network_address) + "/64"
-    return str(parsed)
+        return ((address, 1),)
+    if parsed.version == 6 and parsed.ipv4_mapped is not None:
+        parsed = parsed.ipv4_mapped
+    if parsed.version == 4:
+        if any(parsed in net for net in LOCAL_V4):
+            return ((str(parsed), 1),)
+        return ((f"{ipaddress.ip_network(f'{parsed}/24', strict=False)}", WIDER[24]), (str(parsed), 1))
+    return tuple((str(ipaddress.ip_network(f"{parsed}/{bits}", strict=False)), WIDER.get(bits, 1)) for bits in (48, 56, 64))
+
+
+def client_key(address: str) -> str:
+    """Return the narrowest network an address is counted in: an IPv6 address's /64, an IPv4 one itself."""
+    return prefixes(address)[-1][0]
 
 
 class Held:
-    """What each client address holds of one thing (connections, or event streams), at most `most`
-    each: serving.Server counts connections with it, push.StreamLimit streams."""
+    """What each client holds of one thing (connections, or event streams), at most `most` an
+    address and WIDER times that a wider network (`prefixes`), and never more than `ceiling` at any
+    level: serving.Server counts connections with it, push.StreamLimit streams."""
 
-    def __init__(self, most: int):
+    def __init__(self, most: int, ceiling: int | None = None):
         self.most = most
-        self.counts: dict[str, int] = {}  # client_key -> how many it holds
+        self.ceiling = ceiling
+        self.counts: dict[str, int] = {}  # network -> how many it holds
+
+    def cap(self, times: int) -> int:
+        cap = self.most * times
+        return min(cap, self.ceiling) if self.ceiling else cap
+
+    def fits(self, address: str) -> bool:
+        """True when `address` and every network of it hold less than their caps."""
+        return all(self.counts.get(net, 0) < self.cap(times) for net, times in prefixes(address))
+
+    def count(self, address: str, more: int) -> None:
+        """Count `more` (1, or -1) for `address` and each network of it."""
+        for net, _ in prefixes(address):
+            held = self.counts.get(net, 0) + more
+            if held > 0:
+                self.counts[net] = held
+            else:
+                self.counts.pop(net, None)
 
     def take(self, address: str) -> bool:
-        """Count one more for `address`; False (nothing counted) when it holds `most` already."""
-        key = client_key(address)
-        held = self.counts.get(key, 0)
-        if held >= self.most:
+        """Count one more for `address`; False (nothing counted) when it, or a network of it, holds its cap."""
+        if not self.fits(address):
             return False
-        self.counts[key] = held + 1
+        self.count(address, 1)
         return True
 
     def give_back(self, address: str) -> None:
         """One fewer for `address` (after a take() that counted)."""
-        key = client_key(address)
-        left = self.counts.get(key, 0) - 1
-        if left > 0:
-            self.counts[key] = left
-        else:
-            self.counts.pop(key, None)
+        self.count(address, -1)
+
+
+class Requests:
+    """The requests each client makes, at most `count` an address in a moving window of `minutes`,
+    and WIDER times that a wider network: `limits`' sliding window counter, which keeps two numbers
+    a network (its moving window keeps one entry a request: a flood from many /64s would choose how
+    much memory it takes)."""
+
+    def __init__(self, count: int, minutes: int):
+        from limits import RateLimitItemPerMinute
+        from limits.storage import MemoryStorage
+        from limits.strategies import SlidingWindowCounterRateLimiter
+
+        self.count, self.minutes = count, minutes
+        self.items = {times: RateLimitItemPerMinute(count * times, minutes) for times in {1, *WIDER.values()}}
+        self.limiter = SlidingWindowCounterRateLimiter(MemoryStorage())
+        self.refused = 0  # requests refused (tests, benchmarks)
+
+    def wait(self, address: str) -> int | None:
+        """Count one request of `address`; None if it may go ahead, else the seconds to wait.
+
+        Counted from the widest network in: a refusal stops there, so a flood is not counted
+        further in (its narrower networks are within the refused one anyway)."""
+        for net, times in prefixes(address):
+            item = self.items[times]
+            if not self.limiter.hit(item, "requests", net):
+                self.refused += 1
+                reset = self.limiter.get_window_stats(item, "requests", net).reset_time
+                return max(1, math.ceil(reset - time.time()))
+        return None

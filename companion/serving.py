@@ -26,13 +26,21 @@ What is set here, and why:
   its first byte, or the connection gets 408 and is closed: the idle timeout counts each wait
   for bytes alone, so a client sending a header line every few seconds held its place for good
   (1,000 of them filled a server with a 1024 open-file limit). $COMPANION_HEAD_TIMEOUT_S sets it;
-- a few places are always kept free for new connections (Server.make_room): when they run
-  short, the connections that have waited longest without a whole request (idle keep-alives,
-  heads still dripping in) are closed, so many slow clients from many addresses cannot queue a
-  phone's tap behind them;
-- at most `--connection-limit` connections per client address (companion/limits.py;
-  Server.do_handle: past it a new connection is closed at once, unread, before it is given a
-  greenlet); off by default behind a trusted proxy, whose connections they all are;
+- a request's body must come at least BODY_MIN_RATE bytes a second after a first BODY_TIMEOUT_S
+  (Apache's mod_reqtimeout `body=20,MinRate=500`), or 408 and the connection is closed: it is read
+  whole before the app runs (as nginx buffers it), up to the app's MAX_CONTENT_LENGTH;
+- an answer must be read at least ANSWER_MIN_RATE bytes a second after a first ANSWER_TIMEOUT_S,
+  or the connection is closed (an event stream: STREAM_WRITE_TIMEOUT_S a write, below);
+- every connection is counted by its client, and a few places are always kept free for new ones
+  (companion/clients.py: the fair pool): when they run short, the connections that have waited
+  longest without a whole request are closed, then the oldest of the client holding the most;
+  each client's requests take turns to run the app, and a connection yields between pipelined
+  requests, so one client's 200 connections cannot hold another's request behind all of theirs;
+- per client (companion/limits.py: an address and its wider networks, behind `--proxy` the one
+  the proxy forwarded, counted once a request's head is read): at most `--connection-limit`
+  connections (past it, 429 and closed; without a proxy a new connection past it is closed at
+  once, unread, before it is given a greenlet) and `--request-limit` requests in a moving window
+  (past it, 429 with Retry-After and the connection closed, before the app runs);
 - an event stream notices a phone that left within push.KEEP_ALIVE_S: before each write of a
   stream the socket is asked, without waiting, whether the phone closed its side (a write to
   such a socket succeeds once, and only the next fails); and where TCP_USER_TIMEOUT exists
@@ -45,17 +53,20 @@ What is set here, and why:
 from __future__ import annotations
 
 import errno
+import io
 import logging
 import os
 import signal
 import socket
+import time
 
 import gevent
 from gevent import GreenletExit
 from gevent.pool import Pool
 from gevent.pywsgi import WSGIHandler, WSGIServer, _InvalidClientInput
 
-from .limits import CLIENT_SHARE, Held, client_cap
+from .clients import Clients, parked
+from .limits import CLIENT_SHARE, Requests, client_address, client_cap
 
 #: seconds a connection may stay silent before it is closed (waitress's channel_timeout was 30)
 IDLE_TIMEOUT_S = 30
@@ -83,10 +94,41 @@ WANTED_FILES = 65536
 #: the most connections where the open-file limit cannot be read (Windows: no `resource`)
 NO_RLIMIT_CONNECTIONS = 10000
 
-#: what a client whose request head took longer than HEAD_TIMEOUT_S is answered, before the connection closes
-_SLOW_HEAD = b"the request's headers came too slowly\n"
-HEAD_TOO_SLOW = (b"HTTP/1.1 408 Request Timeout\r\nConnection: close\r\nContent-Type: text/plain; charset=utf-8\r\n"
-                 b"Content-Length: %d\r\n\r\n%s" % (len(_SLOW_HEAD), _SLOW_HEAD))
+#: seconds a request's body may take before it must come at BODY_MIN_RATE bytes a second
+BODY_TIMEOUT_S = 10
+BODY_MIN_RATE = 500
+#: seconds an answer may take to be read before it must be read at ANSWER_MIN_RATE bytes a second
+ANSWER_TIMEOUT_S = 10
+ANSWER_MIN_RATE = 1000
+#: the bytes of a body read at a time (each extends its deadline by a second at BODY_MIN_RATE)
+BODY_CHUNK = 512
+#: the largest body read for the app where it sets none (its MAX_CONTENT_LENGTH)
+MAX_BODY = 1024 * 1024
+#: seconds a connection waits before its next pipelined request: the loop looks at every socket
+#: meanwhile, so another phone's request is read between two of one client's (gevent.sleep(0)
+#: would queue it in the same batch of callbacks)
+NEXT_REQUEST_PAUSE_S = 0.0001
+
+
+def canned(status: str, text: str, *headers: str) -> bytes:
+    """A whole plain-text answer that closes its connection, written by the server itself."""
+    body = text.encode()
+    extra = "".join(f"{line}\r\n" for line in headers)
+    return (f"HTTP/1.1 {status}\r\nConnection: close\r\nContent-Type: text/plain; charset=utf-8\r\n"
+            f"Cache-Control: no-store\r\n{extra}Content-Length: {len(body)}\r\n\r\n").encode() + body
+
+
+HEAD_TOO_SLOW = canned("408 Request Timeout", "the request's headers came too slowly\n")
+BODY_TOO_SLOW = canned("408 Request Timeout", "the request's body came too slowly\n")
+BODY_TOO_LARGE = canned("413 Content Too Large", "the request's body is too large\n")
+TOO_MANY_CONNECTIONS = canned("429 Too Many Requests", "too many connections from your network at once:"
+                              " close some and try again\n", "Retry-After: 5")
+
+
+def too_many_requests(seconds: int) -> bytes:
+    return canned("429 Too Many Requests", f"too many requests from your network: try again in {seconds} s\n",
+                  f"Retry-After: {seconds}")
+
 
 #: not under "companion", the Flask app's logger: its handler writes to the request's wsgi.errors,
 #: which is this logger (pywsgi's error_log), and a record would go round for ever
@@ -140,12 +182,21 @@ class Handler(WSGIHandler):
     write_timeout: float | None = None
     #: the running deadline for the request head being read (HEAD_TIMEOUT_S)
     head_deadline: gevent.Timeout | None = None
+    #: requests this connection has had read
+    answered = 0
+    #: the address the request being answered is counted as (companion/limits.py)
+    client = ""
+    #: when this answer's first byte was written (ANSWER_TIMEOUT_S)
+    answer_started: float | None = None
 
     def handle_one_request(self):
         """pywsgi's, with a deadline for the whole head: from its first byte (the wait for it is
         the idle timeout's) until its headers are read, or 408 and the connection is closed."""
         if self.rfile.closed:
             return None
+        if self.answered:  # a next request on this connection: let the loop look at the others' sockets first
+            gevent.sleep(NEXT_REQUEST_PAUSE_S)
+        self.answered += 1
         waiting = self.server.waiting
         waiting[self] = None  # until its head is read, the first this server closes when it runs out of places
         try:
@@ -220,7 +271,14 @@ class Handler(WSGIHandler):
             # the phone closed its side (it left the page): end the stream now, as a write that
             # failed would, instead of writing once more into a socket nobody reads
             raise BrokenPipeError(errno.EPIPE, "the phone closed its stream")
-        return super()._sendall(data)
+        if self.write_timeout is None:  # an answer: ANSWER_TIMEOUT_S, then ANSWER_MIN_RATE
+            now = time.monotonic()
+            if self.answer_started is None:
+                self.answer_started = now
+            left = self.answer_started + ANSWER_TIMEOUT_S + self.response_length / ANSWER_MIN_RATE - now
+            self.socket.settimeout(min(max(left, 0.001), self.server.idle_timeout))
+        with parked():
+            return super()._sendall(data)
 
     def peer_closed(self) -> bool:
         """True when the client has closed its side: a look at the socket that never waits."""
@@ -233,12 +291,80 @@ class Handler(WSGIHandler):
             return False
 
     def handle_one_response(self):
+        refusal = self.admit()
+        if refusal is not None:  # said before the app runs: the connection closes after it
+            self.close_connection = True
+            try:
+                self.socket.sendall(refusal)
+            except OSError:
+                pass
+            return None
         try:
             return super().handle_one_response()
         finally:
-            if self.write_timeout is not None and self.socket is not None:  # a stream ended: the connection idles again
+            self.answer_started = None
+            if self.socket is not None:  # an answer or a stream ended: the connection idles again
                 self.socket.settimeout(self.server.idle_timeout)
                 self.write_timeout = None
+            if self.server.hops and self.socket is not None:  # between requests it is the proxy's again
+                self.server.clients.enter(self.socket, peer(self.client_address), capped=False)
+
+    def admit(self) -> bytes | None:
+        """Count the request as its client's (companion/clients.py) and read its body; return the
+        answer that refuses it (past a limit, or a body too slow or too large), or None."""
+        server = self.server
+        self.client = client_address(peer(self.client_address), self.environ.get("HTTP_X_FORWARDED_FOR"), server.hops)
+        if server.requests is not None and (seconds := server.requests.wait(self.client)) is not None:
+            return too_many_requests(seconds)
+        if not server.clients.enter(self.socket, self.client):
+            return TOO_MANY_CONNECTIONS
+        return self.read_body()
+
+    def read_body(self) -> bytes | None:
+        """Read the request's body whole before the app runs, within BODY_TIMEOUT_S and then at
+        least BODY_MIN_RATE bytes a second; return the refusal (408, or 413 past the largest), or None."""
+        chunked = self.environ.get("HTTP_TRANSFER_ENCODING", "").lower() == "chunked"
+        length = self.content_length or 0
+        if not chunked and not length:
+            return None
+        if length > self.server.max_body:
+            return BODY_TOO_LARGE
+        body, size, began = [], 0, time.monotonic()
+        with parked():
+            while chunked or size < length:
+                left = began + BODY_TIMEOUT_S + size / BODY_MIN_RATE - time.monotonic()
+                want = BODY_CHUNK if chunked else min(BODY_CHUNK, length - size)
+                try:
+                    with gevent.Timeout(max(left, 0.001)):
+                        data = self.wsgi_input.read(want)
+                except gevent.Timeout:
+                    return BODY_TOO_SLOW
+                except (OSError, ValueError):  # a hang-up, a broken chunk: nobody to answer
+                    self.close_connection = True
+                    return b""
+                if not data:
+                    break
+                body.append(data)
+                size += len(data)
+                if size > self.server.max_body:
+                    return BODY_TOO_LARGE
+        self.environ["wsgi.input"] = io.BytesIO(b"".join(body))
+        self.environ["CONTENT_LENGTH"] = str(size)
+        return None
+
+    def run_application(self):
+        """pywsgi's, with the app run in its client's turn (companion/clients.py)."""
+        try:
+            with self.server.clients.turn(self.client):
+                self.result = self.application(self.environ, self.start_response)
+            self.process_result()
+        finally:
+            close = getattr(self.result, "close", None)
+            try:
+                if close is not None:
+                    close()
+            finally:
+                self.result = None
 
     def handle_error(self, t, v, tb):
         if issubclass(t, TimeoutError):  # socket.timeout: a phone gone quiet, not a fault of ours
@@ -251,7 +377,7 @@ class Handler(WSGIHandler):
         its request, for the idle timeout: one line in the log, no traceback, no answer."""
         self.close_connection = True
         what = "stopped reading its answer" if self.headers_sent else "sent nothing more of its request"
-        seconds = self.write_timeout if self.headers_sent and self.write_timeout else self.server.idle_timeout
+        seconds = (self.write_timeout or self.socket.gettimeout()) if self.headers_sent else self.server.idle_timeout
         log.warning("closed %s %s: the phone %s for %g s", self.command, self.path, what, seconds)
 
     def _log_error(self, t, v, tb):
@@ -269,8 +395,14 @@ class Server(WSGIServer):
     idle_timeout: float = IDLE_TIMEOUT_S
     #: seconds a request's head may take from its first byte
     head_timeout: float = HEAD_TIMEOUT_S
-    #: the connections each client address holds, and how many it may (None: no cap)
-    per_client: Held | None = None
+    #: every connection counted by its client, and what each may hold (companion/clients.py)
+    clients: Clients = None
+    #: the requests each client may make (None: no limit)
+    requests: Requests | None = None
+    #: the trusted proxies in front (`--proxy`): a request's client is the address they forwarded
+    hops: int = 0
+    #: the largest body read for the app
+    max_body: int = MAX_BODY
     #: places kept free for new connections (make_room); set from the pool's size in server()
     reserve: int = 0
     #: connections the kernel queues while the server is busy, as `--workers`' sockets do
@@ -284,41 +416,45 @@ class Server(WSGIServer):
         except OSError:  # not TCP (a test's Unix socket), or already closed
             pass
         sock.settimeout(self.idle_timeout)
+        self.clients.greenlets[sock] = gevent.getcurrent()  # what make_room closes, should it have to
         return super().handle(sock, address)
 
     def do_handle(self, sock, address):
-        """Serve a new connection, or close it at once when its address holds `per_client` already.
-
-        Decided as it is accepted, before a greenlet or a place in the pool is given to it."""
-        if self.per_client is not None and not self.per_client.take(peer(address)):
+        """Serve a new connection, counted as its address's; without a trusted proxy, close it at once
+        when its address holds its cap already: decided as it is accepted, before a greenlet or a
+        place in the pool is given to it (behind a proxy, every connection is the proxy's until its
+        request's head names the client)."""
+        if not self.clients.enter(sock, peer(address), capped=not self.hops):
             sock.close()
             return
-        self.make_room()
+        self.make_room(sock)
         super().do_handle(sock, address)
 
-    def make_room(self) -> None:
+    def make_room(self, new=None) -> None:
         """Keep `reserve` places free: when fewer are, close the connections that have waited longest
         without a whole request (idle between requests, or a head still coming), as nginx drains its
-        idle keep-alive connections when it runs out. Past the last place the server stops accepting,
-        and a phone's tap would wait in the kernel's queue until a slow head timed out (HEAD_TIMEOUT_S);
-        an answer being written, an event stream above all, is never closed here. A browser whose idle
-        keep-alive connection was closed opens another for its next request."""
+        idle keep-alive connections when it runs out; then the oldest of the client holding the most
+        (companion/clients.py), never `new`. Past the last place the server stops accepting, and a
+        phone's tap would wait in the kernel's queue until a slow client gave its place up. A browser
+        whose idle keep-alive connection was closed opens another for its next request."""
         short = self.reserve - self.pool.free_count() + 1
-        if short <= 0 or not self.waiting:
+        if short <= 0:
             return
         for handler in list(self.waiting)[:short]:
             del self.waiting[handler]
+            short -= 1
             try:
                 handler.socket.shutdown(socket.SHUT_RDWR)  # its greenlet's read ends: it closes as on a hang-up
             except OSError:  # closed meanwhile
                 pass
+        while short > 0 and self.clients.evict(spare=new):
+            short -= 1
 
     def do_close(self, sock, address):
         try:
             super().do_close(sock, address)
         finally:
-            if self.per_client is not None:
-                self.per_client.give_back(peer(address))
+            self.clients.leave(sock)
 
 
 def peer(address) -> str:
@@ -332,7 +468,7 @@ def server(app, host: str = "127.0.0.1", port: int = 8000, sockets: list[socket.
 
     Give `sockets` (one, already listening: a worker's) or host and port. Raises OSError when
     it cannot listen (the port is taken, the host is not this machine's). The app's settings
-    cap the connections of one client address (`per_client`); a bare WSGI app has none.
+    give the per-client limits and the trusted proxies (`settings`); a bare WSGI app has none.
     """
     import gevent.socket
 
@@ -349,26 +485,23 @@ def server(app, host: str = "127.0.0.1", port: int = 8000, sockets: list[socket.
     made.head_timeout = env_seconds("COMPANION_HEAD_TIMEOUT_S", HEAD_TIMEOUT_S, 3600)
     made.waiting = {}  # handlers waiting for a whole request head, oldest first (make_room)
     made.reserve = max(RESERVE_LEAST, connections // RESERVE_SHARE)
-    most = per_client(app)
-    if most is not None:
-        made.per_client = Held(max(1, min(most, connections // CLIENT_SHARE)))
+    most, rate, made.hops, made.max_body = settings(app)
+    made.clients = Clients(most, ceiling=max(1, connections // CLIENT_SHARE))
+    made.requests = Requests(*rate) if rate else None
     made.init_socket()  # binds now: a taken port is an error here, not once serving
     return made
 
 
-def per_client(app) -> int | None:
-    """The connections one client address may hold, from the app's settings (`--connection-limit`);
-    off by default when the app trusts a proxy in front (werkzeug's ProxyFix in its chain)."""
+def settings(app) -> tuple[int | None, tuple[int, int] | None, int, int]:
+    """The app's connections per client (`--connection-limit`), requests per client
+    (`--request-limit`), trusted proxies (`--proxy`) and largest body; none for a bare WSGI app."""
     config = getattr(app, "config", None)
     if config is None:  # a bare WSGI app (bench/hello.py)
-        return None
-    from werkzeug.middleware.proxy_fix import ProxyFix
+        return None, None, 0, MAX_BODY
+    from .web import proxy_hops
 
-    layer, proxied = getattr(app, "wsgi_app", None), False
-    while layer is not None and not proxied:
-        proxied = isinstance(layer, ProxyFix)
-        layer = getattr(layer, "wsgi_app", None) or getattr(layer, "app", None)
-    return client_cap(config, "CONNECTION_LIMIT", proxied=proxied)
+    return (client_cap(config, "CONNECTION_LIMIT"), client_cap(config, "REQUEST_LIMIT"), proxy_hops(config),
+            config.get("MAX_CONTENT_LENGTH") or MAX_BODY)
 
 
 def listening(made: Server) -> tuple[str, int]:

@@ -15,6 +15,7 @@ from . import guard, region, steppers
 from .connection import close_db
 from .live import LiveCache
 from .templating import SpeakingEnvironment
+from ..limits import parse_rate
 from ..network import EVERY_INTERFACE
 from ..paths import DB_NAME, STATIC, TEMPLATES, data_folder
 
@@ -140,7 +141,7 @@ def creation_limit(config) -> guard.CreateLimit | None:
     """
     text = config.get("CREATE_LIMIT", None if config.get("TESTING") else guard.DEFAULT_CREATE_LIMIT)
     try:
-        parsed = guard.parse_limit(text)
+        parsed = parse_rate(text)
     except ValueError as exc:
         raise SystemExit(f"error: --create-limit: {exc}") from None
     return guard.CreateLimit(*parsed) if parsed else None

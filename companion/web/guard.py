@@ -12,7 +12,8 @@ which requires it (RFC 9112, 3.2); a browser, the only client such a page can dr
 sends one.
 
 **The creation limit.** Creating tables (the start page's form and the API) and box profiles
-(the form and the import) is limited per client address (REMOTE_ADDR): past the limit, 429
+(the form and the import) is limited per client (REMOTE_ADDR, counted as every limit counts a
+client: an IPv6 address by its /64, /56 and /48, companion/limits.py): past the limit, 429
 with Retry-After. The limit counts attempts, in a moving window, with the `limits` library
 (the core of Flask-Limiter, without its Flask layer: our answers must be the contract's JSON
 on the API and our own short page elsewhere, and the routes stay as they are). Its memory is
@@ -42,6 +43,7 @@ import time
 from typing import Callable, Iterable
 
 from .. import network
+from ..limits import WIDER, prefixes
 from ..games.speech import gettext, ngettext
 
 # --- the Host check ----------------------------------------------------------------------------
@@ -227,24 +229,11 @@ CREATING = {"home.create": "tables", "api.create_table": "tables", "profiles.sav
             "profiles.import_file": "profiles"}
 
 
-def parse_limit(text: str | None) -> tuple[int, int] | None:
-    """Parse `N` (a minute) or `N/MINUTES`; `off` (or None) is no limit. Raise ValueError otherwise."""
-    if text is None:
-        return None
-    text = str(text).strip().lower()
-    if text in ("off", "none", "0"):
-        return None
-    count, _, minutes = text.partition("/")
-    if not count.isdigit() or (minutes and not minutes.isdigit()):
-        raise ValueError(f"must be N (a minute), N/MINUTES or off, not {text!r}")
-    count, minutes = int(count), int(minutes or 1)
-    if count < 1 or minutes < 1 or count > 10**9 or minutes > 60 * 24 * 365:
-        raise ValueError(f"must be N (a minute), N/MINUTES or off with N and MINUTES 1 or more, not {text!r}")
-    return count, minutes
-
-
 class CreateLimit:
-    """Counts each client address's creations in a moving window; says how long to wait past the limit."""
+    """Counts each client's creations in a moving window; says how long to wait past the limit.
+
+    An address may create `count` every `minutes`, and each wider network of it WIDER times that
+    (companion/limits.py): ten addresses of one /64 share one address's count."""
 
     def __init__(self, count: int, minutes: int):
         from limits import RateLimitItemPerMinute
@@ -252,17 +241,23 @@ class CreateLimit:
         from limits.strategies import MovingWindowRateLimiter
 
         self.count, self.minutes = count, minutes
-        self.item = RateLimitItemPerMinute(count, minutes)
+        self.items = {times: RateLimitItemPerMinute(count * times, minutes) for times in {1, *WIDER.values()}}
         self.limiter = MovingWindowRateLimiter(MemoryStorage())
         self.refused = 0  # requests refused (tests, benchmarks)
 
     def wait(self, kind: str, address: str) -> int | None:
-        """Count one creation; return None if it may go ahead, else the seconds to wait."""
-        if self.limiter.hit(self.item, kind, address):
-            return None
-        self.refused += 1
-        reset = self.limiter.get_window_stats(self.item, kind, address).reset_time
-        return max(1, math.ceil(reset - time.time()))
+        """Count one creation; return None if it may go ahead, else the seconds to wait.
+
+        Every network of the address is checked first, then counted: a refused creation counts nowhere."""
+        nets = [(self.items[times], net) for net, times in prefixes(address)]
+        for item, net in nets:
+            if not self.limiter.test(item, kind, net):
+                self.refused += 1
+                reset = self.limiter.get_window_stats(item, kind, net).reset_time
+                return max(1, math.ceil(reset - time.time()))
+        for item, net in nets:
+            self.limiter.hit(item, kind, net)
+        return None
 
 
 def creation_kind(endpoint: str | None, view_args: dict | None) -> str | None:

@@ -31,6 +31,8 @@ import gevent
 from gevent.event import AsyncResult, Event
 from gevent.hub import Waiter
 
+from ..clients import parked
+
 #: seconds between two looks at the database while streams are open (a change reaches an
 #: open stream within this, plus the render)
 TICK_S = 0.02
@@ -386,7 +388,9 @@ def stream(hub: Hub, table_id: str, version: int, first: str | None, next_region
         if first is not None:
             yield event(version, first)
         while True:
-            if hub.wait(table_id, version, KEEP_ALIVE_S):
+            with parked():  # the fair pool may close a stream while it waits (companion/clients.py)
+                woke = hub.wait(table_id, version, KEEP_ALIVE_S)
+            if woke:
                 hub.hold(table_id, key, version)  # a spare pair: brought up to date every SPARE_PAIR_S
             found = hub.next(table_id, key, version, next_region)
             if found is None:

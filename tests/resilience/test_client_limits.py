@@ -10,6 +10,7 @@ sending one header line every 10 s held a server with a 1024 open-file limit (re
   Retry-After (docs/CONTRACT.md), another address is not affected, and behind a trusted proxy
   the address counted is the forwarded one;
 - a client address holds at most `--connection-limit` connections: the next is closed unread;
+  behind a trusted proxy, each forwarded client at most as many requests at once (429);
 - a request head must arrive whole within $COMPANION_HEAD_TIMEOUT_S of its first byte (408);
 - a stream whose phone closed it gives its place back within a few seconds (push.KEEP_ALIVE_S);
 - with one client holding its cap of streams and 1,000 slow sockets dripping header lines,
@@ -137,20 +138,37 @@ def test_a_connection_past_its_addresss_cap_is_closed_and_other_addresses_are_se
         assert server.send("GET", "/", timeout=GENEROUS_S)[0] == 200
 
 
-def test_behind_a_trusted_proxy_the_connection_cap_is_off_unless_given(tmp_path, enough_files):
-    # every connection comes from the proxy there: the default cap would cap the whole site
+def pending_request(port: int, forwarded: str) -> socket.socket:
+    """A connection holding a request as a proxy hands it on, forwarded for `forwarded`, whose body
+    never comes (the server waits for it, the connection counted as that client's)."""
+    sock = socket.create_connection(("127.0.0.1", port), timeout=GENEROUS_S)
+    sock.sendall(f"POST /api/v1/tables HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nX-Forwarded-For: {forwarded}\r\n"
+                 f"Content-Type: application/json\r\nContent-Length: 100\r\n\r\n".encode())
+    return sock
+
+
+def test_behind_a_trusted_proxy_the_connection_cap_counts_each_forwarded_client(tmp_path, enough_files):
+    # every connection comes from the proxy: its own idle connections cap nobody (the default cap
+    # would cap the whole site), and each forwarded client holds at most its cap (issue 40)
     proxied = Server(data=tmp_path / "proxied", args=("--proxy", "1")).start()
     capped = Server(data=tmp_path / "capped", args=("--proxy", "1", "--connection-limit", "3")).start()
     with holding(proxied, capped) as held:
         from companion.limits import CONNECTIONS_PER_CLIENT
 
         held += [socket.create_connection(("127.0.0.1", proxied.port), timeout=GENEROUS_S)
-                for _ in range(CONNECTIONS_PER_CLIENT + 10)]
-        held += [socket.create_connection(("127.0.0.1", capped.port), timeout=GENEROUS_S) for _ in range(3)]
+                 for _ in range(CONNECTIONS_PER_CLIENT + 10)]
+        held += [socket.create_connection(("127.0.0.1", capped.port), timeout=GENEROUS_S) for _ in range(5)]
         time.sleep(1)  # taken in by the servers
         assert proxied.send("GET", "/", timeout=GENEROUS_S)[0] == 200
-        with pytest.raises((ConnectionError, http.client.RemoteDisconnected)):
-            capped.send("GET", "/", timeout=GENEROUS_S)
+        assert capped.send("GET", "/", timeout=GENEROUS_S)[0] == 200
+        held += [pending_request(capped.port, "203.0.113.7") for _ in range(3)]
+        time.sleep(0.5)  # their heads read: each counted as 203.0.113.7's
+        status, headers, _ = capped.send("GET", "/", headers={"X-Forwarded-For": "203.0.113.7"}, timeout=GENEROUS_S)
+        assert status == 429 and headers.get("Connection") == "close"
+        assert capped.send("GET", "/", headers={"X-Forwarded-For": "203.0.113.8"}, timeout=GENEROUS_S)[0] == 200
+        held.pop().close()  # one of its requests ends: it may make another
+        time.sleep(0.5)
+        assert capped.send("GET", "/", headers={"X-Forwarded-For": "203.0.113.7"}, timeout=GENEROUS_S)[0] == 200
 
 
 def test_a_request_head_dripped_a_line_at_a_time_is_cut_off_with_408(tmp_path):

@@ -170,7 +170,7 @@ def test_thousands_of_open_streams_all_get_the_next_version_and_the_server_answe
     import json
 
     server = Server(data=tmp_path / "data", workers=workers,
-                    args=("--create-limit", "off", "--stream-limit", "off", "--connection-limit", "off")).start()
+                    args=("--create-limit", "off", "--stream-limit", "off", "--connection-limit", "off", "--request-limit", "off")).start()
     sockets = []
     try:
         tables = []

@@ -17,7 +17,8 @@ import pytest
 
 from companion import create_app
 from companion.paths import DB_NAME
-from companion.web.guard import DEFAULT_CREATE_LIMIT, parse_limit
+from companion.limits import parse_rate
+from companion.web.guard import DEFAULT_CREATE_LIMIT
 from tests.conftest import ROOT, Server
 
 from .test_hosts import send
@@ -74,7 +75,7 @@ def assert_refused_page(answer) -> int:
 
 @pytest.mark.slow
 def test_the_default_limit_refuses_a_flood_of_tables_and_profiles_with_429(tmp_path):
-    allowed, _ = parse_limit(DEFAULT_CREATE_LIMIT)
+    allowed, _ = parse_rate(DEFAULT_CREATE_LIMIT)
     server = start(tmp_path)
     try:
         half = allowed // 2
@@ -116,7 +117,7 @@ def test_create_limit_raises_lowers_or_lifts_the_limit(tmp_path):
         server.stop()
     server = start(tmp_path / "off", "--create-limit", "off")
     try:
-        allowed, _ = parse_limit(DEFAULT_CREATE_LIMIT)
+        allowed, _ = parse_rate(DEFAULT_CREATE_LIMIT)
         assert {create_table(server)[0] for _ in range(allowed + 20)} == {201}
     finally:
         server.stop()
@@ -142,7 +143,7 @@ def test_the_limit_is_per_client_address_and_set_by_create_limit(tmp_path):
 def test_tests_app_has_no_limit_unless_asked_and_a_served_app_has_the_default(tmp_path):
     assert "companion.create_limit" not in create_app({"TESTING": True, "DATA_DIR": str(tmp_path / "a")}).extensions
     limit = create_app({"DATA_DIR": str(tmp_path / "b"), "WAL_FLUSHER": False}).extensions["companion.create_limit"]
-    assert (limit.count, limit.minutes) == parse_limit(DEFAULT_CREATE_LIMIT)
+    assert (limit.count, limit.minutes) == parse_rate(DEFAULT_CREATE_LIMIT)
 
 
 @pytest.mark.parametrize("value", ["many", "5/x", "-1", "5/0", "1/2/3"])

@@ -1,0 +1,154 @@
+"""Who holds the server: each connection counted by its client, each client's turn, and which
+connection is closed when places run short (issue 40). companion/serving.py calls these.
+
+A probe of the hosted setup filled the server from many addresses: 960 streams from six IPv6
+/64s behind Caddy, 9,936 from 50 loopback addresses, 10,500 slow bodies from 21; another wrote
+10,000 pipelined requests down 200 connections and held the process for seconds. Caps per address
+cannot stop a client that has many. So, as nginx's `limit_conn` and HAProxy's stick tables count a
+key's connections, and Envoy's overload manager acts as a resource fills:
+
+- **every connection is counted by its client** (companion/limits.py's `prefixes`: an address and
+  its wider networks), from the socket's address as it is accepted, then, behind a trusted proxy,
+  from the address the proxy forwarded once a request's head is read (`enter`), until it ends;
+- **a client's cap** (`--connection-limit`, `cap`) is checked at each level, at most a
+  CLIENT_SHARE-th of all places each; past it the request is answered 429 and closed;
+- **the fair pool**: when the free places run short (serving.Server.make_room), after the idle
+  connections, the oldest connection of the client holding the most is closed (`evict`): the
+  network holding most at the widest level, then within it at each narrower one. A network holding
+  FAIR_FLOOR or fewer is never closed for room, so a hall of phones with a few connections each
+  keeps them; a flood from any number of addresses closes its own, and a phone from a new network
+  always finds a place. Only a connection at a point where it can stop cleanly is closed
+  (`parked`: waiting for its next version, for its turn, for its body, or writing its answer),
+  never one running the app, whose database work must end whole;
+- **turns**: at most TURNS_PER_CLIENT of a client's requests run the app at once (WIDER times that
+  for a wider network); the others wait in line (`turn`), so 200 pipelined connections of one client
+  take turns with each other, and another phone's request runs after a few of theirs, not after
+  all of them.
+
+gevent-only, like the server; plain Python otherwise (no Flask).
+"""
+
+from __future__ import annotations
+
+from contextlib import contextmanager
+from typing import Iterator
+
+import gevent
+from gevent.lock import Semaphore
+
+from .limits import Held, prefixes
+
+#: a network holding this many connections or fewer is never closed to make room
+FAIR_FLOOR = 8
+#: requests of one client address that may run the app at once (a wider network: WIDER times as many)
+TURNS_PER_CLIENT = 4
+
+#: the greenlets at a point where closing them is safe (see the module)
+PARKED: set = set()
+
+
+@contextmanager
+def parked() -> Iterator[None]:
+    """Mark the current greenlet as one the fair pool may close while inside."""
+    here = gevent.getcurrent()
+    PARKED.add(here)
+    try:
+        yield
+    finally:
+        PARKED.discard(here)
+
+
+class Clients(Held):
+    """The connections of one server, each counted as its client's (see the module).
+
+    `most` is the cap an address may hold (None: none), `ceiling` the most any network may."""
+
+    def __init__(self, most: int | None, ceiling: int):
+        super().__init__(most, ceiling)
+        self.holders: dict[str, dict] = {}  # narrowest network -> its connections, oldest first
+        self.address_of: dict = {}  # connection -> the address it is counted as
+        self.greenlets: dict = {}  # connection -> the greenlet serving it
+        self.turns: dict[str, tuple[Semaphore, list[int]]] = {}  # network -> (its line, how many use it)
+        self.closed = 0  # connections closed to make room (tests, benchmarks)
+        self.refused = 0  # requests refused past the cap
+
+    def cap(self, times: int) -> int:
+        if self.most is None:
+            return 1 << 62
+        return super().cap(times)
+
+    def enter(self, conn, address: str, capped: bool = True) -> bool:
+        """Count `conn` as `address`'s, instead of what it was counted as; False, and counted as
+        before, when `capped` and the address or a network of it holds its cap."""
+        before = self.address_of.get(conn)
+        if before == address:
+            return True
+        if before is not None:
+            self.leave(conn, closed=False)
+        if capped and not self.fits(address):
+            self.refused += 1
+            if before is not None:
+                self.enter(conn, before, capped=False)
+            return False
+        self.count(address, 1)
+        self.address_of[conn] = address
+        self.holders.setdefault(prefixes(address)[-1][0], {})[conn] = None
+        return True
+
+    def leave(self, conn, closed: bool = True) -> None:
+        """Count `conn` no more: it closed (or, not `closed`, is counted as another address next)."""
+        if closed:
+            self.greenlets.pop(conn, None)
+        address = self.address_of.pop(conn, None)
+        if address is None:
+            return
+        self.count(address, -1)
+        narrowest = prefixes(address)[-1][0]
+        held = self.holders.get(narrowest)
+        if held is not None:
+            held.pop(conn, None)
+            if not held:
+                del self.holders[narrowest]
+
+    def evict(self, spare=None) -> bool:
+        """Close the oldest parked connection of the client holding the most, if it holds more than
+        FAIR_FLOOR at its widest level; return whether one was closed. `spare` is never closed."""
+        def weight(narrowest: str) -> tuple[int, ...]:
+            return tuple(self.counts.get(net, 0) for net, _ in prefixes(narrowest))
+
+        for narrowest in sorted(self.holders, key=weight, reverse=True):
+            if weight(narrowest)[0] <= FAIR_FLOOR:
+                return False
+            for conn in self.holders[narrowest]:
+                greenlet = self.greenlets.get(conn)
+                if conn is not spare and greenlet in PARKED:
+                    PARKED.discard(greenlet)
+                    greenlet.kill(block=False)  # GreenletExit where it waits: it closes as after a hang-up
+                    self.closed += 1
+                    return True
+        return False
+
+    @contextmanager
+    def turn(self, address: str) -> Iterator[None]:
+        """Wait for a place in line of the address and each network of it (widest first), then run."""
+        counted, acquired = [], []
+        try:
+            for net, times in prefixes(address):
+                line, users = self.turns.setdefault(net, (Semaphore(TURNS_PER_CLIENT * times), [0]))
+                users[0] += 1
+                counted.append(net)
+                if line.locked():
+                    with parked():
+                        line.acquire()
+                else:
+                    line.acquire()
+                acquired.append(net)
+            yield
+        finally:
+            for net in reversed(counted):
+                line, users = self.turns[net]
+                if net in acquired:
+                    line.release()
+                users[0] -= 1
+                if not users[0]:
+                    del self.turns[net]
