@@ -11,7 +11,7 @@ from flask import Flask, current_app, jsonify, request
 from werkzeug.exceptions import HTTPException
 
 from .. import db as database, logs, storage, wording
-from . import guard, region, steppers
+from . import forwarded, guard, region, steppers
 from .connection import close_db
 from .live import LiveCache
 from .templating import SpeakingEnvironment
@@ -127,7 +127,11 @@ def create_app(test_config: dict | None = None) -> Flask:
     allowed = guard.AllowedHosts([*app.config.get("ALLOWED_HOSTS", ()), *([listen] if listen not in (None, *EVERY_INTERFACE) else []),
                                   *([public] if public else [])])
     # just inside it: with --proxy N the client's address and scheme are the ones the proxies forwarded
-    app.wsgi_app = guard.behind_proxies(app.wsgi_app, proxy_hops(app.config))
+    hops = proxy_hops(app.config)
+    app.wsgi_app = guard.behind_proxies(app.wsgi_app, hops)
+    # and before ProxyFix, the forwarding hops that arrive counted against N: only reported (forwarded.py)
+    app.extensions["companion.hops"] = forwarded.Hops(hops)
+    app.wsgi_app = forwarded.CountHops(app.wsgi_app, app.extensions["companion.hops"])
     app.wsgi_app = app.extensions["companion.host_check"] = guard.HostCheck(app.wsgi_app, allowed, lambda: headers)
     return app
 

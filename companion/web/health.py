@@ -11,6 +11,10 @@ a file that was deleted or replaced under it. It costs a few hundred microsecond
 proxy polling every few seconds. The answer is never cached (`no-store`), sets no cookie, and
 names no path or key: anyone who reaches the server may ask. It passes the Host check like every
 other path, so it answers for every name the app accepts (Caddy's check comes as 127.0.0.1:PORT).
+
+When the forwarding hops requests arrive with do not fit `--proxy` (companion/web/forwarded.py),
+the body also carries `"proxy": {"trusted": N, "seen": M, "warning": WORDS}`. The status stays as
+the database says: a wrong count is a warning for the operator, not an outage.
 """
 
 from __future__ import annotations
@@ -58,7 +62,11 @@ def problem(path: str | Path) -> str | None:
 def healthz():
     """200 or 503, never cached, no cookie (see the module)."""
     why = problem(current_app.config["DATABASE"])
-    response = jsonify(status="ok") if why is None else jsonify(status="unavailable", error=why)
+    body = {"status": "ok"} if why is None else {"status": "unavailable", "error": why}
+    hops = current_app.extensions.get("companion.hops")
+    if hops is not None and hops.verdict is not None:
+        body["proxy"] = hops.verdict
+    response = jsonify(body)
     response.status_code = 200 if why is None else 503
     response.headers["Cache-Control"] = "no-store"
     return response
