@@ -390,7 +390,7 @@ def serve(args) -> int:
 
 def serve_config(args) -> tuple[dict, tuple[str, str] | None]:
     """Return create_app's settings from serve's options, or the option and what is wrong with it."""
-    from .web.guard import is_host_name, parse_proxies, parse_public_url, split_host
+    from .web.guard import is_host_name, parse_public_url, split_host
 
     config: dict = {"LISTEN_HOST": args.host}
     if args.data:
@@ -408,7 +408,7 @@ def serve_config(args) -> tuple[dict, tuple[str, str] | None]:
     config["ALLOWED_HOSTS"] = allowed
     if args.proxy is not None:
         try:
-            config["PROXY"] = parse_proxies(args.proxy)
+            config["PROXY"] = limits.parse_proxies(args.proxy)
         except ValueError as exc:
             return config, ("--proxy", str(exc))
     if args.public_url is not None:

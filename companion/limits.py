@@ -140,6 +140,29 @@ def client_cap(config, key: str):
         raise SystemExit(f"error: {name}: {exc}") from None
 
 
+#: more proxies than this in a chain is a mistake, not a configuration
+MAX_PROXIES = 10
+
+
+def parse_proxies(text: object) -> int:
+    """Parse how many reverse proxies in front are trusted (`--proxy`): a whole number from 0 to MAX_PROXIES."""
+    value = str(text).strip()
+    if not value.isdigit() or int(value) > MAX_PROXIES:
+        raise ValueError(f"must be a whole number from 0 (no proxy trusted) to {MAX_PROXIES}, not {value!r}")
+    return int(value)
+
+
+def proxy_hops(config: dict) -> int:
+    """Return how many reverse proxies in front are trusted: PROXY (--proxy), else $COMPANION_PROXY, else 0."""
+    value = config.get("PROXY")
+    if value is None:
+        try:
+            return parse_proxies(os.environ.get("COMPANION_PROXY", "0"))
+        except ValueError as exc:  # refuse to start rather than guess whom to trust
+            raise SystemExit(f"error: COMPANION_PROXY: {exc}") from None
+    return parse_proxies(value)
+
+
 # --- one way to count a client -------------------------------------------------------------------
 
 def client_address(peer: str, forwarded: str | None, hops: int) -> str:

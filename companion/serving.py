@@ -26,9 +26,8 @@ What is set here, and why:
   its first byte, or the connection gets 408 and is closed: the idle timeout counts each wait
   for bytes alone, so a client sending a header line every few seconds held its place for good
   (1,000 of them filled a server with a 1024 open-file limit). $COMPANION_HEAD_TIMEOUT_S sets it;
-- a request's body must come at least BODY_MIN_RATE bytes a second after a first BODY_TIMEOUT_S
-  (Apache's mod_reqtimeout `body=20,MinRate=500`), or 408 and the connection is closed: it is read
-  whole before the app runs (as nginx buffers it), up to the app's MAX_CONTENT_LENGTH;
+- a request's body must come in time, and the request pass its client's limits, before the
+  app runs it in its client's turn (companion/admission.py);
 - an answer must be read at least ANSWER_MIN_RATE bytes a second after a first ANSWER_TIMEOUT_S,
   or the connection is closed (an event stream: STREAM_WRITE_TIMEOUT_S a write, below);
 - every connection is counted by its client, and a few places are always kept free for new ones
@@ -36,11 +35,8 @@ What is set here, and why:
   longest without a whole request are closed, then the oldest of the client holding the most;
   each client's requests take turns to run the app, and a connection yields between pipelined
   requests, so one client's 200 connections cannot hold another's request behind all of theirs;
-- per client (companion/limits.py: an address and its wider networks, behind `--proxy` the one
-  the proxy forwarded, counted once a request's head is read): at most `--connection-limit`
-  connections (past it, 429 and closed; without a proxy a new connection past it is closed at
-  once, unread, before it is given a greenlet) and `--request-limit` requests in a moving window
-  (past it, 429 with Retry-After and the connection closed, before the app runs);
+- without a trusted proxy, a new connection past its address's `--connection-limit` is closed
+  at once, unread, before it is given a greenlet (behind one, admission.py counts the forwarded client);
 - an event stream notices a phone that left within push.KEEP_ALIVE_S: before each write of a
   stream the socket is asked, without waiting, whether the phone closed its side (a write to
   such a socket succeeds once, and only the next fails); and where TCP_USER_TIMEOUT exists
@@ -53,7 +49,6 @@ What is set here, and why:
 from __future__ import annotations
 
 import errno
-import io
 import logging
 import os
 import signal
@@ -65,8 +60,9 @@ from gevent import GreenletExit
 from gevent.pool import Pool
 from gevent.pywsgi import WSGIHandler, WSGIServer, _InvalidClientInput
 
+from .admission import MAX_BODY, Admission, canned
 from .clients import Clients, parked
-from .limits import CLIENT_SHARE, Requests, client_address, client_cap
+from .limits import CLIENT_SHARE, Requests, client_cap, proxy_hops
 
 #: seconds a connection may stay silent before it is closed (waitress's channel_timeout was 30)
 IDLE_TIMEOUT_S = 30
@@ -94,41 +90,15 @@ WANTED_FILES = 65536
 #: the most connections where the open-file limit cannot be read (Windows: no `resource`)
 NO_RLIMIT_CONNECTIONS = 10000
 
-#: seconds a request's body may take before it must come at BODY_MIN_RATE bytes a second
-BODY_TIMEOUT_S = 10
-BODY_MIN_RATE = 500
 #: seconds an answer may take to be read before it must be read at ANSWER_MIN_RATE bytes a second
 ANSWER_TIMEOUT_S = 10
 ANSWER_MIN_RATE = 1000
-#: the bytes of a body read at a time (each extends its deadline by a second at BODY_MIN_RATE)
-BODY_CHUNK = 512
-#: the largest body read for the app where it sets none (its MAX_CONTENT_LENGTH)
-MAX_BODY = 1024 * 1024
 #: seconds a connection waits before its next pipelined request: the loop looks at every socket
 #: meanwhile, so another phone's request is read between two of one client's (gevent.sleep(0)
 #: would queue it in the same batch of callbacks)
 NEXT_REQUEST_PAUSE_S = 0.0001
 
-
-def canned(status: str, text: str, *headers: str) -> bytes:
-    """A whole plain-text answer that closes its connection, written by the server itself."""
-    body = text.encode()
-    extra = "".join(f"{line}\r\n" for line in headers)
-    return (f"HTTP/1.1 {status}\r\nConnection: close\r\nContent-Type: text/plain; charset=utf-8\r\n"
-            f"Cache-Control: no-store\r\n{extra}Content-Length: {len(body)}\r\n\r\n").encode() + body
-
-
 HEAD_TOO_SLOW = canned("408 Request Timeout", "the request's headers came too slowly\n")
-BODY_TOO_SLOW = canned("408 Request Timeout", "the request's body came too slowly\n")
-BODY_TOO_LARGE = canned("413 Content Too Large", "the request's body is too large\n")
-TOO_MANY_CONNECTIONS = canned("429 Too Many Requests", "too many connections from your network at once:"
-                              " close some and try again\n", "Retry-After: 5")
-
-
-def too_many_requests(seconds: int) -> bytes:
-    return canned("429 Too Many Requests", f"too many requests from your network: try again in {seconds} s\n",
-                  f"Retry-After: {seconds}")
-
 
 #: not under "companion", the Flask app's logger: its handler writes to the request's wsgi.errors,
 #: which is this logger (pywsgi's error_log), and a record would go round for ever
@@ -174,7 +144,7 @@ def connection_limit() -> int:
     return max(1, files - FD_HEADROOM)
 
 
-class Handler(WSGIHandler):
+class Handler(Admission, WSGIHandler):
     """pywsgi's handler, which says when it closes, logs an unexpected error through `logging`, and
     closes a connection whose phone went quiet (a stalled stream) with one line, not a traceback."""
 
@@ -184,8 +154,6 @@ class Handler(WSGIHandler):
     head_deadline: gevent.Timeout | None = None
     #: requests this connection has had read
     answered = 0
-    #: the address the request being answered is counted as (companion/limits.py)
-    client = ""
     #: when this answer's first byte was written (ANSWER_TIMEOUT_S)
     answer_started: float | None = None
 
@@ -308,63 +276,6 @@ class Handler(WSGIHandler):
                 self.write_timeout = None
             if self.server.hops and self.socket is not None:  # between requests it is the proxy's again
                 self.server.clients.enter(self.socket, peer(self.client_address), capped=False)
-
-    def admit(self) -> bytes | None:
-        """Count the request as its client's (companion/clients.py) and read its body; return the
-        answer that refuses it (past a limit, or a body too slow or too large), or None."""
-        server = self.server
-        self.client = client_address(peer(self.client_address), self.environ.get("HTTP_X_FORWARDED_FOR"), server.hops)
-        if server.requests is not None and (seconds := server.requests.wait(self.client)) is not None:
-            return too_many_requests(seconds)
-        if not server.clients.enter(self.socket, self.client):
-            return TOO_MANY_CONNECTIONS
-        return self.read_body()
-
-    def read_body(self) -> bytes | None:
-        """Read the request's body whole before the app runs, within BODY_TIMEOUT_S and then at
-        least BODY_MIN_RATE bytes a second; return the refusal (408, or 413 past the largest), or None."""
-        chunked = self.environ.get("HTTP_TRANSFER_ENCODING", "").lower() == "chunked"
-        length = self.content_length or 0
-        if not chunked and not length:
-            return None
-        if length > self.server.max_body:
-            return BODY_TOO_LARGE
-        body, size, began = [], 0, time.monotonic()
-        with parked():
-            while chunked or size < length:
-                left = began + BODY_TIMEOUT_S + size / BODY_MIN_RATE - time.monotonic()
-                want = BODY_CHUNK if chunked else min(BODY_CHUNK, length - size)
-                try:
-                    with gevent.Timeout(max(left, 0.001)):
-                        data = self.wsgi_input.read(want)
-                except gevent.Timeout:
-                    return BODY_TOO_SLOW
-                except (OSError, ValueError):  # a hang-up, a broken chunk: nobody to answer
-                    self.close_connection = True
-                    return b""
-                if not data:
-                    break
-                body.append(data)
-                size += len(data)
-                if size > self.server.max_body:
-                    return BODY_TOO_LARGE
-        self.environ["wsgi.input"] = io.BytesIO(b"".join(body))
-        self.environ["CONTENT_LENGTH"] = str(size)
-        return None
-
-    def run_application(self):
-        """pywsgi's, with the app run in its client's turn (companion/clients.py)."""
-        try:
-            with self.server.clients.turn(self.client):
-                self.result = self.application(self.environ, self.start_response)
-            self.process_result()
-        finally:
-            close = getattr(self.result, "close", None)
-            try:
-                if close is not None:
-                    close()
-            finally:
-                self.result = None
 
     def handle_error(self, t, v, tb):
         if issubclass(t, TimeoutError):  # socket.timeout: a phone gone quiet, not a fault of ours
@@ -498,8 +409,6 @@ def settings(app) -> tuple[int | None, tuple[int, int] | None, int, int]:
     config = getattr(app, "config", None)
     if config is None:  # a bare WSGI app (bench/hello.py)
         return None, None, 0, MAX_BODY
-    from .web import proxy_hops
-
     return (client_cap(config, "CONNECTION_LIMIT"), client_cap(config, "REQUEST_LIMIT"), proxy_hops(config),
             config.get("MAX_CONTENT_LENGTH") or MAX_BODY)
 

@@ -15,7 +15,7 @@ from . import forwarded, guard, region, steppers
 from .connection import close_db
 from .live import LiveCache
 from .templating import SpeakingEnvironment
-from ..limits import parse_rate
+from ..limits import parse_rate, proxy_hops
 from ..network import EVERY_INTERFACE
 from ..paths import DB_NAME, STATIC, TEMPLATES, data_folder
 
@@ -35,17 +35,6 @@ def database_settings(config: dict) -> tuple[Path, str]:
     except ValueError as exc:  # COMPANION_SYNC=fast, say: refuse to start rather than guess
         raise SystemExit(f"error: COMPANION_SYNC: {exc}") from None
     return Path(data) / DB_NAME, sync
-
-
-def proxy_hops(config: dict) -> int:
-    """Return how many reverse proxies in front are trusted: PROXY (--proxy), else $COMPANION_PROXY, else 0."""
-    value = config.get("PROXY")
-    if value is None:
-        try:
-            return guard.parse_proxies(os.environ.get("COMPANION_PROXY", "0"))
-        except ValueError as exc:  # refuse to start rather than guess whom to trust
-            raise SystemExit(f"error: COMPANION_PROXY: {exc}") from None
-    return guard.parse_proxies(value)
 
 
 def public_url(config: dict) -> str | None:

@@ -137,18 +137,6 @@ class HostCheck:
 
 # --- a trusted proxy ----------------------------------------------------------------------------
 
-#: more proxies than this in a chain is a mistake, not a configuration
-MAX_PROXIES = 10
-
-
-def parse_proxies(text: object) -> int:
-    """Parse how many reverse proxies in front are trusted: a whole number from 0 to MAX_PROXIES."""
-    value = str(text).strip()
-    if not value.isdigit() or int(value) > MAX_PROXIES:
-        raise ValueError(f"must be a whole number from 0 (no proxy trusted) to {MAX_PROXIES}, not {value!r}")
-    return int(value)
-
-
 def behind_proxies(wsgi_app, hops: int):
     """Return wsgi_app behind werkzeug's ProxyFix trusting `hops` proxies (for, proto), or as it is for 0."""
     if not hops:
