@@ -53,6 +53,11 @@ def too_many_requests(seconds: int) -> bytes:
                   f"Retry-After: {seconds}")
 
 
+def peer(address) -> str:
+    """The client address of an accepted connection: a TCP peer's host, a Unix socket's name as given."""
+    return address[0] if isinstance(address, tuple) and address else str(address)
+
+
 class Admission:
     """The Handler's checks before the app runs (see the module); `self.server` is serving.Server."""
 

@@ -65,7 +65,7 @@ class Clients(Held):
 
     def __init__(self, most: int | None, ceiling: int):
         super().__init__(most, ceiling)
-        self.holders: dict[str, dict] = {}  # narrowest network -> its connections, oldest first
+        self.holders: dict[tuple, dict] = {}  # an address's networks (prefixes) -> its connections, oldest first
         self.address_of: dict = {}  # connection -> the address it is counted as
         self.greenlets: dict = {}  # connection -> the greenlet serving it
         self.turns: dict[str, tuple[Semaphore, list[int]]] = {}  # network -> (its line, how many use it)
@@ -92,7 +92,7 @@ class Clients(Held):
             return False
         self.count(address, 1)
         self.address_of[conn] = address
-        self.holders.setdefault(prefixes(address)[-1][0], {})[conn] = None
+        self.holders.setdefault(prefixes(address), {})[conn] = None
         return True
 
     def leave(self, conn, closed: bool = True) -> None:
@@ -103,23 +103,23 @@ class Clients(Held):
         if address is None:
             return
         self.count(address, -1)
-        narrowest = prefixes(address)[-1][0]
-        held = self.holders.get(narrowest)
+        nets = prefixes(address)
+        held = self.holders.get(nets)
         if held is not None:
             held.pop(conn, None)
             if not held:
-                del self.holders[narrowest]
+                del self.holders[nets]
 
     def evict(self, spare=None) -> bool:
         """Close the oldest parked connection of the client holding the most, if it holds more than
         FAIR_FLOOR at its widest level; return whether one was closed. `spare` is never closed."""
-        def weight(narrowest: str) -> tuple[int, ...]:
-            return tuple(self.counts.get(net, 0) for net, _ in prefixes(narrowest))
+        def weight(nets: tuple) -> tuple[int, ...]:
+            return tuple(self.counts.get(net, 0) for net, _ in nets)
 
-        for narrowest in sorted(self.holders, key=weight, reverse=True):
-            if weight(narrowest)[0] <= FAIR_FLOOR:
+        for nets in sorted(self.holders, key=weight, reverse=True):
+            if weight(nets)[0] <= FAIR_FLOOR:
                 return False
-            for conn in self.holders[narrowest]:
+            for conn in self.holders[nets]:
                 greenlet = self.greenlets.get(conn)
                 if conn is not spare and greenlet in PARKED:
                     PARKED.discard(greenlet)

@@ -60,7 +60,7 @@ from gevent import GreenletExit
 from gevent.pool import Pool
 from gevent.pywsgi import WSGIHandler, WSGIServer, _InvalidClientInput
 
-from .admission import MAX_BODY, Admission, canned
+from .admission import MAX_BODY, Admission, canned, peer
 from .clients import Clients, parked
 from .limits import CLIENT_SHARE, Requests, client_cap, proxy_hops
 
@@ -366,11 +366,6 @@ class Server(WSGIServer):
             super().do_close(sock, address)
         finally:
             self.clients.leave(sock)
-
-
-def peer(address) -> str:
-    """The client address of an accepted connection: a TCP peer's host, a Unix socket's name as given."""
-    return address[0] if isinstance(address, tuple) and address else str(address)
 
 
 def server(app, host: str = "127.0.0.1", port: int = 8000, sockets: list[socket.socket] | None = None,
