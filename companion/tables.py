@@ -21,7 +21,7 @@ import sqlite_utils
 from . import games
 from .games.base import SHEET, Context, Game
 from .games.speech import _
-from .games.validation import RulesError, name_key, names as check_names, obj, text, whole
+from .games.validation import RulesError, name_key, names as check_names, obj, text, twice, whole
 from .history import describe, event_of as _event, history, recent_history  # noqa: F401 (callers read them here)
 
 #: event types every game accepts, handled here rather than by the game
@@ -266,8 +266,12 @@ def apply_one(game: Game, names: list[str], state: dict, type_: str, data: Any, 
         obj(data, "data", required=("player", "name"))
         index = whole(data["player"], "data.player", 0, len(names) - 1)
         new = text(data["name"], "data.name")
-        if any(name_key(n) == name_key(new) for i, n in enumerate(names) if i != index):
+        others = [n for i, n in enumerate(names) if i != index]
+        if any(name_key(n) == name_key(new) for n in others):
             raise RulesError("data.name", _("%(name)s is already a player at this table; names must be unique", name=repr(new)))
+        problem = None if ctx.replayed else twice(new, others)  # a look-alike, refused since issue 40
+        if problem:
+            raise RulesError("data.name", problem)
         names = list(names)
         names[index] = new
         return names, state

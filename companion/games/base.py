@@ -46,13 +46,14 @@ from __future__ import annotations
 import copy
 import hashlib
 import random
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from types import ModuleType, SimpleNamespace
 from typing import Any, Callable, Mapping, Union
 
 from . import sentence, speech
 from .speech import _
-from .validation import RulesError
+from .validation import RulesError, stored_names
 
 
 #: calculator mode's event: one player's row of end values, in every game (each calculator.py)
@@ -224,7 +225,7 @@ class Game:
         """
         spoken = speech.language()
         try:
-            with speech.english():
+            with speech.english(), stored_names() if ctx.replayed else nullcontext():
                 return self._apply(state, type_, data, ctx)
         except RulesError:
             if spoken != speech.SOURCE:  # apply never changes the state it is given: the same refusal, in its words
@@ -249,8 +250,10 @@ class Game:
         """Return what templates/KEY/panel.html needs beyond the state (computed with the rules).
 
         The same for every phone of the table: it is rendered once and shared (companion/web/live.py).
+        Its names were accepted when stored (validation.stored_names).
         """
-        return self.modules.view.view(state, names, options, profile, screen)
+        with stored_names():
+            return self.modules.view.view(state, names, options, profile, screen)
 
     def form(self, name: str, data: Any = None) -> dict:
         """Return what a form without a table shows (`setup.html`, `profile.html` call `game.form("setup")`).
@@ -287,9 +290,11 @@ class Game:
         (calculator.final_result; companion/results.py: the archive, the result endpoint, the
         exports, BG Stats); a game's end screen shows the same `score` function's result, reached by
         its view's own path. None until `state["finished"]`. The result is the contract's: players (in seat order, each
-        with name, total, breakdown and whatever else `score` gives), winners and places.
+        with name, total, breakdown and whatever else `score` gives), winners and places. The table's
+        names were accepted when stored (validation.stored_names).
         """
-        return self.modules.calculator.final_result(state, names, options, profile)
+        with stored_names():
+            return self.modules.calculator.final_result(state, names, options, profile)
 
     def running_score(self, state: dict, options: dict) -> list[int] | None:
         """Return each seat's running score in this state (the archive's chart), or None.

@@ -9,8 +9,11 @@ field and message (CONTRACT.md, "Errors").
 from __future__ import annotations
 
 import unicodedata
-from typing import Any, Callable, Iterable
+from contextlib import contextmanager
+from contextvars import ContextVar
+from typing import Any, Callable, Iterable, Iterator
 
+from .confusables import prototype, skeleton
 from .speech import N_, _, ngettext
 
 NAME_MAX = 40
@@ -240,14 +243,85 @@ def hidden(value: str) -> str | None:
     return None
 
 
-def name_key(name: str) -> str:
-    """The form two names are compared in: NFKC, case-folded, without joiners and variation
-    selectors, and with runs of spaces as one (a page shows them as one), so that "Anna",
-    "anna", "Ａｎｎａ" and "Anna" with a decomposed letter are one name twice."""
+def _shown(name: str) -> str:
+    """The name as a page draws it: NFKC, without joiners and variation selectors, and with runs
+    of spaces as one (a page shows them as one); its case kept."""
     folded = unicodedata.normalize("NFKC", name)
     folded = "".join(ch for ch in folded if ch not in (ZWJ, ZWNJ) and not _is_selector(ch))
-    folded = unicodedata.normalize("NFKC", folded.casefold())
     return " ".join(folded.split())
+
+
+def name_key(name: str) -> str:
+    """The form two names are the same name in: `_shown`, case-folded, so that "Anna", "anna",
+    "Ａｎｎａ" and "Anna" with a decomposed letter are one name twice."""
+    return " ".join(unicodedata.normalize("NFKC", _shown(name).casefold()).split())
+
+
+# --- names that can pass for each other (issue 40, item 7) -----------------------------------------
+#
+# Two names can pass for each other when their confusable skeletons are equal (Unicode's UTS #39,
+# games/confusables.py): a Cyrillic "Аnn" beside "Ann", a Greek "Bοb" beside "Bob". The skeletons
+# are compared twice, because confusables.txt maps some letters in one case only:
+# - of the name as `name_key` folds it, so that case and width do not matter ("ＡNN", "Аnn");
+# - of the name in its own case, case-folded after, for the capitals that look like another
+#   letter only as capitals ("AI" with a capital i beside "Al"; "Вob" with a Cyrillic В beside "Bob").
+# That is the standard's choice of what looks alike, and it refuses some pairs of real names at one
+# table: "Al" and "AI", "Amie" and "Arnie" (m is taken for rn), "Bo" and "B0", "Iris" and "lris";
+# "Ann" and "Anna", "Ana" and "Ána", a lower-case Cyrillic "вob" (it looks like a small capital B)
+# and "bob" stay two names.
+
+
+#: True while a stored table is read (games/base.py: its view, its result, its events folded again):
+#: a table stored before issue 40 may hold two look-alikes, and a later check never loses a stored
+#: game (base.Context.replayed); there, only the same name (`name_key`) is one name twice
+_STORED = ContextVar("stored_names", default=False)
+
+
+@contextmanager
+def stored_names() -> Iterator[None]:
+    """Check names as a table stored before issue 40 held them: the same name twice is refused, a look-alike is not."""
+    token = _STORED.set(True)
+    try:
+        yield
+    finally:
+        _STORED.reset(token)
+
+
+def _skeletons(name: str) -> tuple[str, str]:
+    return skeleton(name_key(name)), skeleton(skeleton(_shown(name)).casefold())
+
+
+def look_alike(name: str, other: str) -> bool:
+    """Whether two names can pass for each other at one table: the same name (`name_key`), or
+    confusable (the comment above)."""
+    return any(a == b for a, b in zip(_skeletons(name), _skeletons(other)))
+
+
+def _taken_for(name: str, other: str) -> tuple[str, str] | None:
+    """A character of one of the names that is taken for something the other holds, with that
+    something ("А", "A"): the name's first, else the other's; None when none alone explains it."""
+    for mine, theirs in ((name, other), (other, name)):
+        for ch in unicodedata.normalize("NFC", mine):
+            like = prototype(ch)
+            if like is not None and ch not in theirs:
+                return ch, like
+    return None
+
+
+def twice(name: str, others: Iterable[str]) -> str | None:
+    """Say why `name` cannot sit at one table beside `others`, naming the first of them it can pass
+    for; None when it can sit there."""
+    for other in others:
+        if other == name:
+            return _("duplicate name %(name)s; names must be unique", name=repr(name))
+        if not (name_key(name) == name_key(other) if _STORED.get() else look_alike(name, other)):
+            continue
+        taken = _taken_for(name, other) if name_key(name) != name_key(other) else None
+        if taken is None:
+            return _("%(name)s looks the same as %(other)s; names must be unique", name=repr(name), other=repr(other))
+        return _("%(name)s looks the same as %(other)s (%(char)s looks like %(like)s); names must be unique",
+                 name=repr(name), other=repr(other), char=_said(taken[0]), like=taken[1])
+    return None
 
 
 def no_lone_surrogates(value: Any, field: str = "$") -> Any:
@@ -304,7 +378,7 @@ def distinct(value: Any, field: str, check: Callable[[Any, str], Any], lo: int =
 
 
 def names(value: Any, field: str, lo: int = 1, hi: int = 4) -> list[str]:
-    """Check a list of player names: lo..hi names, each a `text`, no two alike (`name_key`)."""
+    """Check a list of player names: lo..hi names, each a `text`, no two alike (`twice`)."""
     items = listof(value, field)
     if not lo <= len(items) <= hi:
         raise RulesError(field, ngettext("must be %(num)d name", "must be %(num)d names", lo) if lo == hi else
@@ -317,20 +391,16 @@ def names(value: Any, field: str, lo: int = 1, hi: int = 4) -> list[str]:
 
 
 def unique_names(players: list[dict], field: str = "players") -> None:
-    """Check that the `name` of each player object is unique within the document (`name_key`)."""
+    """Check that the `name` of each player object is unique within the document (`twice`)."""
     unique([p["name"] for p in players], lambda i: at(at(field, i), "name"))
 
 
 def unique(names: list[str], path: Callable[[int], str]) -> None:
-    """Refuse the first name that is another one again, compared as `name_key` compares them."""
-    seen: dict[str, str] = {}
+    """Refuse the first name that can pass for one before it (`twice`: the same name, or a look-alike)."""
     for i, name in enumerate(names):
-        key = name_key(name)
-        if key in seen:
-            other = seen[key]
-            raise RulesError(path(i), _("duplicate name %(name)s; names must be unique", name=repr(name)) if other == name
-                             else _("%(name)s looks the same as %(other)s; names must be unique", name=repr(name), other=repr(other)))
-        seen[key] = name
+        problem = twice(name, names[:i])
+        if problem:
+            raise RulesError(path(i), problem)
 
 
 def places(totals: dict[str, tuple]) -> tuple[list[str], dict[str, int]]:

@@ -139,6 +139,7 @@ def test_the_installed_app_runs_from_an_empty_folder_and_writes_only_its_data(ho
                              cwd=tmp_path, env=clean_env(tmp_path / "home")).stdout.strip()).parent
     assert package.is_relative_to(prefix) and not package.is_relative_to(ROOT), package
     assert (package / "templates" / "base.html").is_file() and (package / "data" / "gutenberg" / "facts.json").is_file()
+    assert (package / "data" / "unicode" / "confusables.txt").is_file()  # the look-alike names' data (issue 40)
     before = snapshot(prefix)
     empty = tmp_path / "empty"
     empty.mkdir()

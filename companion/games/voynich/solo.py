@@ -11,7 +11,7 @@ from __future__ import annotations
 from ..base import Context
 from ..sentence import unmarked
 from ..speech import N_, _, ngettext, pgettext
-from ..validation import RulesError, choice, name_key, obj, whole
+from ..validation import RulesError, choice, look_alike, obj, whole
 from . import functions, rules
 from .profile import SOLO_PARTS
 from .rules import KNOWLEDGE, SIDES
@@ -22,13 +22,13 @@ AUTOMA = "Voynich"
 def seat_names(names: list[str] | tuple[str, ...]) -> list[str]:
     """Return the names of everyone on the score track: Voynich after a lone human.
 
-    A player whose name compares as his (validation.name_key: "voynich", "Ｖｏｙｎｉｃｈ") plays
-    "Voynich (automa)": two names that look alike are one name twice, which `score` refuses.
-    A name marked for a sentence (the history's, sentence.name) compares as the name.
+    A player whose name can pass for his (validation.look_alike: "voynich", "Ｖｏｙｎｉｃｈ", a
+    Cyrillic "Vоynich") plays "Voynich (automa)": two names that look alike are one name twice,
+    which `score` refuses. A name marked for a sentence (the history's, sentence.name) compares as the name.
     """
     names = list(names)
     if len(names) == 1:
-        clash = name_key(unmarked(names[0])) == name_key(AUTOMA)
+        clash = look_alike(unmarked(names[0]), AUTOMA)
         return names + [f"{AUTOMA} (automa)" if clash else AUTOMA]
     return names
 
