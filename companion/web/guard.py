@@ -143,7 +143,10 @@ def behind_proxies(wsgi_app, hops: int):
         return wsgi_app
     from werkzeug.middleware.proxy_fix import ProxyFix
 
-    return ProxyFix(wsgi_app, x_for=hops, x_proto=hops, x_host=0, x_port=0, x_prefix=0)
+    # X-Forwarded-Proto: the nearest proxy's one value. nginx's recipe and Caddy each set it, where
+    # X-Forwarded-For is appended to, so with --proxy 2 ProxyFix would look for a second value and
+    # ignore the header: behind two proxies the host key's cookie was not Secure (issue 40)
+    return ProxyFix(wsgi_app, x_for=hops, x_proto=1, x_host=0, x_port=0, x_prefix=0)
 
 
 # --- the public address -------------------------------------------------------------------------

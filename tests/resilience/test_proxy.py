@@ -383,7 +383,7 @@ def test_through_a_real_proxy_the_creation_limit_counts_per_phone_only_with_prox
 def test_the_host_key_cookie_is_secure_when_a_trusted_proxy_says_https(tmp_path):
     """Reached through an HTTPS proxy (--proxy 1), the host key's cookie is never sent over plain
     HTTP; an untrusted X-Forwarded-Proto changes nothing."""
-    for hops, secure in ((1, True), (0, False)):
+    for hops, secure in ((1, True), (2, True), (0, False)):  # one X-Forwarded-Proto, as both recipes set it
         app = create_app({"TESTING": True, "DATA_DIR": str(tmp_path / str(hops)), "PROXY": hops})
         answer = app.test_client().post("/plays/key", data={"key": host_key(app)},
                                         headers={"X-Forwarded-For": "10.0.0.1", "X-Forwarded-Proto": "https"})
