@@ -116,7 +116,10 @@ class Clients(Held):
         def weight(nets: tuple) -> tuple[int, ...]:
             return tuple(self.counts.get(net, 0) for net, _ in nets)
 
-        for nets in sorted(self.holders, key=weight, reverse=True):
+        if not self.holders or weight(heaviest := max(self.holders, key=weight))[0] <= FAIR_FLOOR:
+            return False
+        # the heaviest first; the rest in order only when it has nothing parked (all running the app)
+        for nets in [heaviest] + sorted(self.holders, key=weight, reverse=True):
             if weight(nets)[0] <= FAIR_FLOOR:
                 return False
             for conn in self.holders[nets]:
@@ -134,7 +137,10 @@ class Clients(Held):
         counted, acquired = [], []
         try:
             for net, times in prefixes(address):
-                line, users = self.turns.setdefault(net, (Semaphore(TURNS_PER_CLIENT * times), [0]))
+                entry = self.turns.get(net)
+                if entry is None:
+                    entry = self.turns[net] = (Semaphore(TURNS_PER_CLIENT * times), [0])
+                line, users = entry
                 users[0] += 1
                 counted.append(net)
                 if line.locked():
