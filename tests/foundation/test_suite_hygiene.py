@@ -133,6 +133,7 @@ RAW = {
     "tests/resilience/test_small_findings.py": "several requests on one kept-alive connection",
     "tests/resilience/test_client_limits.py": "streams held open, connections that send nothing, heads sent a line at a time",
     "tests/resilience/test_serve_options.py": "an event stream held open while the server is stopped with SIGTERM",
+    "tests/resilience/test_fair_pool.py": "bodies a byte at a time, streams from many addresses, pipelined requests never read",
     "tests/resilience/test_https_browser.py": "TLS to Caddy, naming the site (SNI), to read the certificate the browser then pins",
 }
 CALLS = re.compile(r"\burlopen\(|\bbuild_opener\(|\bHTTPConnection\(|\bcreate_connection\(|\.connect\(\(")
