@@ -360,6 +360,8 @@ class Server(WSGIServer):
                 pass
         while short > 0 and self.clients.evict(spare=new):
             short -= 1
+            # no address in the log (the README's promise); repeated lines are folded (companion/logs.py)
+            log.warning("closed the oldest waiting connection of the client holding the most, to make room")
 
     def do_close(self, sock, address):
         try:
