@@ -181,9 +181,7 @@ def test_a_storm_of_stalled_streams_or_bad_requests_writes_one_line_a_minute_and
     try:
         began = time.monotonic()
         for _ in range(20):  # gevent writes each malformed request's line whole: its own address and port in it
-            with socket.create_connection(("127.0.0.1", server.port), timeout=5) as bad:
-                bad.sendall(b"GET / HTTP/9.9\r\nHost: x\r\n\r\n")
-                assert bad.recv(100).startswith(b"HTTP/1.1 400 ")
+            assert server.send("POST", "/", headers={"Content-Length": "zz"})[0] == 400
         seconds = stall(STREAMS)
         print(f"\n{STREAMS} stalled streams closed in {seconds:.1f} s")
         storm = [line for line in server.log.read_text().splitlines() if "stopped reading" in line]
@@ -201,4 +199,4 @@ def test_a_storm_of_stalled_streams_or_bad_requests_writes_one_line_a_minute_and
     # every closed stream is there: a line of its own or in a count
     assert len(storm) + int(counted[1]) == STREAMS, after
     assert t["token"] not in server.log.read_text()
-    assert server.log.read_text().count("Invalid http version") == 1, server.log.read_text()[-3000:]
+    assert server.log.read_text().count("Invalid request") == 1, server.log.read_text()[-3000:]
