@@ -12,10 +12,10 @@ redacted before any handler formats it: no handler can be missed.
 `fold_repeats()` writes the first line of a kind, then only counts the lines of that kind for
 FOLD_S seconds; the next line of the kind after that says how many were left out. One line per
 stalled stream let a client that cycles its streams write about 270 MB a day (issue 40). A kind
-is the logger, the level and the message's template before its arguments are filled in
-("closed %s %s: the phone %s for %g s"). A line written whole, as gevent writes a malformed
-request's (its socket, the client's address and the request line in it), has as its template
-its words alone: its numbers and quoted parts are taken out (`shape`).
+is the logger, the level, the message's template before its arguments are filled in ("closed %s
+%s: the phone %s for %g s") and the class of its exception, if any. A line written whole, as
+gevent writes a malformed request's (its socket, the client's address and the request line in
+it), has as its template its words alone: its numbers and quoted parts are taken out (`shape`).
 A logger's filters see only the records made by that logger, never those its children pass up,
 so the fold is added to each logger as it makes its first record. With `serve --workers N`,
 each process folds its own lines.
@@ -125,7 +125,8 @@ class Fold(logging.Filter):
 
     def filter(self, record: logging.LogRecord) -> bool:
         made = getattr(record, "template", None)
-        kind = (record.name, record.levelno, made if made is not None else template(record.msg, record.args))
+        kind = (record.name, record.levelno, made if made is not None else template(record.msg, record.args),
+                record.exc_info[0] if record.exc_info else None)  # another exception is another bug
         now = self.clock()
         with self.lock:
             seen = self.kinds.get(kind)

@@ -127,6 +127,15 @@ def test_lines_of_one_kind_are_counted_for_a_minute_and_the_next_one_says_how_ma
     log(server, logging.WARNING, STALLED, "GET", "/t/e/events", "stopped reading its answer", 5)
     assert written[-1][2] == "closed GET /t/e/events: the phone stopped reading its answer for 5 s"
 
+    # an unexpected error: each class of exception is a kind of its own
+    before = len(written)
+    for error in (ValueError, KeyError, ValueError, KeyError):
+        record = logging.LogRecord(server, logging.ERROR, __file__, 1, "unexpected error while serving %s", ("/t/x",),
+                                   (error, error("x"), None))
+        if fold.filter(record):
+            written.append((server, logging.ERROR, record.getMessage()))
+    assert len(written) == before + 2, written[before:]
+
     # a line written whole (gevent's malformed request): its numbers and quoted parts are not its kind
     gevent = "<gevent._socket3.socket at 0x7f41d4f6%04x object, fd=%d, family=2, type=1, proto=0>: (from ('%s', %d)) %s"
     before = len(written)
