@@ -17,8 +17,9 @@ is the logger, the level, the message's template before its arguments are filled
 gevent writes a malformed request's (its socket, the client's address and the request line in
 it), has as its template its words alone: its numbers and quoted parts are taken out (`shape`).
 A logger's filters see only the records made by that logger, never those its children pass up,
-so the fold is added to each logger as it makes its first record. With `serve --workers N`,
-each process folds its own lines.
+so the fold is added to each logger as it makes its first record. `companion serve` installs it
+(cli.py), not create_app: a test's process logs the same lines in one test after another, and
+must see each. With `serve --workers N`, each process folds its own lines.
 """
 
 from __future__ import annotations

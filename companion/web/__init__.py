@@ -72,7 +72,6 @@ def create_app(test_config: dict | None = None) -> Flask:
     if test_config:
         app.config.update(test_config)
     logs.redact_secrets()
-    logs.fold_repeats()  # a line repeated within a minute is counted, not written
     path, app.config["SYNC"] = database_settings(app.config)  # SYNC: test_config's, else $COMPANION_SYNC, else normal
     app.config["DATABASE"] = str(path)
     database.migrate(app.config["DATABASE"])
