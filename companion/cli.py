@@ -323,13 +323,14 @@ def serve(args) -> int:
     binds the port and watches the workers; each worker builds its own app after the fork.
     A mistake in the options (a taken port, a name that is not a host) is one line, exit 2.
     """
-    from . import create_app, network, qr, serving, workers
+    from . import create_app, logs, network, qr, serving, workers
     from .web import push
     from .web import database_settings, proxy_hops, public_url
 
     config, problem = serve_config(args)
     if problem:
         return fail(*problem)
+    logs.fold_repeats()  # a line repeated within a minute is counted, not written (the workers inherit it)
     public = public_url(config)  # --public-url, else $COMPANION_PUBLIC_URL (a wrong one stops here)
     count = args.workers
     if count < 1 or (count > 1 and not workers.can_share_port()):

@@ -14,6 +14,9 @@
   `tls internal` in place of its real host name: Caddy stops sending phones to the server while its
   /healthz says 503, and its log of the failures keeps no table secret. (The HTTPS browser tests
   are tests/resilience/test_https_browser.py.)
+- deploy/nginx.conf, the site for nginx in Caddy's place (issue 40): run on loopback by Debian's
+  nginx with a self-signed certificate and the access log its comments offer: joins, API calls, a
+  stream and a join while the app is down (502) leave no secret in nginx's access or error log.
 """
 
 from __future__ import annotations
@@ -39,9 +42,9 @@ import pytest
 from companion import create_app
 from companion import db as database
 from companion.paths import DB_NAME
-from tests.conftest import ROOT, Address, listening_addresses
+from tests.conftest import ROOT, Address, Server, listening_addresses
 from tests.foundation.test_wheel import run_shown, wheel  # noqa: F401 (a fixture: the wheel built once from this checkout's files)
-from tests.resilience.test_proxy import CADDY, caddy_env, loopback_port, processes, start_caddy, wait_for  # noqa: F401 (processes: a fixture)
+from tests.resilience.test_proxy import CADDY, NGINX, caddy_env, loopback_port, processes, start_caddy, wait_for  # noqa: F401 (processes: a fixture)
 
 DEPLOY = ROOT / "deploy"
 
@@ -516,3 +519,142 @@ def test_the_test_user_is_made_without_sbin_on_the_path_and_removed_even_when_th
         pwd.getpwnam(name)
     with pytest.raises(KeyError):
         grp.getgrnam(name)
+
+
+# --- the nginx recipe -------------------------------------------------------------------------------
+
+NGINX_SITE = DEPLOY / "nginx.conf"
+#: the test's /etc/nginx/nginx.conf, around the site as Debian's is: its error log, its default access
+#: log ("combined", every address whole) and the site included in `http`
+NGINX_MAIN = """daemon off;
+master_process off;
+worker_processes 1;
+pid {dir}/nginx.pid;
+error_log {dir}/error.log;
+events {{ worker_connections 64; }}
+http {{
+  access_log {dir}/access.log;
+  client_body_temp_path {dir}/body;
+  proxy_temp_path {dir}/proxy;
+  fastcgi_temp_path {dir}/fastcgi;
+  uwsgi_temp_path {dir}/uwsgi;
+  scgi_temp_path {dir}/scgi;
+  include {dir}/site.conf;
+}}
+"""
+#: the access log the recipe's comment offers, in place of each `access_log off;`
+NGINX_ACCESS_LOG = "access_log /var/log/nginx/table-companion.log companion;"
+OPENSSL = shutil.which("openssl")
+
+
+def nginx_on_loopback(folder: Path, port: int, http_port: int, upstream: int) -> str:
+    """deploy/nginx.conf as the tests run it: its servers on 127.0.0.1:`port` (HTTPS) and `http_port`
+    (HTTP) under the name companion.test, the test's own certificate in place of certbot's, its logs
+    and webroot in `folder`, the app at 127.0.0.1:`upstream`, and the access log it offers switched on."""
+    text = NGINX_SITE.read_text()
+    assert text.count(f"#     {NGINX_ACCESS_LOG}\n") == 1 and text.count("\taccess_log off;\n") == 2, text
+    text = text.replace("\taccess_log off;\n", f"\t{NGINX_ACCESS_LOG}\n")
+    for old, new in [("listen 443 ssl http2;", f"listen 127.0.0.1:{port} ssl http2;"), ("\tlisten [::]:443 ssl http2;\n", ""),
+                     ("listen 80;", f"listen 127.0.0.1:{http_port};"), ("\tlisten [::]:80;\n", ""),
+                     (f"/etc/letsencrypt/live/{SITE}/fullchain.pem", str(folder / "cert.pem")),
+                     (f"/etc/letsencrypt/live/{SITE}/privkey.pem", str(folder / "key.pem")),
+                     ("/var/log/nginx/", f"{folder}/"), ("/var/www/html", str(folder / "www")),
+                     (UPSTREAM, f"127.0.0.1:{upstream}"), (SITE, TEST_NAME)]:
+        assert old in text, old
+        text = text.replace(old, new)
+    settings = "\n".join(line.split("#", 1)[0] for line in text.splitlines())
+    assert "/etc/" not in settings and "/var/" not in settings and ":8000" not in settings, settings
+    return text
+
+
+def nginx_in_front(processes, folder: Path, upstream: int) -> tuple[int, int]:
+    """Debian's nginx running deploy/nginx.conf on loopback (nginx_on_loopback) with a self-signed
+    certificate for companion.test, once it answers; return its HTTPS and HTTP ports."""
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "www").mkdir(exist_ok=True)
+    run_shown([OPENSSL, "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
+               "-days", "2", "-subj", f"/CN={TEST_NAME}", "-addext", f"subjectAltName=DNS:{TEST_NAME}",
+               "-keyout", str(folder / "key.pem"), "-out", str(folder / "cert.pem")], timeout=60)
+    for attempt in range(5):
+        port, http_port = loopback_port(), loopback_port()
+        (folder / "site.conf").write_text(nginx_on_loopback(folder, port, http_port, upstream))
+        (folder / "nginx.conf").write_text(NGINX_MAIN.format(dir=folder))
+        log = folder / f"nginx-{attempt}.log"
+        process = processes.start([NGINX, "-p", str(folder), "-c", str(folder / "nginx.conf"), "-e", str(log)], log)
+
+        def answered():
+            if process.poll() is not None:
+                return "exited"
+            return curl(port, folder / "cert.pem", "/healthz")[0] != 0
+
+        if wait_for(answered, "nginx answered", log.read_text) is True:
+            return port, http_port
+        if "in use" not in log.read_text():
+            raise AssertionError(log.read_text())
+    raise AssertionError("nginx found no free port in 5 tries")
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(CURL is None or OPENSSL is None, reason="curl and openssl are missing: apt-get install curl openssl")
+def test_nginx_with_the_recipe_keeps_no_secret_in_its_access_and_error_logs(processes, tmp_path):
+    """Joins, API calls, a stream and the plain-HTTP redirect through nginx over HTTPS, then a join
+    while the app is down (502): nginx's access log (the one the recipe offers) writes each join
+    without its secret, and its error log names the failed requests but never a join's."""
+    server = Server(data=tmp_path / "srv", args=("--proxy", "1", "--public-url", f"https://{TEST_NAME}")).start()
+    folder = tmp_path / "nginx"
+    try:
+        port, http_port = nginx_in_front(processes, folder, server.port)
+        ca = folder / "cert.pem"
+        tables, secrets = [], [server.key_link().rsplit("#key=", 1)[1]]
+        for _ in range(5):
+            status, body = curl(port, ca, "/api/v1/tables", "--header", "Content-Type: application/json",
+                                "--data", json.dumps({"game": "gutenberg", "players": ["Anna", "Tom"]}))
+            assert status == 201, body
+            table = json.loads(body)
+            tables.append(table)
+            secrets.append(table["token"])
+            assert table["join_url"] == f"https://{TEST_NAME}/join/{table['table']}/{table['token']}"
+            # the phone scans the QR code: 303 to the table, its secret now in a cookie
+            assert curl(port, ca, f"/join/{table['table']}/{table['token']}")[0] == 303
+            token = ("--header", f"X-Table-Token: {table['token']}")
+            assert curl(port, ca, f"/api/v1/tables/{table['table']}", *token)[0] == 200
+            status, body = curl(port, ca, f"/api/v1/tables/{table['table']}/events", *token, "--header",
+                                "Content-Type: application/json", "--data", json.dumps(
+                                    {"type": "fame", "data": {"player": 0, "delta": 1}, "expected_version": 0}))
+            assert status == 200, body
+        first = tables[0]
+        # the same join with its slash percent-encoded, which the app reads as a slash; the archive's old ?key= link
+        assert curl(port, ca, f"/join/{first['table']}%2F{first['token']}")[0] == 303
+        assert curl(port, ca, f"/plays?key={secrets[0]}")[0] in (200, 400)
+        # plain HTTP: sent to HTTPS, the join address whole in the Location, and in no log
+        status, headers, _ = Address(http_port).send("GET", f"/join/{first['table']}/{first['token']}",
+                                                     headers={"Host": TEST_NAME})
+        assert status == 301 and headers["Location"] == first["join_url"], (status, headers)
+        # the event stream comes through unbuffered: its first lines before the table changes
+        stream = subprocess.run([CURL, "--silent", "--no-buffer", "--max-time", "3", "--cacert", str(ca),
+                                 "--resolve", f"{TEST_NAME}:{port}:127.0.0.1", "--header",
+                                 f"Cookie: tc_{first['table']}={first['token']}",
+                                 f"https://{TEST_NAME}:{port}/t/{first['table']}/events?v=0"],
+                                capture_output=True, text=True, timeout=30)
+        assert "retry: 1000" in stream.stdout, stream
+        server.stop()
+        # the app is down: a phone's join and an API call get nginx's 502, and so does the health check
+        assert curl(port, ca, f"/join/{first['table']}/{first['token']}")[0] == 502
+        assert curl(port, ca, f"/api/v1/tables/{first['table']}", "--header", f"X-Table-Token: {first['token']}")[0] == 502
+        assert curl(port, ca, "/healthz")[0] == 502
+    finally:
+        server.stop()
+    logs = {path.name: path.read_text() for path in folder.glob("*.log")}
+    for name, text in logs.items():
+        for secret in secrets:
+            assert secret not in text, (name, text)
+    # the logs were written: each join, secret redacted, and the failures
+    access = logs["table-companion.log"]
+    for table in tables:
+        assert f'"GET /join/{table["table"]}/[redacted] HTTP/2.0" 303 ' in access, access
+    assert f'"GET /join/{first["table"]}/[redacted] HTTP/1.1" 301 ' in access, access
+    assert f'"GET /join/{first["table"]}/[redacted] HTTP/2.0" 502 ' in access, access
+    assert '"GET /plays HTTP/2.0" ' in access and "?" not in access, access
+    assert "connect() failed" in logs["error.log"] and 'request: "GET /healthz HTTP/2.0"' in logs["error.log"], logs["error.log"]
+    assert "/join/" not in logs["error.log"], logs["error.log"]
+    assert not logs.get("access.log"), logs.get("access.log")  # Debian's default log: the site's requests never reach it
