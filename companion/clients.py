@@ -20,28 +20,37 @@ key's connections, and Envoy's overload manager acts as a resource fills:
   always finds a place. Only a connection at a point where it can stop cleanly is closed
   (`parked`: waiting for its next version, for its turn, for its body, or writing its answer),
   never one running the app, whose database work must end whole;
-- **turns**: at most TURNS_PER_CLIENT of a client's requests run the app at once (WIDER times that
-  for a wider network); the others wait in line (`turn`), so 200 pipelined connections of one client
-  take turns with each other, and another phone's request runs after a few of theirs, not after
-  all of them.
+- **turns**: at most TURNS_PER_CLIENT of a client's requests are in their turn at once (WIDER
+  times that for a wider network); the others wait in line (`turn`). A request's turn begins with a
+  pause of TURN_PAUSE_S, in which the loop looks at every socket: the app never yields, so without
+  it a connection ran request after pipelined request, and 200 connections of one client each ran
+  one before another phone's was read; with it, another phone's request runs after at most a few
+  of theirs.
 
 gevent-only, like the server; plain Python otherwise (no Flask).
 """
 
 from __future__ import annotations
 
-from contextlib import contextmanager
+import socket
+import sys
+from contextlib import contextmanager, suppress
 from typing import Iterator
 
 import gevent
+from gevent import GreenletExit
 from gevent.lock import Semaphore
 
 from .limits import Held, prefixes
 
 #: a network holding this many connections or fewer is never closed to make room
 FAIR_FLOOR = 8
-#: requests of one client address that may run the app at once (a wider network: WIDER times as many)
+#: requests of one client address that may be in their turn at once (a wider network: WIDER times as many)
 TURNS_PER_CLIENT = 4
+#: seconds a request waits in its turn before it runs: the loop looks at every socket meanwhile
+#: (gevent.sleep(0) would queue it in the same batch of callbacks, where the loop looks at its
+#: sockets only every 50 callbacks)
+TURN_PAUSE_S = 0.0001
 
 #: the greenlets at a point where closing them is safe (see the module)
 PARKED: set = set()
@@ -68,6 +77,7 @@ class Clients(Held):
         self.holders: dict[tuple, dict] = {}  # an address's networks (prefixes) -> its connections, oldest first
         self.address_of: dict = {}  # connection -> the address it is counted as
         self.greenlets: dict = {}  # connection -> the greenlet serving it
+        self.closing: set = set()  # greenlets chosen to be closed (evict), until the loop closes them
         self.turns: dict[str, tuple[Semaphore, list[int]]] = {}  # network -> (its line, how many use it)
         self.closed = 0  # connections closed to make room (tests, benchmarks)
         self.refused = 0  # requests refused past the cap
@@ -110,30 +120,48 @@ class Clients(Held):
             if not held:
                 del self.holders[nets]
 
-    def evict(self, spare=None) -> bool:
+    def evict(self, spare=None):
         """Close the oldest parked connection of the client holding the most, if it holds more than
-        FAIR_FLOOR at its widest level; return whether one was closed. `spare` is never closed."""
+        FAIR_FLOOR at its widest level; return that connection, or None. `spare` is never closed.
+
+        The close runs from the loop, next (`_close`): a greenlet whose wake-up was queued before it
+        has left its wait by then, and is never interrupted outside one."""
         def weight(nets: tuple) -> tuple[int, ...]:
             return tuple(self.counts.get(net, 0) for net, _ in nets)
 
         if not self.holders or weight(heaviest := max(self.holders, key=weight))[0] <= FAIR_FLOOR:
-            return False
+            return None
         # the heaviest first; the rest in order only when it has nothing parked (all running the app)
         for nets in [heaviest] + sorted(self.holders, key=weight, reverse=True):
             if weight(nets)[0] <= FAIR_FLOOR:
-                return False
+                return None
             for conn in self.holders[nets]:
                 greenlet = self.greenlets.get(conn)
-                if conn is not spare and greenlet in PARKED:
-                    PARKED.discard(greenlet)
-                    greenlet.kill(block=False)  # GreenletExit where it waits: it closes as after a hang-up
+                if conn is not spare and greenlet in PARKED and greenlet not in self.closing:
+                    self.closing.add(greenlet)
+                    gevent.get_hub().loop.run_callback(self._close, conn, greenlet)
                     self.closed += 1
-                    return True
-        return False
+                    return conn
+        return None
+
+    def _close(self, conn, greenlet) -> None:
+        """End a connection the fair pool chose: GreenletExit where it waits, if it still waits; else
+        its socket is shut, which its next read or write finds (a stream's, within its keep-alive)."""
+        self.closing.discard(greenlet)
+        if greenlet in PARKED and not greenlet.dead:
+            try:
+                greenlet.throw(GreenletExit)  # as gevent's own kill() does, from the loop
+            except BaseException:  # pragma: no cover - said by gevent, as for its own kill()
+                gevent.get_hub().handle_error(greenlet, *sys.exc_info())
+            return
+        with suppress(OSError):
+            conn.shutdown(socket.SHUT_RDWR)
 
     @contextmanager
     def turn(self, address: str) -> Iterator[None]:
-        """Wait for a place in line of the address and each network of it (widest first), then run."""
+        """Wait for a place in line of the address and each network of it (widest first), then for
+        TURN_PAUSE_S, holding it, then run: the loop looks at every socket meanwhile, so the requests
+        of other clients are read and run between those of one, however many connections it has."""
         counted, acquired = [], []
         try:
             for net, times in prefixes(address):
@@ -149,6 +177,8 @@ class Clients(Held):
                 else:
                     line.acquire()
                 acquired.append(net)
+            with parked():
+                gevent.sleep(TURN_PAUSE_S)
             yield
         finally:
             for net in reversed(counted):

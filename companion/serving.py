@@ -49,6 +49,7 @@ What is set here, and why:
 from __future__ import annotations
 
 import errno
+import http.client
 import logging
 import os
 import signal
@@ -93,11 +94,6 @@ NO_RLIMIT_CONNECTIONS = 10000
 #: seconds an answer may take to be read before it must be read at ANSWER_MIN_RATE bytes a second
 ANSWER_TIMEOUT_S = 10
 ANSWER_MIN_RATE = 1000
-#: seconds a connection waits before its next pipelined request: the loop looks at every socket
-#: meanwhile, so another phone's request is read between two of one client's (gevent.sleep(0)
-#: would queue it in the same batch of callbacks)
-NEXT_REQUEST_PAUSE_S = 0.0001
-
 HEAD_TOO_SLOW = canned("408 Request Timeout", "the request's headers came too slowly\n")
 
 #: not under "companion", the Flask app's logger: its handler writes to the request's wsgi.errors,
@@ -152,8 +148,6 @@ class Handler(Admission, WSGIHandler):
     write_timeout: float | None = None
     #: the running deadline for the request head being read (HEAD_TIMEOUT_S)
     head_deadline: gevent.Timeout | None = None
-    #: requests this connection has had read
-    answered = 0
     #: when this answer's first byte was written (ANSWER_TIMEOUT_S)
     answer_started: float | None = None
 
@@ -162,9 +156,6 @@ class Handler(Admission, WSGIHandler):
         the idle timeout's) until its headers are read, or 408 and the connection is closed."""
         if self.rfile.closed:
             return None
-        if self.answered:  # a next request on this connection: let the loop look at the others' sockets first
-            gevent.sleep(NEXT_REQUEST_PAUSE_S)
-        self.answered += 1
         waiting = self.server.waiting
         waiting[self] = None  # until its head is read, the first this server closes when it runs out of places
         try:
@@ -207,6 +198,8 @@ class Handler(Admission, WSGIHandler):
         if isinstance(ex, OSError) and not isinstance(ex, _InvalidClientInput):
             self.close_connection = True
             return None
+        if isinstance(ex, http.client.HTTPException):  # too many headers, a line too long: bad input, not
+            ex = ValueError(str(ex) or type(ex).__name__)  # our fault (pywsgi would print its traceback)
         return super()._handle_client_error(ex)
 
     def finalize_headers(self):
@@ -281,15 +274,24 @@ class Handler(Admission, WSGIHandler):
         if issubclass(t, TimeoutError):  # socket.timeout: a phone gone quiet, not a fault of ours
             self.gave_up()
             return
+        if issubclass(t, GreenletExit):  # closed to make room (companion/clients.py), or the server stops:
+            self.close_connection = True  # no answer (pywsgi's bare except would write a 500)
+            raise v
         super().handle_error(t, v, tb)
 
     def gave_up(self) -> None:
         """Close a connection whose phone stopped reading its answer (a stalled stream), or sending
         its request, for the idle timeout: one line in the log, no traceback, no answer."""
         self.close_connection = True
-        what = "stopped reading its answer" if self.headers_sent else "sent nothing more of its request"
-        seconds = (self.write_timeout or self.socket.gettimeout()) if self.headers_sent else self.server.idle_timeout
-        log.warning("closed %s %s: the phone %s for %g s", self.command, self.path, what, seconds)
+        if not self.headers_sent:
+            log.warning("closed %s %s: the phone sent nothing more of its request for %g s", self.command, self.path,
+                        self.server.idle_timeout)
+        elif self.write_timeout:
+            log.warning("closed %s %s: the phone stopped reading its answer for %g s", self.command, self.path,
+                        self.write_timeout)
+        else:
+            log.warning("closed %s %s: the phone read its answer too slowly (%g s, then %d bytes a second)",
+                        self.command, self.path, ANSWER_TIMEOUT_S, ANSWER_MIN_RATE)
 
     def _log_error(self, t, v, tb):
         # gevent prints such an error, traceback and request, to stderr itself: through logging
@@ -348,18 +350,22 @@ class Server(WSGIServer):
         (companion/clients.py), never `new`. Past the last place the server stops accepting, and a
         phone's tap would wait in the kernel's queue until a slow client gave its place up. A browser
         whose idle keep-alive connection was closed opens another for its next request."""
-        short = self.reserve - self.pool.free_count() + 1
+        # a place closed here is free only once its greenlet has ended (a later callback): counted
+        # meanwhile, or a burst of accepts would each close again what the one before already did
+        short = self.reserve - self.pool.free_count() - len(self.closing) + 1
         if short <= 0:
             return
         for handler in list(self.waiting)[:short]:
             del self.waiting[handler]
             short -= 1
+            self.closing.add(handler.socket)
             try:
                 handler.socket.shutdown(socket.SHUT_RDWR)  # its greenlet's read ends: it closes as on a hang-up
             except OSError:  # closed meanwhile
                 pass
-        while short > 0 and self.clients.evict(spare=new):
+        while short > 0 and (sock := self.clients.evict(spare=new)) is not None:
             short -= 1
+            self.closing.add(sock)
             # no address in the log (the README's promise); repeated lines are folded (companion/logs.py)
             log.warning("closed the oldest waiting connection of the client holding the most, to make room")
 
@@ -368,6 +374,7 @@ class Server(WSGIServer):
             super().do_close(sock, address)
         finally:
             self.clients.leave(sock)
+            self.closing.discard(sock)
 
 
 def server(app, host: str = "127.0.0.1", port: int = 8000, sockets: list[socket.socket] | None = None,
@@ -392,6 +399,7 @@ def server(app, host: str = "127.0.0.1", port: int = 8000, sockets: list[socket.
     made.idle_timeout = env_seconds("COMPANION_IDLE_TIMEOUT_S", IDLE_TIMEOUT_S, 3600)
     made.head_timeout = env_seconds("COMPANION_HEAD_TIMEOUT_S", HEAD_TIMEOUT_S, 3600)
     made.waiting = {}  # handlers waiting for a whole request head, oldest first (make_room)
+    made.closing = set()  # the connections make_room closed whose greenlets have not ended yet
     made.reserve = max(RESERVE_LEAST, connections // RESERVE_SHARE)
     most, rate, made.hops, made.max_body = settings(app)
     made.clients = Clients(most, ceiling=max(1, connections // CLIENT_SHARE))

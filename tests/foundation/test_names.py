@@ -838,3 +838,30 @@ def test_start_form_says_how_many_names_a_game_takes_in_words(client):
     page = client.post("/new/galileo", data=MultiDict([("players[]", "Ann")] + [("players[]", " ")] * 3))  # 2 to 4
     assert page.status_code == 400
     assert "The players: must be" in page.get_data(as_text=True) and "items" not in page.get_data(as_text=True)
+
+
+@pytest.mark.parametrize("key", ["codex", "galileo", "gutenberg", "voynich"])
+def test_a_table_stored_with_look_alikes_before_they_were_refused_can_still_be_finished(app, api, key):
+    """Every game's new events on such a table go on: Galileo's sheet scores the table's names, and
+    refused the pair, so the table was never finished (found by review)."""
+    from tests.examples import examples
+
+    ex = examples(key)
+    names = list(ex.CALCULATOR_NAMES)
+    t = api.create(key, names, calculator=True)
+    for type_, data in ex.CALCULATOR_SETUP:
+        assert api.event(t, type_, data).status_code == 200
+    first = names[0]  # as the app before issue 40 let it be written: the second player a Cyrillic look-alike
+    twin = first.replace("A", "\u0410").replace("a", "\u0430").replace("o", "\u043e").replace("e", "\u0435")
+    assert twin != first
+    conn = sqlite3.connect(app.config["DATABASE"])
+    try:
+        conn.execute("UPDATE tables SET names = ? WHERE id = ?", [json.dumps([first, twin, *names[2:]]), t["table"]])
+        conn.commit()
+    finally:
+        conn.close()
+    for row in ex.CALCULATOR_ROWS:
+        answer = api.event(t, "sheet", row)
+        assert answer.status_code == 200, answer.get_json()
+    assert api.get(t)["state"]["finished"]
+    assert api.result(t).status_code == 200

@@ -237,3 +237,33 @@ def test_the_fair_pool_closes_the_oldest_parked_connection_of_the_client_holding
         hold("127.0.8.1", park=False)
     assert not clients.evict()  # the client holding the most has nothing parked, the rest hold FAIR_FLOOR or fewer
     gevent.killall(conns)
+
+
+@pytest.mark.slow
+def test_a_burst_of_new_connections_closes_only_as_many_idle_ones_as_it_needs(tmp_path):
+    # 64 places (a 128 open-file limit), 8 kept free: 52 idle phones, then 16 newcomers at once, in
+    # the kernel's queue together. Each newcomer closed again what the one before had closed
+    # already, whose place was not yet free (found by review); about one each is what makes room
+    server = Server(data=tmp_path / "srv", open_files=128).start()
+    idle: list[socket.socket] = []
+    try:
+        idle = [connect(server.port, f"127.0.11.{1 + i}") for i in range(52)]
+        time.sleep(1)  # taken in: each waits for its first request
+        for i in range(16):
+            sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+            sock.bind((f"127.0.12.{1 + i}", 0))
+            sock.setblocking(False)
+            sock.connect_ex(("127.0.0.1", server.port))
+            idle.append(sock)
+        time.sleep(1)
+        closed = 0
+        for sock in idle[:52]:
+            sock.settimeout(0.01)
+            with contextlib.suppress(TimeoutError, BlockingIOError):
+                closed += sock.recv(1) == b""
+        assert 1 <= closed <= 20, closed
+        assert server.send("GET", "/healthz", source="127.0.13.1", timeout=WAIT_S)[0] == 200
+    finally:
+        for sock in idle:
+            sock.close()
+        server.stop()

@@ -9,6 +9,7 @@
 from __future__ import annotations
 
 import http.client
+import time
 
 import pytest
 
@@ -98,3 +99,18 @@ def test_304_polls_keep_their_connection(server):
         assert response.status == 304 and response.will_close
     finally:
         conn.close()
+
+
+@pytest.mark.slow
+def test_a_head_of_too_many_headers_is_answered_400_with_one_line_and_no_traceback(server):
+    # http.client refuses more than 100 header lines with its own exception, not a ValueError: pywsgi
+    # printed its traceback to stderr, about 1.4 KB a request past the folding of companion/logs.py
+    before = server.log.read_text()
+    for _ in range(3):
+        status, _, body = server.send("GET", "/", headers={f"X-Many-{i}": "1" for i in range(120)})
+        assert status == 400, body
+    time.sleep(0.5)
+    written = server.log.read_text()[len(before):]
+    assert "Traceback" not in written, written
+    assert 1 <= written.count("\n") <= 3, written
+    assert server.send("GET", "/")[0] == 200
