@@ -283,15 +283,12 @@ class Handler(Admission, WSGIHandler):
         """Close a connection whose phone stopped reading its answer (a stalled stream), or sending
         its request, for the idle timeout: one line in the log, no traceback, no answer."""
         self.close_connection = True
-        if not self.headers_sent:
-            log.warning("closed %s %s: the phone sent nothing more of its request for %g s", self.command, self.path,
-                        self.server.idle_timeout)
-        elif self.write_timeout:
-            log.warning("closed %s %s: the phone stopped reading its answer for %g s", self.command, self.path,
-                        self.write_timeout)
+        if not self.headers_sent or self.write_timeout:
+            what, seconds = (("stopped reading its answer", self.write_timeout) if self.headers_sent else
+                             ("sent nothing more of its request", self.server.idle_timeout))
+            log.warning("closed %s %s: the phone %s for %g s", self.command, self.path, what, seconds)
         else:
-            log.warning("closed %s %s: the phone read its answer too slowly (%g s, then %d bytes a second)",
-                        self.command, self.path, ANSWER_TIMEOUT_S, ANSWER_MIN_RATE)
+            log.warning("closed %s %s: the phone read its answer too slowly", self.command, self.path)
 
     def _log_error(self, t, v, tb):
         # gevent prints such an error, traceback and request, to stderr itself: through logging
