@@ -226,10 +226,11 @@ def timed(server: Process, victim: Victim, attack, after_s: float, quiet_s: floa
         stop.set()
     cpu = server.cpu_seconds() - cpu
     time.sleep(after_s)
+    still = server.sockets() - 1
     victim.done.set()
     victim.join(VICTIM_TIMEOUT_S + 5)
     return {"attacker": attacker, "attack_s": round(left - began, 1), "server_cpu_s": round(cpu, 1),
-            "server_sockets_most": max(peak) - 1,
+            "server_sockets_most": max(peak) - 1, "server_sockets_after": still,
             "victim": {"quiet": victim.between(0, began), "during": victim.between(began, left),
                        "after": victim.between(left, math.inf)}}
 
@@ -314,7 +315,8 @@ def summary(name: str, doc: str, figures: dict) -> list[str]:
         lines.append(f"  attacker ({figures['attack_s']} s): {json.dumps(figures['attacker'])}")
         lines += [victim_line(phase, figures["victim"][phase]) for phase in ("quiet", "during", "after")]
         lines.append(f"  server: {figures['server_cpu_s']} s of CPU during the attack, at most"
-                     f" {figures['server_sockets_most']} connections; {figures['tracebacks']} tracebacks in its log")
+                     f" {figures['server_sockets_most']} connections ({figures['server_sockets_after']} at the end);"
+                     f" {figures['tracebacks']} tracebacks in its log")
     for kind in ("caddy", "nginx"):
         if kind in figures:
             lines.append(f"  through {kind}: created {figures[kind]['created']} of {figures[kind]['tries']} tries in"
