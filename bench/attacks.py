@@ -1,6 +1,6 @@
 """Attack probes (issue 40): does another phone's page still answer while one client, from many addresses, attacks? Prints figures.
 
-    python bench/attacks.py                       # every probe, one after the other (about 6 minutes)
+    python bench/attacks.py                       # every probe, one after the other (about 4 minutes)
     python bench/attacks.py --probe caddy-6       # one of them (--list names them)
     python bench/attacks.py --probe streams-spread --count 1200 --seconds 10
 
@@ -13,12 +13,13 @@ over plain HTTP on [::1]) or nginx in front with `serve --proxy 1`:
 
 - caddy-6, caddy-64: through Caddy, one client from 6 (64) /64 blocks of one /48 opens event
   streams round-robin, as many as it can up to --count sockets, and holds them for --seconds
-  (those not answered within a second it replaces, 25 a second: attack_clients.hold_streams);
-  then it closes them all;
+  (while one waits a second unanswered, it opens 25 a second more, closing its oldest waiting
+  one at --count: attack_clients.hold_streams); then it closes them all;
 - streams-24, streams-spread: on loopback, the same from 50 addresses of one /24 (127.0.0.x), or
   of 50 /24s (127.N.0.1);
 - slow-bodies: on loopback, 60 sockets from each of 21 addresses (127.N.0.1) POST a tap's head
-  whole with Content-Length: 5000, then send one byte of the body every 5 s, for --slow-seconds;
+  whole with Content-Length: 5000, then send one byte of the body every 5 s, for --slow-seconds
+  (one closed or answered connects again);
 - pipeline: on loopback, one address opens 200 connections, writes 50 requests for its table's
   page down each in one go, and never reads, for --pipeline-seconds;
 - creation: 10 addresses of one /64 create tables through Caddy, then through nginx (fresh
@@ -27,8 +28,8 @@ over plain HTTP on [::1]) or nginx in front with `serve --proxy 1`:
 Meanwhile another phone, from another network (another /48, another /24), which made and joined
 its own table first, opens a new connection every 0.25 s and GETs its table page (10 s timeout):
 quiet (2 s), during the attack, and for --after s once the attacker has left. Each probe prints a
-readable summary, then one JSON line of its figures (`{"probe": ...}`); the run starts and ends
-with `uptime`, and with the bare hello's CPU (bench/hello.py). Figures only;
+readable summary, then one JSON line of its figures (`{"probe": ...}`); the run starts with
+`uptime` and the bare hello's CPU a request (bench/hello.py), and ends with `uptime`. Figures only;
 tests/resilience/test_attack_probes.py runs each probe smaller and checks the issue's targets.
 """
 
