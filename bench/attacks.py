@@ -38,6 +38,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import ctypes
+import http.client
 import json
 import math
 import os
@@ -140,7 +141,7 @@ class Process:
             try:
                 if fetch(host, self.port, "GET", path, host, timeout=2)[0] == 200:
                     return
-            except OSError:
+            except (OSError, http.client.HTTPException):
                 time.sleep(0.05)
         raise RuntimeError(f"{what} did not answer on {self.port}: {self.log.read_text(errors='replace')[-2000:]}")
 
@@ -346,10 +347,14 @@ def run_probe(name: str, args) -> dict:
 
 def inside(args) -> int:
     """Run the probes; this process is in its own network namespace."""
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # a clean stop: every process is stopped
+    # stopped when the outer run ends: set here, as the namespace's new credentials cleared the one set before
+    ctypes.CDLL(None).prctl(1, signal.SIGTERM)
+    if os.getppid() == 1:  # it ended meanwhile
+        return 143
     namespace_ready()
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))  # the attackers' sockets
-    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # a clean stop: every process is stopped
     print(f"before: {uptime()}", flush=True)
     hello = None
     if args.hello:
