@@ -47,10 +47,11 @@ from .limits import Held, prefixes
 FAIR_FLOOR = 8
 #: requests of one client address that may be in their turn at once (a wider network: WIDER times as many)
 TURNS_PER_CLIENT = 4
-#: seconds a request waits in its turn before it runs: the loop looks at every socket meanwhile
-#: (gevent.sleep(0) would queue it in the same batch of callbacks, where the loop looks at its
-#: sockets only every 50 callbacks)
-TURN_PAUSE_S = 0.0001
+#: seconds a request waits in its turn before it runs: 0, gevent.sleep(0), queues it behind every
+#: greenlet ready now, and the loop looks at its sockets at least every 50 callbacks once 5 ms have
+#: passed. A timer (0.0001 s) made the loop look each time, at 0.2 ms of CPU a bare hello's request
+#: instead of 0.14 (bench/run.py's hello_cpu_ms), and the probes (bench/attacks.py) did not need it
+TURN_PAUSE_S = 0
 
 #: the greenlets at a point where closing them is safe (see the module)
 PARKED: set = set()
