@@ -44,10 +44,11 @@ CONNECTIONS_PER_CLIENT = 500
 #: and never more than this share of all the connections the server holds, at any level
 #: (serving.connection_limit(): under a 1024 open-file limit, 960, so 240 an address or a network)
 CLIENT_SHARE = 4
-#: requests one client address may make in a moving minute: a page's first load asks for about
-#: 20 files and a tap is one request, so a café of phones on one address stays far below it; a
-#: flood's requests past it are answered 429 at once, and its connection closed (serving.py)
-REQUESTS_PER_CLIENT = "1200/1"
+#: requests one client address may make in a moving minute: a table page's first load asks for 34
+#: files (chromium at 360 px; the static ones are then kept an hour) and a tap is one request, so 88
+#: phones behind one router can open their pages in the same minute; a flood's requests past it are
+#: answered 429 at once, and its connection closed (companion/admission.py)
+REQUESTS_PER_CLIENT = "3000/1"
 
 #: how many times an address's cap each wider network may hold (see the module)
 WIDER = {56: 2, 48: 4, 24: 4}
