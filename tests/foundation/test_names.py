@@ -865,3 +865,16 @@ def test_a_table_stored_with_look_alikes_before_they_were_refused_can_still_be_f
         assert answer.status_code == 200, answer.get_json()
     assert api.get(t)["state"]["finished"]
     assert api.result(t).status_code == 200
+
+
+def test_the_start_form_puts_the_focus_in_the_refused_names_field(client):
+    # the first field had it whatever was refused: a phone's keyboard opened on Player 1's name, beside
+    # a message about Player 4's
+    form = MultiDict([("players[]", "Ann"), ("players[]", ""), ("players[]", "Bob"), ("players[]", "B\u03bfb")])
+    page = client.post(f"/new/{GAME}", data=form).get_data(as_text=True)
+    fields = re.findall(r"<input name=\"players\[\]\"[^>]*>", page)
+    assert len(fields) == 4
+    focused = [i for i, field in enumerate(fields) if "autofocus" in field]
+    assert focused == [3] and 'aria-invalid="true"' in fields[3], fields  # the row the name was typed in
+    page = client.get(f"/new/{GAME}").get_data(as_text=True)
+    assert [i for i, f in enumerate(re.findall(r"<input name=\"players\[\]\"[^>]*>", page)) if "autofocus" in f] == [0]
