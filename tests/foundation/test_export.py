@@ -282,9 +282,23 @@ def test_backup_refuses_a_stale_journal_beside_the_copy(played, tmp_path):
 
 # --- backup while a server writes ----------------------------------------------------------------
 
+@pytest.fixture
+def unlimited_server(tmp_path):
+    """A real `companion serve` whose client may make as many requests as it can (`--request-limit
+    off`): this test's writer posts events in a tight loop, as no phone does, and met the limit."""
+    from tests.conftest import Server
+
+    made = Server(data=tmp_path / "srv", args=("--request-limit", "off")).start()
+    try:
+        yield made
+    finally:
+        made.stop()
+
+
 @pytest.mark.slow
-def test_backup_while_the_server_writes_restores_every_table(server, tmp_path):
+def test_backup_while_the_server_writes_restores_every_table(unlimited_server, tmp_path):
     """A real `companion serve` process takes events from a thread while `companion backup` copies the file."""
+    server = unlimited_server
     made = [server.api("/api/v1/tables", {"game": game, "players": examples(game).PLAYERS}) for game in registry()]
     acknowledged = {t["table"]: t["version"] for t in made}
     stop = threading.Event()
