@@ -55,6 +55,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench.nginx import nginx_conf, nginx_proxy  # noqa: E402
 from bench.attack_clients import (VICTIM_TIMEOUT_S, Victim, create_burst, fetch, hold_streams,  # noqa: E402
                                   namespace_ready, new_table, pipelined, sixty_fours, slow_bodies)
 
@@ -64,33 +65,6 @@ NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
 UPSTREAM_HOST = "127.0.0.1"
 #: the other phone: another /48 than every IPv6 attacker, another /24 than every IPv4 one
 VICTIM_V6, VICTIM_V4 = "2001:db8:ffff::1", "127.250.0.1"
-#: nginx's reverse proxy, as tests/resilience/test_proxy.py runs it, on [::1]; as the namespace's root
-#: (nginx's default user, nobody, has no id in it: its temporary folders could not be given to it)
-NGINX_CONF = """user root root;
-daemon off;
-master_process off;
-worker_processes 1;
-pid {dir}/nginx.pid;
-error_log {dir}/error.log;
-events {{ worker_connections 4096; }}
-http {{
-  access_log off;
-  client_body_temp_path {dir}/body;
-  proxy_temp_path {dir}/proxy;
-  fastcgi_temp_path {dir}/fastcgi;
-  uwsgi_temp_path {dir}/uwsgi;
-  scgi_temp_path {dir}/scgi;
-  server {{
-    listen [::1]:{port};
-    location / {{
-      proxy_pass http://127.0.0.1:{upstream};
-      proxy_set_header Host $host;
-      proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
-      proxy_set_header X-Forwarded-Proto $scheme;
-    }}
-  }}
-}}
-"""
 
 
 # --- processes ------------------------------------------------------------------------------------
@@ -192,7 +166,10 @@ def proxy(started: list, kind: str, folder: Path, upstream: int) -> Process:
                "XDG_CONFIG_HOME": str(folder / "config")}
         argv = [CADDY, "run", "--config", str(folder / "Caddyfile"), "--adapter", "caddyfile"]
     else:
-        (folder / "nginx.conf").write_text(NGINX_CONF.format(dir=folder, port=port, upstream=upstream))
+        # nginx's reverse proxy, as tests/resilience/test_proxy.py runs it, on [::1]; as the namespace's root
+        # (nginx's default user, nobody, has no id in it: its temporary folders could not be given to it)
+        (folder / "nginx.conf").write_text(nginx_conf(folder, nginx_proxy(f"[::1]:{port}", upstream), connections=4096,
+                                                      user="root"))
         env, argv = None, [NGINX, "-p", str(folder), "-c", str(folder / "nginx.conf"), "-e", str(folder / "error.log")]
     process = Process(argv, folder / f"{kind}.log", cwd=folder, env=env)
     started.append(process)

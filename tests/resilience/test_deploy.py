@@ -39,6 +39,7 @@ from typing import Iterator
 
 import pytest
 
+from bench.nginx import nginx_conf
 from companion import create_app
 from companion import db as database
 from companion.paths import DB_NAME
@@ -524,24 +525,6 @@ def test_the_test_user_is_made_without_sbin_on_the_path_and_removed_even_when_th
 # --- the nginx recipe -------------------------------------------------------------------------------
 
 NGINX_SITE = DEPLOY / "nginx.conf"
-#: the test's /etc/nginx/nginx.conf, around the site as Debian's is: its error log, its default access
-#: log ("combined", every address whole) and the site included in `http`
-NGINX_MAIN = """daemon off;
-master_process off;
-worker_processes 1;
-pid {dir}/nginx.pid;
-error_log {dir}/error.log;
-events {{ worker_connections 64; }}
-http {{
-  access_log {dir}/access.log;
-  client_body_temp_path {dir}/body;
-  proxy_temp_path {dir}/proxy;
-  fastcgi_temp_path {dir}/fastcgi;
-  uwsgi_temp_path {dir}/uwsgi;
-  scgi_temp_path {dir}/scgi;
-  include {dir}/site.conf;
-}}
-"""
 #: the access log the recipe's comment offers, in place of each `access_log off;`
 NGINX_ACCESS_LOG = "access_log /var/log/nginx/table-companion.log companion;"
 OPENSSL = shutil.which("openssl")
@@ -578,7 +561,9 @@ def nginx_in_front(processes, folder: Path, upstream: int) -> tuple[int, int]:
     for attempt in range(5):
         port, http_port = loopback_port(), loopback_port()
         (folder / "site.conf").write_text(nginx_on_loopback(folder, port, http_port, upstream))
-        (folder / "nginx.conf").write_text(NGINX_MAIN.format(dir=folder))
+        # the test's /etc/nginx/nginx.conf, around the site as Debian's is: its error log, its default
+        # access log ("combined", every address whole) and the site included in `http`
+        (folder / "nginx.conf").write_text(nginx_conf(folder, f"  include {folder}/site.conf;\n", access_log=f"{folder}/access.log"))
         log = folder / f"nginx-{attempt}.log"
         process = processes.start([NGINX, "-p", str(folder), "-c", str(folder / "nginx.conf"), "-e", str(log)], log)
 

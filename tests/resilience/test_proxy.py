@@ -28,6 +28,7 @@ import time
 
 import pytest
 
+from bench.nginx import nginx_conf, nginx_proxy
 from companion import create_app
 from tests.conftest import ROOT, Address, Api, listening_port, printed_key_link
 from tests.foundation.test_plays import gutenberg_play, host_key, listed, sheet
@@ -118,32 +119,6 @@ NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
 CADDY = shutil.which("caddy") or "/usr/bin/caddy"
 #: two phones behind the proxy: Linux routes all of 127.0.0.0/8 to the loopback interface
 PHONE_A, PHONE_B = "127.0.0.2", "127.0.0.3"
-#: nginx's reverse-proxy configuration as its documentation shows it
-NGINX_CONF = """daemon off;
-master_process off;
-worker_processes 1;
-pid {dir}/nginx.pid;
-error_log {dir}/error.log;
-events {{ worker_connections 64; }}
-http {{
-  access_log {dir}/access.log;
-  client_body_temp_path {dir}/body;
-  proxy_temp_path {dir}/proxy;
-  fastcgi_temp_path {dir}/fastcgi;
-  uwsgi_temp_path {dir}/uwsgi;
-  scgi_temp_path {dir}/scgi;
-  server {{
-    listen 127.0.0.1:{port};
-    location / {{
-      proxy_pass http://127.0.0.1:{upstream};
-      proxy_set_header Host $host;
-      proxy_set_header X-Real-IP $remote_addr;
-      proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
-      proxy_set_header X-Forwarded-Proto $scheme;
-    }}
-  }}
-}}
-"""
 #: Caddy's: reverse_proxy, which sets X-Forwarded-For/-Proto/-Host and hands the Host on; no admin endpoint
 CADDYFILE = """{{
   admin off
@@ -244,7 +219,8 @@ def proxy(processes, kind: str, folder, upstream: int) -> int:
         port = loopback_port()
         log = folder / f"{kind}-{attempt}.log"
         if kind == "nginx":
-            (folder / "nginx.conf").write_text(NGINX_CONF.format(dir=folder, port=port, upstream=upstream))
+            (folder / "nginx.conf").write_text(nginx_conf(folder, nginx_proxy(f"127.0.0.1:{port}", upstream, real_ip=True),
+                                                          access_log=f"{folder}/access.log"))
             process = processes.start([NGINX, "-p", str(folder), "-c", str(folder / "nginx.conf"), "-e", str(log)], log)
         else:
             (folder / "Caddyfile").write_text(CADDYFILE.format(port=port, upstream=upstream))
