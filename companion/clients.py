@@ -14,12 +14,11 @@ key's connections, and Envoy's overload manager acts as a resource fills:
   CLIENT_SHARE-th of all places each; past it the request is answered 429 and closed;
 - **the fair pool**: when the free places run short (serving.Server.make_room), after the idle
   connections, the oldest connection of the client holding the most is closed (`evict`): the
-  network holding most at the widest level, then within it at each narrower one. A network holding
-  FAIR_FLOOR or fewer is never closed for room, so a hall of phones with a few connections each
-  keeps them; a flood from any number of addresses closes its own, and a phone from a new network
-  always finds a place. Only a connection at a point where it can stop cleanly is closed
-  (`parked`: waiting for its next version, for its turn, for its body, or writing its answer),
-  never one running the app, whose database work must end whole;
+  network holding most at the widest level, then within it the address whose networks hold the
+  most. A flood from any number of addresses closes its own first, and a phone from a new network
+  finds a place; a stream closed so opens again, as after any drop. Only a connection at a point
+  where it can stop cleanly is closed (`parked`: waiting for its next version, for its turn, for
+  its body, or writing its answer), never one running the app, whose database work must end whole;
 - **turns**: at most TURNS_PER_CLIENT of a client's requests are in their turn at once (WIDER
   times that for a wider network); the others wait in line (`turn`). A request's turn begins with a
   pause of TURN_PAUSE_S, in which the loop looks at every socket: the app never yields, so without
@@ -43,8 +42,6 @@ from gevent.lock import Semaphore
 
 from .limits import Held, prefixes
 
-#: a network holding this many connections or fewer is never closed to make room
-FAIR_FLOOR = 8
 #: requests of one client address that may be in their turn at once (a wider network: WIDER times as many)
 TURNS_PER_CLIENT = 4
 #: seconds a request waits in its turn before it runs: 0, gevent.sleep(0), queues it behind every
@@ -68,6 +65,16 @@ def parked() -> Iterator[None]:
         PARKED.discard(here)
 
 
+def heaviest_first(keys, weight) -> Iterator:
+    """The keys, the heaviest first; the rest in order only if asked for more (a sort of thousands
+    on every accept, when one would do, took 80 ms)."""
+    if not keys:
+        return
+    top = max(keys, key=weight)
+    yield top
+    yield from (key for key in sorted(keys, key=weight, reverse=True) if key != top)
+
+
 class Clients(Held):
     """The connections of one server, each counted as its client's (see the module).
 
@@ -75,7 +82,7 @@ class Clients(Held):
 
     def __init__(self, most: int | None, ceiling: int):
         super().__init__(most, ceiling)
-        self.holders: dict[tuple, dict] = {}  # an address's networks (prefixes) -> its connections, oldest first
+        self.holders: dict[str, dict] = {}  # widest network -> an address's networks (prefixes) -> its connections, oldest first
         self.address_of: dict = {}  # connection -> the address it is counted as
         self.greenlets: dict = {}  # connection -> the greenlet serving it
         self.closing: set = set()  # greenlets chosen to be closed (evict), until the loop closes them
@@ -103,7 +110,8 @@ class Clients(Held):
             return False
         self.count(address, 1)
         self.address_of[conn] = address
-        self.holders.setdefault(prefixes(address), {})[conn] = None
+        nets = prefixes(address)
+        self.holders.setdefault(nets[0][0], {}).setdefault(nets, {})[conn] = None
         return True
 
     def leave(self, conn, closed: bool = True) -> None:
@@ -115,39 +123,40 @@ class Clients(Held):
             return
         self.count(address, -1)
         nets = prefixes(address)
-        held = self.holders.get(nets)
+        widest = self.holders.get(nets[0][0], {})
+        held = widest.get(nets)
         if held is not None:
             held.pop(conn, None)
             if not held:
-                del self.holders[nets]
+                del widest[nets]
+                if not widest:
+                    del self.holders[nets[0][0]]
 
     def evict(self, spare=None):
-        """Close the oldest parked connection of the client holding the most, if it holds more than
-        FAIR_FLOOR at its widest level; return that connection, or None. `spare` is never closed.
+        """Close the oldest parked connection of the client holding the most: the widest network
+        holding the most, then its address whose networks hold the most; return that connection,
+        or None when no connection is parked. `spare` is never closed.
 
         The close runs from the loop, next (`_close`): a greenlet whose wake-up was queued before it
         has left its wait by then, and is never interrupted outside one."""
         def weight(nets: tuple) -> tuple[int, ...]:
             return tuple(self.counts.get(net, 0) for net, _ in nets)
 
-        if not self.holders or weight(heaviest := max(self.holders, key=weight))[0] <= FAIR_FLOOR:
-            return None
-        # the heaviest first; the rest in order only when it has nothing parked (all running the app)
-        for nets in [heaviest] + sorted(self.holders, key=weight, reverse=True):
-            if weight(nets)[0] <= FAIR_FLOOR:
-                return None
-            for conn in self.holders[nets]:
-                greenlet = self.greenlets.get(conn)
-                if conn is not spare and greenlet in PARKED and greenlet not in self.closing:
-                    self.closing.add(greenlet)
-                    gevent.get_hub().loop.run_callback(self._close, conn, greenlet)
-                    self.closed += 1
-                    return conn
+        for widest in heaviest_first(self.holders, lambda net: self.counts.get(net, 0)):
+            for nets in heaviest_first(self.holders[widest], weight):
+                for conn in self.holders[widest][nets]:
+                    greenlet = self.greenlets.get(conn)
+                    if conn is not spare and greenlet in PARKED and greenlet not in self.closing:
+                        self.closing.add(greenlet)
+                        gevent.get_hub().loop.run_callback(self._close, conn, greenlet)
+                        self.closed += 1
+                        return conn
         return None
 
     def _close(self, conn, greenlet) -> None:
         """End a connection the fair pool chose: GreenletExit where it waits, if it still waits; else
-        its socket is shut, which its next read or write finds (a stream's, within its keep-alive)."""
+        its socket's reading side is shut: its answer is written whole, and its next read (a stream:
+        its next write, serving.Handler.peer_closed) finds it closed."""
         self.closing.discard(greenlet)
         if greenlet in PARKED and not greenlet.dead:
             try:
@@ -156,7 +165,7 @@ class Clients(Held):
                 gevent.get_hub().handle_error(greenlet, *sys.exc_info())
             return
         with suppress(OSError):
-            conn.shutdown(socket.SHUT_RDWR)
+            conn.shutdown(socket.SHUT_RD)
 
     @contextmanager
     def turn(self, address: str) -> Iterator[None]:

@@ -11,7 +11,8 @@ same way (`prefixes`), by the address the app sees (`client_address`: behind a t
   /48 comes free from a tunnel broker); a public IPv4 address by itself and its /24. Each wider
   network may hold WIDER times what one address may (twice for a /56, four times for a /48 or a
   /24), so the /64s of one /48 share four addresses' worth. An IPv4 address of a LAN, loopback or
-  link-local range is counted alone: its /24 is the room's, every phone of a game night in it;
+  link-local range is counted alone: its /24 is the room's, every phone of a game night in it; a
+  link-local or unique-local IPv6 address by its /64 alone, ::1 alone;
 - what is counted: open event streams (`serve --stream-limit`, companion/web/push.py),
   connections (`--connection-limit`, companion/serving.py, never more than a CLIENT_SHARE-th of
   all the server holds at any level), requests in a moving window (`--request-limit`,
@@ -173,7 +174,7 @@ def proxy_hops(config: dict) -> int:
 def client_address(peer: str, forwarded: str | None, hops: int) -> str:
     """Return the address a request is counted as: its connection's `peer`, or behind `hops` trusted
     proxies the X-Forwarded-For entry the outermost one appended (the hops-th from the right), as
-    werkzeug's ProxyFix sets REMOTE_ADDR for the app (tests/resilience/test_client_counting.py keeps
+    werkzeug's ProxyFix sets REMOTE_ADDR for the app (tests/resilience/test_fair_pool.py keeps
     the two the same). With fewer entries than hops, the peer, as ProxyFix leaves it."""
     if not hops or not forwarded:
         return peer
@@ -208,6 +209,8 @@ def prefixes(address: str) -> tuple[tuple[str, int], ...]:
     def net(bits: int) -> str:
         return f"{ipaddress.IPv6Address(value >> (128 - bits) << (128 - bits))}/{bits}"
 
+    if parsed.is_loopback:
+        return ((str(parsed), 1),)
     if any(parsed in local for local in LOCAL_V6):
         return ((net(64), 1),)
     return tuple((net(bits), WIDER.get(bits, 1)) for bits in (48, 56, 64))
@@ -269,7 +272,8 @@ class Requests:
     time, beside the server. A request is counted only where every network of it has room, so one
     address past its cap does not spend its /24's or /48's share for its neighbours."""
 
-    #: networks counted in one window before those seen once are dropped (a flood from many)
+    #: networks counted in one window before those seen once are dropped (a flood from many); a
+    #: sweep that keeps many waits for twice as many before the next, so a sweep costs O(1) a request
     MOST_NETWORKS = 200_000
 
     def __init__(self, count: int, minutes: int):
@@ -278,26 +282,30 @@ class Requests:
         self.index = 0  # which window `current` counts
         self.current: dict[str, int] = {}
         self.previous: dict[str, int] = {}
+        self.sweep_at = self.MOST_NETWORKS  # the networks counted at which those seen once are dropped
         self.refused = 0  # requests refused (tests, benchmarks)
 
     def wait(self, address: str, now: float | None = None) -> int | None:
-        """Count one request of `address`; None if it may go ahead, else the seconds to wait."""
+        """Count one request of `address`; None if it may go ahead, else the seconds to wait (the
+        longest any of its networks asks)."""
         now = time.time() if now is None else now
         index = int(now // self.window)
         if index != self.index:
             self.previous = self.current if index == self.index + 1 else {}
-            self.current, self.index = {}, index
+            self.current, self.index, self.sweep_at = {}, index, self.MOST_NETWORKS
         weight = 1 - (now % self.window) / self.window  # of the last window, still inside the moving one
         nets = prefixes(address)
-        for net, times in nets:
-            cap, before, held = self.count * times, self.previous.get(net, 0), self.current.get(net, 0)
-            if before * weight + held + 1 > cap:
-                self.refused += 1
-                return self.seconds(before, held, cap, now)
+        waits = [self.seconds(before, held, cap, now) for before, held, cap in
+                 ((self.previous.get(net, 0), self.current.get(net, 0), self.count * times) for net, times in nets)
+                 if before * weight + held + 1 > cap]
+        if waits:
+            self.refused += 1
+            return max(waits)
         for net, _ in nets:
             self.current[net] = self.current.get(net, 0) + 1
-        if len(self.current) > self.MOST_NETWORKS:
+        if len(self.current) > self.sweep_at:  # those seen once go; the next sweep waits for as many again
             self.current = {net: held for net, held in self.current.items() if held > 1}
+            self.sweep_at = max(self.MOST_NETWORKS, 2 * len(self.current))
         return None
 
     def seconds(self, before: int, held: int, cap: int, now: float) -> int:

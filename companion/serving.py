@@ -15,26 +15,21 @@ What is set here, and why:
   with EMFILE (gevent's Pool);
 - TCP_NODELAY on every connection: an answer written in two parts waited 40 ms for the
   phone's delayed ACK (a tap took 42 ms instead of 0.9);
-- an idle connection is closed after IDLE_TIMEOUT_S, as waitress's channel_timeout did, so
-  that silent connections cannot hold every place for good; an open stream writes a keep-alive
-  more often than that (push.KEEP_ALIVE_S). $COMPANION_IDLE_TIMEOUT_S sets it (a test
-  shortens it to see a stalled stream closed);
+- an idle connection is closed after IDLE_TIMEOUT_S ($COMPANION_IDLE_TIMEOUT_S), as waitress's
+  channel_timeout did; an open stream writes a keep-alive more often (push.KEEP_ALIVE_S);
 - an event stream whose phone stopped reading is ended: its send buffer is small
   (STREAM_SEND_BUFFER) and a write that waits STREAM_WRITE_TIMEOUT_S (or the idle timeout, if
   shorter) is given up; the phone's browser opens the stream again and catches up by version;
 - a request's head (its request line and headers) must arrive whole within HEAD_TIMEOUT_S of
-  its first byte, or the connection gets 408 and is closed: the idle timeout counts each wait
-  for bytes alone, so a client sending a header line every few seconds held its place for good
-  (1,000 of them filled a server with a 1024 open-file limit). $COMPANION_HEAD_TIMEOUT_S sets it;
+  its first byte, or 408 and the connection is closed: the idle timeout counts each wait alone,
+  so a header line every few seconds held a place for good. $COMPANION_HEAD_TIMEOUT_S sets it;
 - a request's body must come in time, and the request pass its client's limits, before the
   app runs it in its client's turn (companion/admission.py);
 - an answer must be read at least ANSWER_MIN_RATE bytes a second after a first ANSWER_TIMEOUT_S,
   or the connection is closed (an event stream: STREAM_WRITE_TIMEOUT_S a write, below);
-- every connection is counted by its client, and a few places are always kept free for new ones
-  (companion/clients.py: the fair pool): when they run short, the connections that have waited
-  longest without a whole request are closed, then the oldest of the client holding the most;
-  each client's requests take turns to run the app, and a connection yields between pipelined
-  requests, so one client's 200 connections cannot hold another's request behind all of theirs;
+- a few places are always kept free for new connections: when they run short, the connections
+  that have waited longest without a whole request are closed, then the oldest of the client
+  holding the most (companion/clients.py: the fair pool);
 - without a trusted proxy, a new connection past its address's `--connection-limit` is closed
   at once, unread, before it is given a greenlet (behind one, admission.py counts the forwarded client);
 - an event stream notices a phone that left within push.KEEP_ALIVE_S: before each write of a
@@ -42,8 +37,8 @@ What is set here, and why:
   such a socket succeeds once, and only the next fails); and where TCP_USER_TIMEOUT exists
   (Linux), a stream whose phone stopped acknowledging for STREAM_UNACKED_S (out of the Wi-Fi's
   reach: no close ever comes) is ended by the kernel, instead of after TCP's retries (minutes);
-- the request log is off (a phone's every tap would be a line) and errors go through
-  `logging`, where companion/logs.py takes the secrets out.
+- the request log is off (a phone's every tap would be a line); errors go through `logging`
+  (companion/logs.py: no secret, repeated lines folded).
 """
 
 from __future__ import annotations
@@ -67,9 +62,8 @@ from .limits import CLIENT_SHARE, Requests, client_cap, proxy_hops
 
 #: seconds a connection may stay silent before it is closed (waitress's channel_timeout was 30)
 IDLE_TIMEOUT_S = 30
-#: seconds one write of an event stream may wait for its phone to read (at most the idle timeout):
-#: then the stream ends, and the phone's browser opens it again with Last-Event-ID and catches up
-#: by version (companion/web/push.py)
+#: seconds one write of an event stream may wait for its phone to read (at most the idle timeout): then
+#: the stream ends, and the phone's browser opens it again and catches up by version (web/push.py)
 STREAM_WRITE_TIMEOUT_S = 5
 #: an event stream's socket send buffer, in bytes (Linux doubles it and stops growing it): what a
 #: phone that stopped reading can leave unsent on the server, instead of the megabytes Linux's
@@ -80,8 +74,7 @@ STREAM_SEND_BUFFER = 64 * 1024
 HEAD_TIMEOUT_S = 10
 #: seconds a stream's written bytes may stay unacknowledged before the kernel ends it (TCP_USER_TIMEOUT)
 STREAM_UNACKED_S = 15
-#: of the places for connections, at least 1/RESERVE_SHARE, and RESERVE_LEAST, are kept free for new ones
-#: (Server.make_room): a new phone is never queued behind connections that send no whole request
+#: of the places for connections, at least 1/RESERVE_SHARE, and RESERVE_LEAST, are kept free (make_room)
 RESERVE_SHARE = 50
 RESERVE_LEAST = 8
 #: descriptors kept free beside the connections: SQLite's file and WAL, listening sockets, logs
@@ -355,23 +348,30 @@ class Server(WSGIServer):
         for handler in list(self.waiting)[:short]:
             del self.waiting[handler]
             short -= 1
-            self.closing.add(handler.socket)
+            self.closed_for_room(handler.socket)
             try:
                 handler.socket.shutdown(socket.SHUT_RDWR)  # its greenlet's read ends: it closes as on a hang-up
             except OSError:  # closed meanwhile
                 pass
         while short > 0 and (sock := self.clients.evict(spare=new)) is not None:
             short -= 1
-            self.closing.add(sock)
+            self.closed_for_room(sock)
             # no address in the log (the README's promise); repeated lines are folded (companion/logs.py)
             log.warning("closed the oldest waiting connection of the client holding the most, to make room")
+
+    def closed_for_room(self, sock) -> None:
+        """Count `sock` as closing until its greenlet's place in the pool is free: linked after the
+        pool's own link, which frees it (the greenlet's last line, do_close, runs before)."""
+        greenlet = self.clients.greenlets.get(sock)
+        if greenlet is not None and not greenlet.dead:
+            self.closing.add(sock)
+            greenlet.rawlink(lambda _: self.closing.discard(sock))
 
     def do_close(self, sock, address):
         try:
             super().do_close(sock, address)
         finally:
             self.clients.leave(sock)
-            self.closing.discard(sock)
 
 
 def server(app, host: str = "127.0.0.1", port: int = 8000, sockets: list[socket.socket] | None = None,

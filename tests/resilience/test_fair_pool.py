@@ -28,7 +28,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from companion import create_app
-from companion.clients import FAIR_FLOOR, Clients, parked
+from companion.clients import Clients, parked
 from companion.limits import client_address, prefixes
 from tests.conftest import Server
 from tests.foundation.test_lost_taps import create
@@ -223,19 +223,23 @@ def test_the_fair_pool_closes_the_oldest_parked_connection_of_the_client_holding
         return conn
 
     phones = [hold(f"127.0.9.{i}") for i in range(1, 5)]  # four phones, one connection each
-    running = hold("127.0.8.1", park=False)  # running the app: never closed
-    flood = [hold("2001:db8:7:1::1") for _ in range(FAIR_FLOOR)] + [hold(f"2001:db8:7:{i}::1") for i in range(2, 5)]
+    running = [hold("127.0.8.1", park=False) for _ in range(20)]  # running the app: never closed
+    flood = [hold("2001:db8:7:1::1") for _ in range(8)] + [hold(f"2001:db8:7:{i}::1") for i in range(2, 5)]
     gevent.sleep(0)  # every greenlet at its wait
-    assert clients.evict()
+    assert clients.evict() is flood[0]
     gevent.sleep(0)
     assert clients.greenlets[flood[0]].dead  # the /48 holding the most, its busiest /64, its oldest
-    assert not any(clients.greenlets[c].dead for c in phones + [running] + flood[1:])
+    assert not any(clients.greenlets[c].dead for c in phones + running + flood[1:])
     assert clients.closed == 1
     for conn in flood:
         clients.leave(conn)
-    for _ in range(FAIR_FLOOR + 1):
-        hold("127.0.8.1", park=False)
-    assert not clients.evict()  # the client holding the most has nothing parked, the rest hold FAIR_FLOOR or fewer
+    # the client holding the most (127.0.8.1) has nothing parked: the next heaviest, a phone, is closed
+    assert clients.evict() is phones[0]
+    gevent.sleep(0)
+    assert clients.greenlets[phones[0]].dead and not any(clients.greenlets[c].dead for c in running)
+    for conn in phones:
+        clients.leave(conn)
+    assert clients.evict() is None  # nothing parked at all
     gevent.killall(conns)
 
 
@@ -267,3 +271,38 @@ def test_a_burst_of_new_connections_closes_only_as_many_idle_ones_as_it_needs(tm
         for sock in idle:
             sock.close()
         server.stop()
+
+
+def test_the_request_window_counts_only_where_every_network_has_room_and_says_the_longest_wait():
+    from companion.limits import Requests
+
+    window = Requests(10, 1)
+    start = 6000.0  # a window's first second
+    assert [window.wait("198.51.100.7", start + i / 100) for i in range(10)] == [None] * 10
+    assert all(window.wait("198.51.100.7", start + 0.2) for _ in range(5000))  # refused: counted nowhere
+    assert window.wait("198.51.100.8", start + 0.3) is None  # its /24 was not spent by its neighbour's flood
+    for address, count in (("198.51.100.9", 10), ("198.51.100.10", 10), ("198.51.100.11", 9)):  # the /24 fills: 40
+        assert [window.wait(address, start + 0.4) for _ in range(count)] == [None] * count
+    assert window.wait("198.51.100.50", start + 0.5) is not None  # the /24 refuses a newcomer
+    # both its address and its /24 refuse .7: the wait is the longer, its address's (the /24's is shorter)
+    seconds = window.wait("198.51.100.7", start + 0.5)
+    assert seconds > window.wait("198.51.100.50", start + 0.5)
+    assert window.wait("198.51.100.7", start + 0.5 + seconds - 1.5) is not None
+    assert window.wait("198.51.100.7", start + 0.5 + seconds + 0.5) is None  # no sooner, and then
+
+
+def test_the_request_window_sweeps_a_flood_of_networks_without_sweeping_at_every_request():
+    from companion.limits import Requests
+
+    window = Requests(10**6, 1)
+    window.MOST_NETWORKS = window.sweep_at = 300
+    for i in range(2000):  # 2,000 /64s of one /48, two requests each: no sweep can drop them
+        for _ in range(2):
+            window.wait(f"2001:db8:9:{i:x}::1", 6000.0)
+    assert len(window.current) > 2000 and window.sweep_at >= len(window.current) // 2  # swept a few times, not at every request
+
+
+def test_loopback_and_lan_ipv6_addresses_are_counted_alone_or_by_their_64():
+    assert prefixes("::1") == (("::1", 1),)
+    assert prefixes("fe80::1%eth0") == (("fe80::/64", 1),) and prefixes("fd12:3456::9") == (("fd12:3456::/64", 1),)
+    assert prefixes("64:ff9b::cb00:7107") == prefixes("203.0.113.7")  # NAT64 carries its IPv4 client
