@@ -16,7 +16,7 @@ over plain HTTP on [::1]) or nginx in front with `serve --proxy 1`:
   (while one waits a second unanswered, it opens 25 a second more, closing its oldest waiting
   one at --count: attack_clients.hold_streams); then it closes them all;
 - streams-24, streams-spread: on loopback, the same from 50 addresses of one /24 (127.0.0.x), or
-  of 50 /24s (127.N.0.1);
+  of 50 /24s (127.N.0.1); streams-150: from 150 /24s, a few streams each;
 - slow-bodies: on loopback, 60 sockets from each of 21 addresses (127.N.0.1) POST a tap's head
   whole with Content-Length: 5000, then send one byte of the body every 5 s, for --slow-seconds
   (one closed or answered connects again);
@@ -276,7 +276,13 @@ def creation_probe(args, started, folder):
     return found
 
 
+def streams_150(args, started: list, folder: Path) -> dict:
+    """loopback: streams from 150 addresses in 150 /24s, a few each (found by review: the fair pool then had a floor)"""
+    return streams_probe(args, started, folder, [f"127.{1 + i}.0.1" for i in range(150)], False)
+
+
 PROBES = {"caddy-6": caddy_6, "caddy-64": caddy_64, "streams-24": streams_24, "streams-spread": streams_spread,
+          "streams-150": streams_150,
           "slow-bodies": slow_bodies_probe, "pipeline": pipeline_probe, "creation": creation_probe}
 
 

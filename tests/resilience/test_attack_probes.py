@@ -87,7 +87,7 @@ def assert_the_other_phone_was_answered(figures: dict) -> None:
 
 
 @pytest.mark.parametrize("name, needs", [pytest.param(name, needs, id=name) for name, needs in (
-    ("caddy-6", ("caddy",)), ("caddy-64", ("caddy",)), ("streams-24", ()), ("streams-spread", ()))])
+    ("caddy-6", ("caddy",)), ("caddy-64", ("caddy",)), ("streams-24", ()), ("streams-spread", ()), ("streams-150", ()))])
 def test_streams_from_many_addresses_leave_another_phones_page_answered(name, needs):
     figures = probe(name, *STREAMS, needs=needs)
     attacker = figures["attacker"]
