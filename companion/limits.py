@@ -216,11 +216,6 @@ def prefixes(address: str) -> tuple[tuple[str, int], ...]:
     return tuple((net(bits), WIDER.get(bits, 1)) for bits in (48, 56, 64))
 
 
-def client_key(address: str) -> str:
-    """Return the narrowest network an address is counted in: an IPv6 address's /64, an IPv4 one itself."""
-    return prefixes(address)[-1][0]
-
-
 class Held:
     """What each client holds of one thing (connections, or event streams), at most `most` an
     address and WIDER times that a wider network (`prefixes`), and never more than `ceiling` at any
