@@ -224,7 +224,8 @@ def series(db: sqlite_utils.Database, table: tables.Table) -> list[dict] | None:
         return None
     points = [{"seq": 0, "at": table.created, "scores": list(first)}]
     for event in tables.in_force(tables.events(db, table.id)):
-        ctx = Context(names=tuple(names), options=table.options, profile=table.profile, seed=table.seed, replayed=True)
+        ctx = Context(names=tuple(names), options=table.options, profile=table.profile, seed=table.seed, replayed=True,
+                      at=event["at"])
         names, state = tables.apply_one(game, names, state, event["type"], event["data"], ctx)
         scores = game.running_score(state, table.options)
         if scores is not None and scores != points[-1]["scores"]:

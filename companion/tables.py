@@ -75,9 +75,9 @@ class Table:
         """Return the game's plug-in."""
         return games.get(self.game)
 
-    def context(self) -> Context:
-        """Return what events of this table may read besides the state."""
-        return Context(names=tuple(self.names), options=self.options, profile=self.profile, seed=self.seed)
+    def context(self, at: str = "") -> Context:
+        """Return what an event written at `at` (ISO 8601 UTC, `now()`) may read besides the state."""
+        return Context(names=tuple(self.names), options=self.options, profile=self.profile, seed=self.seed, at=at)
 
     def public(self) -> dict:
         """Return the contract's GET /api/v1/tables/ID document."""
@@ -295,9 +295,9 @@ def _written(db: sqlite_utils.Database, table: Table, write_id: str | None) -> b
 
 
 def _write(db: sqlite_utils.Database, table: Table, type_: str, data: Any, seat: int | None, names: list[str], state: dict,
-           write_id: str | None) -> Table:
+           write_id: str | None, stamp: str | None = None) -> Table:
     stored = _state_json(state)
-    stamp = now()
+    stamp = stamp or now()
     seq = table.version + 1
     db.execute(
         "INSERT INTO events (table_id, seq, type, data, seat, at, write_id) VALUES (?, ?, ?, ?, ?, ?, ?)",
@@ -365,8 +365,9 @@ def append(db: sqlite_utils.Database, table_id: str, doc: Any, seat: int | None 
         seat = _seat(table, seat)
         if expected != table.version and not (rows_commute and _only_other_rows_since(db, table, expected, type_, data)):
             raise Conflict(table.version)
-        names, state = apply_one(table.rules, table.names, table.state, type_, data, table.context())
-        return _write(db, table, type_, data, seat, names, state, write_id)
+        stamp = now()  # the event's time, which it may read (the turn clock: companion/games/clock.py)
+        names, state = apply_one(table.rules, table.names, table.state, type_, data, table.context(stamp))
+        return _write(db, table, type_, data, seat, names, state, write_id, stamp)
 
 
 def _only_other_rows_since(db: sqlite_utils.Database, table: Table, expected: int, type_: str, data: Any) -> bool:
@@ -412,7 +413,8 @@ def fold(table: Table, log: list[dict]) -> tuple[list[str], dict]:
     game = table.rules
     state = game.initial_state(list(names), table.options, table.profile)
     for event in log:
-        ctx = Context(names=tuple(names), options=table.options, profile=table.profile, seed=table.seed, replayed=True)
+        ctx = Context(names=tuple(names), options=table.options, profile=table.profile, seed=table.seed, replayed=True,
+                      at=event["at"])
         names, state = apply_one(game, names, state, event["type"], event["data"], ctx)
     return names, state
 

@@ -50,7 +50,7 @@ from dataclasses import dataclass, field
 from types import ModuleType, SimpleNamespace
 from typing import Any, Callable, Mapping, Union
 
-from . import sentence, speech
+from . import clock, seats, sentence, speech
 from .speech import _
 from .validation import RulesError, stored_names
 
@@ -134,6 +134,9 @@ class Context:
     profile: dict = field(default_factory=dict)
     seed: int = 0
     replayed: bool = False
+    #: when the event is written (ISO 8601 UTC, to the millisecond; stored with it and read again on a
+    #: replay): the turn clock's time (clock.py), so that nothing ticks between taps; "" outside a table
+    at: str = ""
 
     def rng(self, *keys: Any) -> random.Random:
         """Return a random generator fixed by the table's seed and the given keys.
@@ -185,8 +188,9 @@ class Game:
         self.rule_text, self.cites = rule_text, cites
         #: name -> RulesFunction, reachable as `companion rules KEY NAME` and POST /api/v1/KEY/NAME
         self.functions: dict[str, RulesFunction] = functions.FUNCTIONS
-        #: event type -> one-line description with its data shape (README, help)
-        self.events: dict[str, str] = table.EVENTS
+        #: event type -> one-line description with its data shape (README, help): the game's own, then the
+        #: ones every game takes (seats.py: who goes first; clock.py: the turn clock)
+        self.events: dict[str, str] = {**table.EVENTS, **COMMON_EVENTS}
         #: setup option -> one-line description (table creation, README)
         self.options_doc: dict[str, str] = table.OPTIONS
         #: the events a calculator table takes, and what its refusal of any other tells the players
@@ -241,11 +245,24 @@ class Game:
         if is_calculator(ctx.options) and type_ not in self.calculator_events:
             # Translators: the end is what the game's calculator_hint says: what such a table takes
             raise RulesError("type", _("this table is just the final score: %(hint)s", hint=_(self.calculator_hint)))
-        return self.modules.table.apply(state, type_, data, ctx)
+        if type_ in seats.EVENTS:
+            return seats.apply(self, state, type_, data, ctx)
+        if type_ in clock.EVENTS:
+            return clock.apply(self, state, data, ctx)
+        # an event that ends the game stops its clock
+        return clock.settle(self.modules.table.apply(state, type_, data, ctx), ctx)
 
     def describe(self, type_: str, data: Any, names: list[str]) -> str:
         """Say in plain words what an event did ("Anna: +3 fame"), for the history panel."""
+        if type_ in COMMON_LINES:
+            return describe_event(COMMON_LINES, type_, data, names)
         return self.modules.table.describe(type_, data, names)
+
+    def next_seat(self, state: dict, seat: int) -> int | None:
+        """Return the seat whose turn follows `seat`'s in the game's turn order, or None where the
+        game does not say (the turn clock then passes clockwise, in seat order)."""
+        order = getattr(self.modules, "order", None)
+        return order.next_seat(state, seat) if order is not None else None
 
     # --- web ----------------------------------------------------------------------------
     def view(self, state: dict, names: list[str], options: dict, profile: dict, screen: str | None) -> dict:
@@ -320,6 +337,10 @@ class Game:
         return self.modules.profile.validate_profile(data)
 
 
+#: the table events every game takes, beside its own: who goes first (seats.py), the turn clock (clock.py)
+COMMON_EVENTS: dict[str, str] = {**seats.EVENTS, **clock.EVENTS}
+
+
 #: how a game words its events for the history panel: event type -> a format string over the
 #: event's data and `who` (the player `data["player"]` names), or a function (data, who) -> str
 EventLines = Mapping[str, Union[str, Callable[[dict, str], str]]]
@@ -339,6 +360,10 @@ def describe_event(lines: EventLines, type_: str, data: Any, names: list[str] | 
         return type_.replace("_", " ")
     # a line written out is a pattern the game marked with N_: said in the language spoken, then filled
     return line(d, who) if callable(line) else _(line).format(**d, who=who)
+
+
+#: the history lines of COMMON_EVENTS (describe_event's shape)
+COMMON_LINES: EventLines = {**seats.LINES, **clock.LINES}
 
 
 _ATOMS = (str, int, float, bool, type(None))
