@@ -23,6 +23,9 @@ command -v caddy >/dev/null 2>&1 || MISSING="$MISSING caddy"
 command -v systemd-analyze >/dev/null 2>&1 || MISSING="$MISSING systemd"
 command -v curl >/dev/null 2>&1 || MISSING="$MISSING curl"
 /usr/bin/python3 -c 'import ensurepip' >/dev/null 2>&1 || MISSING="$MISSING python3-venv"
+# the attack probes (tests/resilience/test_attack_probes.py) make their own network namespace: unshare and ip
+command -v unshare >/dev/null 2>&1 || MISSING="$MISSING util-linux"
+command -v ip >/dev/null 2>&1 || [ -x /usr/sbin/ip ] || MISSING="$MISSING iproute2"
 # the HTTPS browser test (tests/resilience/test_https_browser.py) pins Caddy's certificate by its key, read with openssl
 command -v openssl >/dev/null 2>&1 || MISSING="$MISSING openssl"
 if [ -n "$MISSING" ]; then
