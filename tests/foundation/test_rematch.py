@@ -265,3 +265,14 @@ def test_a_second_phones_stream_on_the_old_table_is_pushed_the_join(server: Serv
         assert tables.load(conn, t["table"]).state["rematch"] == made["table"]
     finally:
         conn.conn.close()
+
+
+def test_play_again_and_join_are_said_in_the_phones_language(app, api):
+    t = finished_calculator_table(api, "codex")
+    anna = phone(app, t, "0")
+    assert "Zagraj ponownie" in anna.get(f"/t/{t['table']}", headers={"Accept-Language": "pl"}).get_data(as_text=True)
+    refused = anna.post(f"/t/{t['table']}/rematch/join", headers={"Accept-Language": "pl"})
+    assert refused.status_code == 400 and "dotknij Zagraj ponownie" in refused.get_data(as_text=True)
+    anna.post(f"/t/{t['table']}/rematch")
+    page = anna.get(f"/t/{t['table']}", headers={"Accept-Language": "pl"}).get_data(as_text=True)
+    assert "Dołącz do nowego stołu" in page and "Zagrano ponownie przy nowym stole" in page
