@@ -18,7 +18,7 @@ from typing import Any
 
 import sqlite_utils
 
-from . import games
+from . import games, rematch_event
 from .games.base import SHEET, Context, Game
 from .games.speech import _
 from .games.validation import RulesError, name_key, names as check_names, obj, text, twice, whole
@@ -148,10 +148,10 @@ def validate_create(doc: Any, profile_data: "callable") -> tuple[Game, list[str]
     return game, player_names, options, profile
 
 
-def create(db: sqlite_utils.Database, doc: Any, profile_data) -> tuple[Table, str]:
-    """Create a table from the contract's create document; return it and its secret."""
+def create(db: sqlite_utils.Database, doc: Any, profile_data, secret: str | None = None) -> tuple[Table, str]:
+    """Create a table from the contract's create document; return it and its secret (given: a rematch's)."""
     game, player_names, options, profile = validate_create(doc, profile_data)
-    secret = secrets.token_urlsafe(SECRET_BYTES)
+    secret = secret or secrets.token_urlsafe(SECRET_BYTES)
     seed = secrets.randbits(62)
     state = game.initial_state(list(player_names), options, profile)
     stamp = now()
@@ -275,6 +275,8 @@ def apply_one(game: Game, names: list[str], state: dict, type_: str, data: Any, 
         names = list(names)
         names[index] = new
         return names, state
+    if type_ == rematch_event.TYPE:  # the link to the table played next (issue 41): never posted, folded again
+        return names, rematch_event.fold(state, data, ctx)
     return names, game.apply(state, type_, data, ctx)
 
 
@@ -395,6 +397,7 @@ def undo(db: sqlite_utils.Database, table_id: str, doc: Any, seat: int | None = 
         standing = in_force(log)
         if not standing:
             raise RulesError("$", _("there is nothing to undo"))
+        rematch_event.check_undo(standing[-1])
         taken = standing[-1]["seq"]
         remaining = standing[:-1]
         names, state = fold(table, remaining)

@@ -97,11 +97,12 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.register_error_handler(HTTPException, http_error)
     app.register_error_handler(Exception, unexpected_error)
 
-    from . import api, health, home, plays, profiles, tables
+    from . import api, health, home, plays, profiles, rematch, tables
 
     app.register_blueprint(home.bp)
     app.jinja_env.globals["home_screen"] = home.HOME_SCREEN
     app.register_blueprint(tables.bp)
+    app.register_blueprint(rematch.bp)  # Play again (issue 41)
     app.register_blueprint(profiles.bp)
     app.register_blueprint(plays.bp)
     app.register_blueprint(api.bp)

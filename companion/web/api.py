@@ -6,7 +6,7 @@ import json
 
 from flask import Blueprint, jsonify, request
 
-from .. import profiles, results, rules, tables
+from .. import profiles, rematch, results, rules, tables
 from ..games.validation import RulesError, no_lone_surrogates
 from .connection import get_db
 from .tables import join_url
@@ -61,8 +61,13 @@ def create_table():
         return bad_body()
     except RulesError as err:
         return error(err)
-    answer = {"table": table.id, "token": secret, "join_url": join_url(table.id, secret), "version": 0, "state": table.state}
-    return jsonify(answer), 201
+    return jsonify(created(table, secret)), 201
+
+
+def created(table: tables.Table, secret: str) -> dict:
+    """The contract's answer to a table made: its id, secret, join address, version and state."""
+    return {"table": table.id, "token": secret, "join_url": join_url(table.id, secret), "version": table.version,
+            "state": table.state}
 
 
 @bp.get("/tables/<table_id>")
@@ -120,6 +125,23 @@ def post_event(table_id: str):
 def undo(table_id: str):
     """Take back the latest event still in force."""
     return _write(table_id, tables.undo)
+
+
+# --- rematch (issue 41): a finished table played again, answered as a table made ------------------
+
+@bp.post("/tables/<table_id>/rematch")
+def rematch_table(table_id: str):
+    """Play the table again: 201 with the new table as POST /tables answers it; 200 with the same
+    table when it was played again already. No body is read."""
+    if authorized(table_id) is None:
+        return jsonify(NOT_FOUND), 404
+    try:
+        table, secret, made = rematch.start(get_db(), table_id, request.headers.get("X-Table-Token"))
+    except tables.NotFound:
+        return jsonify(NOT_FOUND), 404
+    except RulesError as err:
+        return error(err)
+    return jsonify(created(table, secret)), 201 if made else 200
 
 
 @bp.get("/rules")
