@@ -72,7 +72,7 @@ def _marked(table: Any, names: list[str], event: dict, by_seq: dict[int, dict]) 
             return _("Undo: event %(seq)s", seq=data.get("seq"))
         # Translators: the history's line for an undo, then the line of the event it took back
         return _("Undo: %(line)s", line=_marked(table, names, taken, by_seq))
-    if event["type"] == "rematch":  # companion/rematch_event.py
+    if event["type"] == "rematch":  # companion/table_events.py
         return _("Played again at a new table")
     if event["type"] == "rename":
         return _("Player %(number)s is now called %(name)s", number=data["player"] + 1, name=sentence.name(data["name"]))

@@ -10,7 +10,7 @@ draw at the start in Codex, Galileo and Voynich; Gutenberg's option default, or 
 [GB327]), or the group's choice at the start.
 
 One transaction makes the new table and writes, on the old one, the `rematch` event
-`{"table": NEW_ID}` (companion/rematch_event.py), so `state["rematch"]` names the new table and
+`{"table": NEW_ID}` (companion/table_events.py), so `state["rematch"]` names the new table and
 every phone's stream on the old table is pushed the new version. A second "Play again" (two phones
 tapped at once) makes nothing: the second transaction finds the link and answers the same table.
 
@@ -32,7 +32,7 @@ import sqlite_utils
 from . import tables
 from .games.speech import _
 from .games.validation import RulesError, stored_names
-from .rematch_event import KEY, TYPE, linked
+from .table_events import KEY, TYPE, linked
 
 #: setup options that name the first player: a new game does not inherit them
 DROPPED_OPTIONS = ("first_player",)

@@ -18,10 +18,10 @@ from typing import Any
 
 import sqlite_utils
 
-from . import games, rematch_event
+from . import games, table_events
 from .games.base import SHEET, Context, Game
 from .games.speech import _
-from .games.validation import RulesError, name_key, names as check_names, obj, text, twice, whole
+from .games.validation import RulesError, names as check_names, obj, whole
 from .history import describe, event_of as _event, history, recent_history  # noqa: F401 (callers read them here)
 
 #: event types every game accepts, handled here rather than by the game
@@ -262,21 +262,8 @@ def apply_one(game: Game, names: list[str], state: dict, type_: str, data: Any, 
     """Apply one event, the framework's own or the game's; return (names, state)."""
     if type_ == "undo":
         raise RulesError("type", _("undo is recorded by the undo call, not posted as an event"))
-    if type_ == "rename":
-        obj(data, "data", required=("player", "name"))
-        index = whole(data["player"], "data.player", 0, len(names) - 1)
-        new = text(data["name"], "data.name")
-        others = [n for i, n in enumerate(names) if i != index]
-        if any(name_key(n) == name_key(new) for n in others):
-            raise RulesError("data.name", _("%(name)s is already a player at this table; names must be unique", name=repr(new)))
-        problem = None if ctx.replayed else twice(new, others)  # a look-alike, refused since issue 40
-        if problem:
-            raise RulesError("data.name", problem)
-        names = list(names)
-        names[index] = new
-        return names, state
-    if type_ == rematch_event.TYPE:  # the link to the table played next (issue 41): never posted, folded again
-        return names, rematch_event.fold(state, data, ctx)
+    if type_ in table_events.TYPES:  # rename, rematch
+        return table_events.apply(names, state, type_, data, ctx)
     return names, game.apply(state, type_, data, ctx)
 
 
@@ -397,7 +384,7 @@ def undo(db: sqlite_utils.Database, table_id: str, doc: Any, seat: int | None = 
         standing = in_force(log)
         if not standing:
             raise RulesError("$", _("there is nothing to undo"))
-        rematch_event.check_undo(standing[-1])
+        table_events.check_undo(standing[-1])
         taken = standing[-1]["seq"]
         remaining = standing[:-1]
         names, state = fold(table, remaining)
