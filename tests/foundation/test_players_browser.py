@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import pytest
 
+from companion.web import language
+
 from tests.conftest import fits_a_phone, open_key_link
 from tests.foundation.test_plays_browser import finished_plays, watch_console
 
@@ -36,6 +38,13 @@ def visit(page, server, shot, suffix: str) -> None:
     # the host's page offers the merge form
     assert page.locator("#merge-form select").is_visible()
     fits_a_phone(page, "main")
+    # in Polish, whose words run longer, it still fits the phone
+    page.context.add_cookies([{"name": language.COOKIE, "value": "pl", "url": server.url}])
+    page.reload()
+    assert page.locator("html").get_attribute("lang") == "pl"
+    fits_a_phone(page, "main")
+    shot(page, f"player-pl{suffix}")
+    page.context.clear_cookies(name=language.COOKIE)
     assert errors == []
 
 

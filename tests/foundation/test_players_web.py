@@ -219,3 +219,16 @@ def test_deleting_a_play_that_is_none_answers_404(host, api):
     t = api.create("gutenberg", ["Anna", "Ben"], calculator=True)  # not over: no play yet
     assert host.post(f"/plays/{t['table']}/delete").status_code == 404
     assert host.post("/plays/nosuchid/delete").status_code == 404
+
+
+# --- every language --------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("lang", ["fr", "de", "pl", "es", "it"])
+def test_a_players_page_speaks_the_phones_language(host, plays, lang):
+    from tests.foundation.test_pages_language import page, said
+
+    shown = page(host, "/players/Anna", lang)
+    for sentence in ("Per game", "Latest plays", "Head to head", "The same person under another name", "Merge the names"):
+        assert said(lang, sentence) in shown
+    assert said(lang, "Players") in page(host, "/players", lang)
+    assert said(lang, "Delete this play") in page(host, f"/plays/{plays[0]['table']}", lang)
