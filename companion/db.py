@@ -122,6 +122,26 @@ MIGRATIONS: list[tuple[str, str]] = [
         );
         """,
     ),
+    (
+        # issue 41: two names the host merged into one player (companion/players.py), a row per
+        # merge, kept when it is undone (undone_at); and the plays the host deleted from the archive
+        # (companion/results.py), a row each, gone again when the play is restored: the table, its
+        # events and its result are never touched, so nothing stored is lost
+        "0005_player_merges_deleted_plays",
+        """
+        CREATE TABLE player_merges (
+            id INTEGER PRIMARY KEY,
+            from_key TEXT NOT NULL,
+            into_key TEXT NOT NULL,
+            at TEXT NOT NULL,
+            undone_at TEXT
+        );
+        CREATE TABLE deleted_plays (
+            table_id TEXT PRIMARY KEY REFERENCES tables(id),
+            at TEXT NOT NULL
+        );
+        """,
+    ),
 ]
 
 

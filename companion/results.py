@@ -181,9 +181,12 @@ def share_text(table: tables.Table, doc: dict) -> str:
 
 
 def finished(db: sqlite_utils.Database, game: str | None = None, ids: set[str] | None = None,
-             newest_first: bool = True) -> Iterator[tables.Table]:
-    """Yield the finished tables (of one game, among some ids), by the time their game ended."""
+             newest_first: bool = True, deleted: bool = False) -> Iterator[tables.Table]:
+    """Yield the finished tables (of one game, among some ids), by the time their game ended; the
+    plays the host deleted only with `deleted`."""
     sql = "SELECT * FROM tables WHERE finished_at IS NOT NULL"
+    if not deleted:  # a play the host deleted is in no list, no stats and no export (`delete`)
+        sql += " AND id NOT IN (SELECT table_id FROM deleted_plays)"
     params: list[Any] = []
     if game is not None:
         sql += " AND game = ?"
@@ -208,6 +211,28 @@ def results(db: sqlite_utils.Database, game: str | None = None, ids: set[str] | 
         except NotOver:
             continue
     return out
+
+
+def delete(db: sqlite_utils.Database, table_id: str) -> None:
+    """Hide a finished table's play from the archive, the stats, the players' pages and the exports.
+
+    Nothing of the table is touched (a row in `deleted_plays`): `restore` brings it back whole, and
+    a backup, the SQLite file itself, still holds it. The table's own page and its result endpoint
+    still answer whoever holds its secret. Raise tables.NotFound for a table with no result.
+    """
+    if next(finished(db, ids={table_id}, deleted=True), None) is None:
+        raise tables.NotFound(table_id)
+    db.execute("INSERT OR IGNORE INTO deleted_plays (table_id, at) VALUES (?, ?)", [table_id, tables.now()])
+
+
+def restore(db: sqlite_utils.Database, table_id: str) -> None:
+    """Bring a deleted play back into the archive (undo `delete`); a play not deleted stays as it is."""
+    db.execute("DELETE FROM deleted_plays WHERE table_id = ?", [table_id])
+
+
+def deleted(db: sqlite_utils.Database) -> dict[str, str]:
+    """Return the deleted plays: {table id: when it was deleted}, the latest first."""
+    return dict(db.execute("SELECT table_id, at FROM deleted_plays ORDER BY at DESC, table_id").fetchall())
 
 
 def series(db: sqlite_utils.Database, table: tables.Table) -> list[dict] | None:

@@ -2,20 +2,48 @@
 best, average and latest score.
 
 Plain Python over result documents (companion/results.py `result`), so the stats page counts
-exactly what the archive lists and the export writes. A player is a name, compared as
-results.player_id compares names (case and Unicode composition do not matter): "anna" and
-"Anna" are one player, shown as the latest play spells the name.
+exactly what the archive lists and the export writes. A player is a name, folded as people type
+it (`name_key`: case, accents and runs of spaces do not matter): "anna", "Anna" and "Ánna " are
+one player, shown as the latest play spells the name. A page passes its own `key` where the host
+merged two names into one player (companion/players.py).
 """
 
 from __future__ import annotations
 
 import unicodedata
-from typing import Iterable
+from typing import Callable, Iterable
+
+#: letters with a stroke or a bar are no base letter and a mark in Unicode, so NFKD keeps them:
+#: typed without it on a phone all the same ("Lukasz" for "Łukasz", "Soren" for "Søren")
+STROKES = str.maketrans({"ł": "l", "ø": "o", "đ": "d", "ħ": "h", "ŧ": "t", "ƀ": "b", "ı": "i"})
+#: the scripts whose marks are accents that people leave off when they type: a mark on any other
+#: letter makes another letter (Japanese カ and ガ, a Devanagari vowel sign), so it stays
+ACCENTED = ("LATIN", "GREEK", "CYRILLIC")
 
 
 def name_key(name: str) -> str:
-    """Return the form two names are compared in: "Anna", " anna " and "ANNA" are one player."""
-    return unicodedata.normalize("NFKC", name).casefold().strip()
+    """Return the form two names are compared in: "Anna", " anna ", "ANNA" and "Ánna" are one player.
+
+    Case folded; accents dropped (NFKD, then the combining marks on a Latin, Greek or Cyrillic
+    letter left out, and the stroke of "ł", "ø"); spaces trimmed and each run of them made one.
+    Inner spaces stay: "Anna Maria" and "Annamaria" may be two people, and the host can merge
+    them where they are one (companion/players.py); a name split in two is seldom a typo.
+    BG Stats ids (results.player_id) keep their own, older folding: they must never change.
+    """
+    out: list[str] = []
+    base = ""
+    for ch in unicodedata.normalize("NFKD", name.casefold()):
+        if unicodedata.combining(ch):
+            if base.startswith(ACCENTED):
+                continue
+        else:
+            base = unicodedata.name(ch, "")
+        out.append(ch)
+    folded = unicodedata.normalize("NFKC", "".join(out)).casefold().translate(STROKES)
+    return " ".join(folded.split())
+
+
+Key = Callable[[str], str]
 
 
 def newest_first(results: Iterable[dict]) -> list[dict]:
@@ -27,13 +55,30 @@ def newest_first(results: Iterable[dict]) -> list[dict]:
     return sorted(results, key=lambda doc: doc["finished_at"], reverse=True)  # stable: ties keep their order
 
 
-def plays_with(results: Iterable[dict], name: str) -> list[dict]:
-    """Return the results one of whose players has this name (compared with `name_key`)."""
-    key = name_key(name)
-    return [doc for doc in results if any(name_key(p["name"]) == key for p in doc["players"])]
+def seats(doc: dict, key: Key = name_key) -> dict[str, dict]:
+    """Return each player of a play once, by key: {key: the player's entry, with `won`}.
+
+    Two names merged into one player (companion/players.py) may have sat at one table: that
+    player counts once, with the better place's entry, and won if either name won.
+    """
+    out: dict[str, dict] = {}
+    for p in doc["players"]:
+        k, won = key(p["name"]), p["name"] in doc["winners"]
+        seen = out.get(k)
+        if seen is None or p.get("place", 0) < seen.get("place", 0):
+            out[k] = {**p, "won": won or bool(seen and seen["won"])}
+        else:
+            seen["won"] = seen["won"] or won
+    return out
 
 
-def per_game(results: Iterable[dict]) -> list[dict]:
+def plays_with(results: Iterable[dict], name: str, key: Key = name_key) -> list[dict]:
+    """Return the results one of whose players has this name (compared with `key`)."""
+    wanted = key(name)
+    return [doc for doc in results if wanted in seats(doc, key)]
+
+
+def per_game(results: Iterable[dict], key: Key = name_key) -> list[dict]:
     """Return each game's stats, the game played most recently first:
 
     [{"game": KEY, "plays": N, "latest": FINISHED_AT,
@@ -46,13 +91,13 @@ def per_game(results: Iterable[dict]) -> list[dict]:
     for doc in newest_first(results):
         game = games.setdefault(doc["game"], {"game": doc["game"], "plays": 0, "latest": doc["finished_at"], "players": {}})
         game["plays"] += 1
-        for p in doc["players"]:
-            entry = game["players"].get(name_key(p["name"]))
+        for k, p in seats(doc, key).items():
+            entry = game["players"].get(k)
             if entry is None:  # the newest play comes first: its spelling and total are the latest
-                entry = game["players"][name_key(p["name"])] = {
+                entry = game["players"][k] = {
                     "name": p["name"], "plays": 0, "wins": 0, "best": p["total"], "sum": 0, "latest": p["total"]}
             entry["plays"] += 1
-            entry["wins"] += p["name"] in doc["winners"]
+            entry["wins"] += p["won"]
             entry["best"] = max(entry["best"], p["total"])
             entry["sum"] += p["total"]
     out = []

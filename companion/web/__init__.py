@@ -105,6 +105,9 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.register_blueprint(rematch.bp)  # Play again (issue 41)
     app.register_blueprint(profiles.bp)
     app.register_blueprint(plays.bp)
+    from . import players  # issue 41: a page per player, and its JSON
+
+    app.register_blueprint(players.bp)
     app.register_blueprint(api.bp)
     app.register_blueprint(health.bp)
     # gzip for clients that accept it: every answer but the event stream (compress.py)

@@ -24,7 +24,7 @@ from babel.dates import format_time
 from flask import Blueprint, abort, current_app, make_response, redirect, render_template, request, send_file, url_for
 from markupsafe import Markup
 
-from .. import charts, games, hostkey, results, stats, tables
+from .. import charts, games, hostkey, players, results, stats, tables
 from ..wording import ABBREVIATIONS
 from ..games import speech
 from ..games.base import is_calculator
@@ -76,7 +76,7 @@ def visible(game: str | None = None, player: str = "", newest_first: bool = True
     if ids is not None and not ids:
         return []
     found = results.results(get_db(), game, ids, newest_first)
-    return stats.plays_with(found, player) if player.strip() else found
+    return stats.plays_with(found, player, players.merges(get_db())) if player.strip() else found
 
 
 def visible_table(table_id: str) -> tables.Table:
@@ -163,7 +163,8 @@ def list_page(key_error: str | None = None, status: int | None = None):
     game, player, error = filters()
     shown = visible(game, player)
     names = sorted({p["name"] for doc in shown for p in doc["players"]}, key=stats.name_key)
-    body = render_template("plays/list.html", plays=[entry(doc) for doc in shown], names=names,
+    deleted = deleted_entries() if is_host() else []
+    body = render_template("plays/list.html", plays=[entry(doc) for doc in shown], names=names, deleted=deleted,
                            key_error=key_error, **_common(game, player, error),
                            # the language picker's way back: the list with its filters, never a key the
                            # address carried (?key=, refused) nor the key's form's address (POST)
@@ -171,11 +172,19 @@ def list_page(key_error: str | None = None, status: int | None = None):
     return body, status or (400 if key_error or error else 200)
 
 
+def deleted_entries() -> list[dict]:
+    """The plays the host deleted, the latest first, each with its restore (issue 41)."""
+    db = get_db()
+    ids = results.deleted(db)
+    found = [entry(results.result(t)) for t in results.finished(db, ids=set(ids), deleted=True)]
+    return sorted(found, key=lambda e: list(ids).index(e["table"]))
+
+
 @bp.get("/plays/stats")
 def stats_page():
     """The stats per game across the plays this device may see, each with a chart of wins per player."""
     game, player, error = filters()
-    per_game = stats.per_game(visible(game, player))
+    per_game = stats.per_game(visible(game, player), players.merges(get_db()))  # the host's merges of names too
     for g in per_game:
         g["title"] = games.get(g["game"]).title if games.get(g["game"]) else g["game"]
         label = _("Wins per player at %(game)s", game=g["title"])
@@ -187,11 +196,14 @@ def stats_page():
 def record(table_id: str):
     """One play's record: the result, each player's score over the game, and the history."""
     table = visible_table(table_id)
+    db = get_db()
+    deleted = table.id in results.deleted(db)  # issue 41: the host's alone then, to restore it
     try:
         doc = results.result(table)
     except results.NotOver:
         abort(404, _(NO_PLAY))
-    db = get_db()
+    if deleted and not is_host():
+        abort(404, _(NO_PLAY))
     ranked = sorted(doc["players"], key=lambda p: p["place"])
     keys = list(dict.fromkeys(k for p in ranked for k in p["breakdown"]))
     chart = None
@@ -215,7 +227,7 @@ def record(table_id: str):
         "plays/record.html", doc=doc, play=entry(doc), table=table, ranked=ranked,
         labels={k: speech.said(table.rules.breakdown[k]) if k in table.rules.breakdown else key_label(k) for k in keys},
         chart=chart, calculator=is_calculator(table.options), running=_(table.rules.running_label),
-        history=tables.history(table, tables.events(db, table.id)), joined=joined, host=is_host())
+        history=tables.history(table, tables.events(db, table.id)), joined=joined, host=is_host(), deleted=deleted)
 
 
 def key_label(key: str) -> str:

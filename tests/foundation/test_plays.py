@@ -138,7 +138,7 @@ def test_the_list_shows_finished_tables_newest_first_with_totals_and_winners(app
         for p in doc["players"]:
             assert f"<bdi>{esc(p['name'])}</bdi> <strong>{p['total']}</strong>" in entry
         assert ", ".join(f"<bdi>{esc(w)}</bdi>" for w in doc["winners"]) in entry
-        assert re.search(r'class="play-player won"><bdi>([^<]+)</bdi> <strong>', entry).group(1) in doc["winners"]
+        assert re.search(r'class="play-player won" href="/players/[^"]+"><bdi>([^<]+)</bdi> <strong>', entry).group(1) in doc["winners"]
     assert page.count("Gutenberg</strong>") == 2 and page.count("Codex Naturalis</strong>") == 1
 
 
@@ -197,7 +197,7 @@ def test_the_record_shows_places_totals_breakdown_and_the_verdict(app, client, p
     doc = all_results(app)[0]
     page = text(client.get(f"/plays/{doc['table']}"))
     assert esc(doc["verdict"]) in page
-    places = re.findall(r'<li data-name="([^"]+)"><span class="place">(\d+)\w+</span> <span class="name"><bdi>[^<]+</bdi></span>\s*'
+    places = re.findall(r'<li data-name="([^"]+)"><span class="place">(\d+)\w+</span> <a class="name" href="/players/[^"]+"><bdi>[^<]+</bdi></a>\s*'
                         r'<strong class="total">(-?\d+)</strong>', page)
     ranked = sorted(doc["players"], key=lambda p: p["place"])
     assert places == [(p["name"], str(p["place"]), str(p["total"])) for p in ranked]
@@ -286,7 +286,7 @@ def test_stats_per_game_count_plays_wins_best_average_and_latest(app, client, ap
     for key, game in expected.items():
         section = page.split(f'data-game="{key}"')[1].split("</section>")[0]
         assert f"{game['plays']} play" in section
-        rows = re.findall(r'<tr data-name="([^"]+)"><td><bdi>[^<]+</bdi></td><td>(\d+)</td><td>(\d+)</td><td>(-?\d+)</td>'
+        rows = re.findall(r'<tr data-name="([^"]+)"><td><a href="/players/[^"]+"><bdi>[^<]+</bdi></a></td><td>(\d+)</td><td>(\d+)</td><td>(-?\d+)</td>'
                           r'<td>(-?[\d.]+)</td><td>(-?\d+)</td></tr>', section)
         assert len(rows) == len(game["players"])
         for name, n, wins, best, average, latest in rows:
