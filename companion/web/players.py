@@ -99,6 +99,13 @@ def host_or_403() -> None:
         abort(403, _(HOST_ONLY))
 
 
+def host_or_404() -> None:
+    """A play's delete and restore: to anyone but the host, no such play (as its record answers a
+    device that may not see it), so that the answer tells nobody which tables exist."""
+    if not plays.is_host():
+        abort(404, _(plays.NO_PLAY))
+
+
 @bp.post("/players/merge")
 def merge():
     """Merge the form's `other` into the player `name` is (the host's alone); 303 to the player's page."""
@@ -127,7 +134,7 @@ def unmerge():
 @bp.post("/plays/<table_id>/delete")
 def delete_play(table_id: str):
     """Hide a play from the archive, the stats and the players' pages (the host's alone); restorable."""
-    host_or_403()
+    host_or_404()
     try:
         results.delete(get_db(), table_id)
     except tables.NotFound:
@@ -138,7 +145,7 @@ def delete_play(table_id: str):
 @bp.post("/plays/<table_id>/restore")
 def restore_play(table_id: str):
     """Bring a deleted play back (the host's alone); 303 to its record."""
-    host_or_403()
+    host_or_404()
     results.restore(get_db(), table_id)
     return redirect(url_for("plays.record", table_id=table_id), 303)
 

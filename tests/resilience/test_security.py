@@ -16,6 +16,8 @@ from werkzeug.datastructures import MultiDict
 
 from companion import create_app, games
 
+from tests.foundation.test_plays import host_client
+
 from .fuzzing import some_profile
 
 GAME = next(iter(games.registry()))
@@ -167,8 +169,11 @@ def test_every_post_route_refuses_another_site(app, api, endpoint, rule, method)
     profile_id = some_profile(app.test_client())
     path = build(app, endpoint, method, table_id=t["table"], secret=t["token"], profile_id=profile_id)
     before = counts(app)
-    client = app.test_client()
+    # as the host (the host key's cookie), so that a host-only route's 403 to anyone else is not taken
+    # for the cross-site refusal: every refusal below is the cross-site check's
+    client = host_client(app)
     client.set_cookie(f"tc_{t['table']}", t["token"])
+    before = counts(app)
     kwargs = event_body(method) if path.startswith("/api/") else {"data": {"players[]": "Anna", "profile_name": "X",
                                                                             "expected_version:int": "0", "seat": "0"}}
     for headers in CROSS_SITE:
