@@ -167,3 +167,9 @@ def totals(state: dict) -> list[dict] | None:
     if not clock:
         return None
     return [{"time_ms": ms, "turns": turns} for ms, turns in zip(clock["ms"], clock["turns"])]
+
+
+def shown(ms: int) -> str:
+    """A clock's time as a page shows it: 4:05, 1:02:09 past an hour (static/js/clock.js writes the same)."""
+    s = max(0, int(ms)) // 1000
+    return f"{s // 3600}:{s // 60 % 60:02d}:{s % 60:02d}" if s >= 3600 else f"{s // 60}:{s % 60:02d}"
