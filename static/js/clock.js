@@ -28,7 +28,8 @@ export function serverNow() { return Date.now() + offset; }
 function arrivedAt() {
   // when the page's answer came, by the phone's clock; Date.now() where the browser cannot say
   var nav = performance.getEntriesByType ? performance.getEntriesByType("navigation")[0] : null;
-  if (nav && nav.responseStart > 0 && performance.timeOrigin) return performance.timeOrigin + nav.responseStart;
+  // (counted back from now on the page's monotonic clock, so that it is on the same clock as Date.now)
+  if (nav && nav.responseStart > 0) return Date.now() - Math.max(0, performance.now() - nav.responseStart);
   return Date.now();
 }
 

@@ -12,6 +12,8 @@ import re
 import time
 from urllib.parse import urlparse
 
+import pytest
+
 from companion import export, results
 from companion.games import clock
 from companion.web.tables import SERVER_TIME
@@ -166,3 +168,30 @@ def test_a_play_without_a_clock_keeps_its_shape(api, app):
     doc = api.result(t).get_json()
     assert all("time_ms" not in p and "turns" not in p for p in doc["players"])
     assert "time_ms" not in export.to_csv([doc], bom=False).splitlines()[0]
+
+
+@pytest.mark.slow
+def test_a_server_restart_keeps_the_clock_and_says_its_time_again(tmp_path):
+    from tests.conftest import Server
+
+    server = Server(data=tmp_path / "srv").start()
+    try:
+        t = server.api("/api/v1/tables", {"game": "gutenberg", "players": ["Anna", "Tom"]})
+        path = f"/api/v1/tables/{t['table']}"
+        for version, action in enumerate(("start", "pass"), 1):
+            server.api(path + "/events", {"type": "clock", "data": {"action": action}, "expected_version": version - 1},
+                       t["token"])
+        before = server.api(path, token=t["token"])["state"]["clock"]
+        server.kill()  # no chance to flush anything
+        server.start()
+        # the clock is what the log says: the same running turn, since the same server time
+        assert server.api(path, token=t["token"])["state"]["clock"] == before
+        sent = round(time.time() * 1000)
+        status, headers, body = server.send("GET", urlparse(t["join_url"]).path)
+        status, headers, body = server.send("GET", f"/t/{t['table']}", headers={"Cookie": headers["Set-Cookie"].split(";")[0]})
+        got = round(time.time() * 1000)
+        assert status == 200 and sent <= int(headers[SERVER_TIME]) <= got
+        served = int(re.search(r'data-server-ms="(\d+)"', body.decode()).group(1))
+        assert sent <= served <= got and f'data-since="{before["since"]}"'.encode() in body
+    finally:
+        server.stop()
