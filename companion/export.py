@@ -27,6 +27,8 @@ from .storage import sync_folder
 
 #: the CSV's first columns, in this order; `breakdown.KEY` columns follow (CONTRACT.md "results")
 CSV_COLUMNS = ("table", "game", "finished_at", "player", "place", "winner", "total")
+#: the turn clock's columns (CONTRACT.md "results"), last, where a play ran one
+CLOCK_COLUMNS = ("time_ms", "turns")
 #: what a spreadsheet takes for the start of a formula in a text cell (OWASP, "CSV Injection")
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 #: the UTF-8 byte-order mark: Excel on Windows reads a CSV without one in the machine's code page ("ZoÃ«")
@@ -83,7 +85,8 @@ def to_csv(results: list[dict], bom: bool = True) -> str:
 
     Columns: `table,game,finished_at,player,place,winner,total` (`winner` is true or false), then
     `breakdown.KEY` for each breakdown key that occurs, in the order first seen; a game without
-    that key leaves it empty.
+    that key leaves it empty; then, where a play ran a turn clock, `time_ms` and `turns` (empty for
+    a play without one).
 
     Safe to open in a spreadsheet (issue 27), decided by each value's type, not its column: a
     number (place, total, a breakdown part, which the games compute) is written bare, so -3 stays
@@ -98,17 +101,20 @@ def to_csv(results: list[dict], bom: bool = True) -> str:
     for doc in plays:
         for player in doc["players"]:
             keys.update(dict.fromkeys(player["breakdown"]))
+    # a play that ran a turn clock adds its columns at the end, so that no column before them moves
+    timed = CLOCK_COLUMNS if any("time_ms" in p for doc in plays for p in doc["players"]) else ()
     out = io.StringIO()
     out.write(BOM if bom else "")
     # the header's names are the code's own (the games' breakdown keys): written as before
-    csv.writer(out, lineterminator="\n").writerow([*CSV_COLUMNS, *(f"breakdown.{k}" for k in keys)])
+    csv.writer(out, lineterminator="\n").writerow([*CSV_COLUMNS, *(f"breakdown.{k}" for k in keys), *timed])
     writer = csv.writer(out, lineterminator="\n", quoting=csv.QUOTE_NONNUMERIC)
     for doc in plays:
         winners = set(doc["winners"])
         for player in doc["players"]:
             fixed = (doc["table"], doc["game"], doc["finished_at"], player["name"], player["place"],
                      player["name"] in winners, player["total"])
-            writer.writerow([_cell(v) for v in fixed] + [_cell(player["breakdown"].get(k)) for k in keys])
+            writer.writerow([_cell(v) for v in fixed] + [_cell(player["breakdown"].get(k)) for k in keys]
+                            + [_cell(player.get(k)) for k in timed])
     return out.getvalue()
 
 

@@ -23,7 +23,7 @@ import sqlite_utils
 
 from . import tables
 from . import games
-from .games import sentence, speech
+from .games import clock, sentence, speech
 from .games.base import Context, is_calculator
 from .games.speech import _
 
@@ -114,6 +114,10 @@ def _result(table: tables.Table) -> dict:
                  "place": scored["places"][p["name"]]}
         entry.update({k: p[k] for k in game.result_extras if k in p})
         players.append(entry)
+    timed = clock.totals(table.state)  # a table that ran a turn clock: each seat's time and turns
+    if timed is not None:
+        for entry, seat in zip(players, timed):
+            entry.update(seat)
     doc = {
         "table": table.id,
         "game": table.game,
@@ -137,7 +141,10 @@ def play(table: tables.Table, doc: dict) -> dict:
         "sourcePlayId": table.id,
         "playDate": _parse(doc["finished_at"]).strftime("%Y-%m-%d %H:%M:%S"),
     }
-    if not is_calculator(table.options):  # tracked from its start: the table saw the whole game
+    timed = clock.totals(table.state)
+    if timed is not None:  # the turn clock's total: the time the players took, pauses left out
+        out["durationMin"] = max(1, round(sum(seat["time_ms"] for seat in timed) / 60_000))
+    elif not is_calculator(table.options):  # tracked from its start: the table saw the whole game
         minutes = (_parse(table.finished_at) - _parse(table.created)).total_seconds() / 60
         out["durationMin"] = max(1, round(minutes))
     # no bggId: the rule texts and the component data name no BoardGameGeek id, and we ship no

@@ -11,6 +11,7 @@ from flask import Flask, current_app, jsonify, request
 from werkzeug.exceptions import HTTPException
 
 from .. import db as database, logs, storage, wording
+from ..games import clock
 from . import forwarded, guard, region, steppers
 from .connection import close_db
 from .live import LiveCache
@@ -83,6 +84,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.jinja_env.globals["part"] = region.part  # {% call part(id, inputs…) %}: drawn when its inputs change
     app.jinja_env.filters["plural"] = wording.plural  # {{ n|plural("coin") }} -> "1 coin", "2 coins"
     app.jinja_env.filters["ordinal"] = wording.ordinal
+    app.jinja_env.filters["clock_time"] = clock.shown  # {{ 65000|clock_time }} -> "1:05" (the turn clock)
     app.teardown_appcontext(close_db)
     from . import language
 

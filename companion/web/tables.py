@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ipaddress
+import time
 from urllib.parse import urlsplit
 
 from flask import (Blueprint, Response, abort, current_app, make_response, redirect, render_template, request,
@@ -25,6 +26,8 @@ NO_TABLE = N_("There is no such table here. Scan the table's QR code to join it.
 #: 400 days, the most browsers keep a cookie: a joined table stays in this device's plays archive (/plays)
 COOKIE_AGE = 60 * 60 * 24 * 400
 HISTORY_LINES = region.HISTORY_LINES
+#: the header every answer of a table's page carries: the server's time in epoch ms (say_server_time)
+SERVER_TIME = "X-Server-Time"
 
 
 def set_table_cookies(response, table_id: str, secret: str) -> None:
@@ -96,7 +99,23 @@ def page_context(table, screen: str | None = None) -> dict:
         "poll_ms": current_app.config["POLL_MS"],
         # where the language picker (base.html) comes back to, whatever form was posted
         "here": url_for("tables.show", table_id=table.id, screen=screen),
+        # the server's time as the page is drawn (epoch ms), outside the shared region: a running turn
+        # clock ticks from it on every phone, whatever the phone's own clock says (static/js/clock.js)
+        "server_ms": server_ms(),
     }
+
+
+def server_ms() -> int:
+    """The server's time in epoch ms, the turn clock's one clock (companion/games/clock.py)."""
+    return round(time.time() * 1000)
+
+
+@bp.after_request
+def say_server_time(response):
+    """Every answer to a table's page says the server's time: the page keeps its offset to it (its
+    own clock may be minutes off), made again at each answer (static/js/clock.js)."""
+    response.headers[SERVER_TIME] = str(server_ms())
+    return response
 
 
 def table_context(table, screen: str | None = None, error=None, notice: str | None = None, posted=None) -> dict:

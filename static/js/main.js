@@ -3,6 +3,7 @@
 // exports its functions; this one wires them to the page's events. Where two listen to the same
 // event, the order below is the order they run in.
 // No inline scripts (CSP).
+import { serverTime, startClock, tickClock } from "./clock.js";
 import { takeKeyFromLink } from "./hostkey.js";
 import { noteInviteAtStart, openInviteOnArrival, tidyInvite } from "./invite.js";
 import { rereadKept } from "./kept.js";
@@ -37,6 +38,7 @@ function live() { return document.getElementById("table-live"); }
   sendAfterReload,
   wake,
   takeKeyFromLink,
+  startClock,
 ].forEach(function (step) { on("DOMContentLoaded", step); });
 
 // A request: the version headers and a write's expected_version, a write's id; a write kept from
@@ -60,6 +62,7 @@ on("htmx:beforeSwap", function (evt) {
 });
 on("htmx:afterRequest", updated);  // after the swap (nothing if no update was drawn)
 on("htmx:afterRequest", requestAnswered);
+on("htmx:afterRequest", serverTime);  // the turn clock's offset to the server's time
 on("htmx:oobBeforeSwap", onlyNewer);
 on("htmx:oobBeforeSwap", partComing);
 on("htmx:oobAfterSwap", partDrawn);
@@ -77,6 +80,7 @@ on(UPDATED, tidyInvite);
 on(UPDATED, oneAlert);
 on(UPDATED, paintMarks);
 on(UPDATED, sayChange);
+on(UPDATED, tickClock);  // the running turn's time, at once where the morph brought the last event's
 
 // Taps, the network, another tab's kept writes.
 on("submit", tapped, true);

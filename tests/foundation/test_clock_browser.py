@@ -1,0 +1,75 @@
+"""The turn clock on two phones at 360 px in chromium, a real `companion serve` (issue 41).
+
+One phone starts the clock; the other ticks it, by the server's time although its own clock is an
+hour ahead; "Done" passes the turn; a reload shows the running turn's time within a second of the
+server's truth, computed from the table's state (`since`), never from how fast anything went.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+
+import pytest
+
+from tests.foundation.test_lost_taps import call, create
+from tests.foundation.test_lost_taps_browser import open_table
+from tests.foundation.test_push_browser import wait_push_open
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+#: this phone's clock is an hour ahead of the server's (the page must tick by the server's)
+HOUR_AHEAD = "(() => { const real = Date.now; Date.now = () => real() + 3600000; })()"
+
+
+def clock_state(server, t) -> dict:
+    status, _, text = call(server, "GET", f"/api/v1/tables/{t['table']}", headers={"X-Table-Token": t["token"]})
+    assert status == 200
+    return json.loads(text)["state"]["clock"]
+
+
+def seconds(shown: str) -> int:
+    parts = [int(p) for p in shown.strip().split(":")]
+    return parts[0] * 60 + parts[1] if len(parts) == 2 else parts[0] * 3600 + parts[1] * 60 + parts[2]
+
+
+def test_the_clock_ticks_on_the_other_phone_passes_and_survives_a_reload(server, phone, dark_phone, shot):
+    t = create(server, "gutenberg", ("Anna", "Tom"))
+    dark_phone.context.add_init_script(HOUR_AHEAD)
+    open_table(phone, server, t, "Anna")
+    open_table(dark_phone, server, t, "Tom")
+    wait_push_open(dark_phone)
+
+    phone.get_by_text("Start a turn clock").click()
+    phone.get_by_label("Turn limit, in seconds").fill("2")
+    phone.get_by_role("button", name="Start the clock").click()
+
+    # Tom's phone ticks Anna's time: it moves past 0:00 and stays near it, an hour ahead though its clock is
+    ticking = dark_phone.locator("#turn-clock [data-clock-tick]")
+    ticking.wait_for()
+    dark_phone.wait_for_function("() => /^0:0[1-9]$/.test(document.querySelector('#turn-clock [data-clock-tick]').textContent.trim())")
+    # past the limit: a warning in words, in the place the limit's line kept for it (nothing moves)
+    line = dark_phone.locator("#turn-clock [data-clock-limit]")
+    height = line.bounding_box()["height"]
+    dark_phone.locator("[data-clock-over]").wait_for(state="visible")
+    assert "Over the turn limit" in line.inner_text() and line.bounding_box()["height"] == height
+    shot(dark_phone, "clock-over-limit-dark")
+
+    dark_phone.get_by_role("button", name="Done: next player").click()
+    phone.locator('#turn-clock .clock-seat.running[data-you="1"]').wait_for()
+    assert phone.evaluate("() => document.documentElement.scrollWidth") <= 360
+    shot(phone, "clock-running-light")
+
+    # a reload: Tom's running time within a second of the server's truth
+    dark_phone.reload()
+    dark_phone.locator("#turn-clock [data-clock-tick]").wait_for()
+    c = clock_state(server, t)
+    assert c["running"] == 1
+    before = time.time() * 1000
+    shown = seconds(dark_phone.locator("#turn-clock [data-clock-tick]").inner_text())
+    after = time.time() * 1000
+    low, high = (before - c["since"] + c["ms"][1]) / 1000, (after - c["since"] + c["ms"][1]) / 1000
+    assert low - 1 <= shown <= high + 1, (shown, low, high)
+    # Anna's total is what the server counted, written as the server writes it
+    anna = dark_phone.locator('#turn-clock .clock-seat[data-you="0"] .clock-time').inner_text()
+    assert seconds(anna) == c["ms"][0] // 1000
