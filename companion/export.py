@@ -101,14 +101,17 @@ def to_csv(results: list[dict], bom: bool = True) -> str:
     out = io.StringIO()
     out.write(BOM if bom else "")
     # the header's names are the code's own (the games' breakdown keys): written as before
-    csv.writer(out, lineterminator="\n").writerow([*CSV_COLUMNS, *(f"breakdown.{k}" for k in keys)])
+    # the seat's colour (games/colours.py) last, once a play has one: files without colours stay as they were
+    coloured = any("colour" in player for doc in plays for player in doc["players"])
+    csv.writer(out, lineterminator="\n").writerow([*CSV_COLUMNS, *(f"breakdown.{k}" for k in keys), *(["colour"] if coloured else [])])
     writer = csv.writer(out, lineterminator="\n", quoting=csv.QUOTE_NONNUMERIC)
     for doc in plays:
         winners = set(doc["winners"])
         for player in doc["players"]:
             fixed = (doc["table"], doc["game"], doc["finished_at"], player["name"], player["place"],
                      player["name"] in winners, player["total"])
-            writer.writerow([_cell(v) for v in fixed] + [_cell(player["breakdown"].get(k)) for k in keys])
+            writer.writerow([_cell(v) for v in fixed] + [_cell(player["breakdown"].get(k)) for k in keys]
+                            + ([_cell(player.get("colour"))] if coloured else []))
     return out.getvalue()
 
 
