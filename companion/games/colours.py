@@ -102,7 +102,7 @@ def of_seat(options: dict, seat: Any) -> str | None:
 
 def swatch(key: Any) -> dict | None:
     """What a page draws for a colour: its key, its name in the language spoken, its two CSS values."""
-    if key not in PALETTE:
+    if not isinstance(key, str) or key not in PALETTE:
         return None
     colour = PALETTE[key]
     return {"key": key, "name": said(colour.name), "light": colour.light, "dark": colour.dark}
