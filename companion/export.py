@@ -102,11 +102,13 @@ def to_csv(results: list[dict], bom: bool = True) -> str:
         for player in doc["players"]:
             keys.update(dict.fromkeys(player["breakdown"]))
     # a play that ran a turn clock adds its columns at the end, so that no column before them moves
-    timed = CLOCK_COLUMNS if any("time_ms" in p for doc in plays for p in doc["players"]) else ()
+    timed = list(CLOCK_COLUMNS) if any("time_ms" in p for doc in plays for p in doc["players"]) else []
     out = io.StringIO()
     out.write(BOM if bom else "")
     # the header's names are the code's own (the games' breakdown keys): written as before
-    csv.writer(out, lineterminator="\n").writerow([*CSV_COLUMNS, *(f"breakdown.{k}" for k in keys), *timed])
+    # the seat's colour (games/colours.py) last, once a play has one: files without colours stay as they were
+    coloured = ["colour"] if any("colour" in player for doc in plays for player in doc["players"]) else []
+    csv.writer(out, lineterminator="\n").writerow([*CSV_COLUMNS, *(f"breakdown.{k}" for k in keys), *timed, *coloured])
     writer = csv.writer(out, lineterminator="\n", quoting=csv.QUOTE_NONNUMERIC)
     for doc in plays:
         winners = set(doc["winners"])
@@ -114,7 +116,7 @@ def to_csv(results: list[dict], bom: bool = True) -> str:
             fixed = (doc["table"], doc["game"], doc["finished_at"], player["name"], player["place"],
                      player["name"] in winners, player["total"])
             writer.writerow([_cell(v) for v in fixed] + [_cell(player["breakdown"].get(k)) for k in keys]
-                            + [_cell(player.get(k)) for k in timed])
+                            + [_cell(player.get(k)) for k in timed + coloured])
     return out.getvalue()
 
 

@@ -13,6 +13,7 @@ from typing import Any
 import sqlite_utils
 
 from . import games
+from .games import colours
 from .games.speech import _
 from .games.validation import RulesError, name_key, no_lone_surrogates, obj, text, whole
 from .tables import now
@@ -60,10 +61,15 @@ def check(doc: Any) -> tuple[str, str, dict]:
         raise RulesError("game", _("must be one of: %(options)s", options=", ".join(games.registry())))
     name = text(doc["name"], "name")
     try:
-        data = game.validate_profile(doc["data"])
+        # the colours the pieces come in are every game's (games/colours.py): checked here, the rest by the game
+        data, pieces = doc["data"], []
+        if isinstance(data, dict) and "colours" in data:
+            pieces = colours.profile_colours(data["colours"])
+            data = {k: v for k, v in data.items() if k != "colours"}
+        data = game.validate_profile(data)
     except RulesError as err:
         raise err.moved("data" if err.field == "$" else f"data.{err.field}") from None
-    return game.key, name, data
+    return game.key, name, {**data, "colours": pieces} if pieces else data
 
 
 def save(db: sqlite_utils.Database, doc: Any, profile_id: int | None = None) -> dict:

@@ -23,7 +23,7 @@ import sqlite_utils
 
 from . import tables
 from . import games
-from .games import clock, sentence, speech
+from .games import clock, colours, sentence, speech
 from .games.base import Context, is_calculator
 from .games.speech import _
 
@@ -109,10 +109,12 @@ def _result(table: tables.Table) -> dict:
     if scored is None or table.finished_at is None:
         raise NotOver(table.id)
     players = []
-    for p in scored["players"]:
+    for seat, p in enumerate(scored["players"]):
         entry = {"name": p["name"], "total": p["total"], "breakdown": dict(p["breakdown"]),
                  "place": scored["places"][p["name"]]}
         entry.update({k: p[k] for k in game.result_extras if k in p})
+        if colours.of_seat(table.options, seat):  # the seat's colour, when the table gave it one
+            entry["colour"] = colours.of_seat(table.options, seat)
         players.append(entry)
     timed = clock.totals(table.state)  # a table that ran a turn clock: each seat's time and turns
     if timed is not None:

@@ -20,6 +20,7 @@ import sqlite_utils
 
 from . import games, table_events
 from .games.base import SHEET, Context, Game
+from .games.colours import seat_player, with_colours
 from .games.speech import _
 from .games.validation import RulesError, names as check_names, obj, whole
 from .history import describe, event_of as _event, history, recent_history  # noqa: F401 (callers read them here)
@@ -85,7 +86,7 @@ class Table:
             "table": self.id,
             "game": self.game,
             "version": self.version,
-            "players": [{"name": n} for n in self.names],
+            "players": [seat_player(n, self.options, seat) for seat, n in enumerate(self.names)],
             "state": self.state,
         }
 
@@ -133,7 +134,7 @@ def validate_create(doc: Any, profile_data: "callable") -> tuple[Game, list[str]
     if game is None:
         raise RulesError("game", _("must be one of: %(options)s", options=", ".join(games.registry())))
     player_names = check_names(doc["players"], "players", game.min_players, game.max_players)
-    raw_options = {k: v for k, v in doc.items() if k not in ("game", "players", "profile", "calculator")}
+    raw_options = {k: v for k, v in doc.items() if k not in ("game", "players", "profile", "calculator", "colours")}
     options = game.validate_options(raw_options, len(player_names))
     # Calculator mode is every game's: the table opens at final scoring (CONTRACT.md "tables").
     # It is kept in the options, where initial_state and the views read it, only when true.
@@ -145,7 +146,7 @@ def validate_create(doc: Any, profile_data: "callable") -> tuple[Game, list[str]
     profile: dict = {}
     if doc.get("profile") is not None:
         profile = profile_data(game.key, doc["profile"])
-    return game, player_names, options, profile
+    return game, player_names, with_colours(options, doc, player_names, profile), profile  # a colour per seat, every game's
 
 
 def create(db: sqlite_utils.Database, doc: Any, profile_data, secret: str | None = None) -> tuple[Table, str]:

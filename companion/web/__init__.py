@@ -11,7 +11,7 @@ from flask import Flask, current_app, jsonify, request
 from werkzeug.exceptions import HTTPException
 
 from .. import db as database, logs, storage, wording
-from ..games import clock
+from ..games import clock, colours
 from . import forwarded, guard, region, steppers
 from .connection import close_db
 from .live import LiveCache
@@ -82,6 +82,9 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.jinja_env.globals["stepper_settings"] = steppers.settings
     app.jinja_env.globals["url_for"] = region.url_for  # a region's addresses come from the app, not the request
     app.jinja_env.globals["part"] = region.part  # {% call part(id, inputs…) %}: drawn when its inputs change
+    app.jinja_env.globals["palette"] = colours.palette  # a colour per seat (macros.html seat_colour, the forms)
+    app.jinja_env.globals["seat_swatch"] = colours.seat_swatch
+    app.jinja_env.globals["colour_swatch"] = colours.swatch
     app.jinja_env.filters["plural"] = wording.plural  # {{ n|plural("coin") }} -> "1 coin", "2 coins"
     app.jinja_env.filters["ordinal"] = wording.ordinal
     app.jinja_env.filters["clock_time"] = clock.shown  # {{ 65000|clock_time }} -> "1:05" (the turn clock)

@@ -8,7 +8,7 @@ from flask import Blueprint, abort, jsonify, redirect, render_template, request,
 
 from .. import forms, games, profiles, tables, wording
 from ..games.base import is_calculator
-from ..games import validation
+from ..games import colours, validation
 from ..games.speech import _
 from ..games.validation import RulesError
 from .connection import get_db
@@ -126,11 +126,11 @@ def new(game_key: str):
 
 
 def _in_form_rows(err: RulesError, rows: list[int]) -> RulesError:
-    """Say a refused name at the form's row it was typed in: blank rows are dropped before the
-    names are checked, so the table's `players[0]` may be the form's third row ("Player 3")."""
-    found = re.match(r"players\[(\d+)\]", err.field)
-    if found and int(found.group(1)) < len(rows):
-        return err.moved(f"players[{rows[int(found.group(1))]}]" + err.field[found.end():])
+    """Say a refused name (or colour) at the form's row it was typed in: blank rows are dropped before
+    the names are checked, so the table's `players[0]` may be the form's third row ("Player 3")."""
+    found = re.match(r"(players|colours)\[(\d+)\]", err.field)
+    if found and int(found.group(2)) < len(rows):
+        return err.moved(f"{found.group(1)}[{rows[int(found.group(2))]}]" + err.field[found.end():])
     return err
 
 
@@ -161,6 +161,17 @@ def _options_by_name(options: dict, rows: list[int], form_rows: int) -> dict:
     return options
 
 
+def _colours_by_name(options: dict, rows: list[int]) -> dict:
+    """The options with the form's colour per row (options.colours.ROW, "" for none) turned into the
+    API's list, one per name typed in (a colour on a row left blank goes with the row)."""
+    picked = options.get("colours")
+    if not isinstance(picked, dict):
+        return options
+    seats = [picked.get(str(row)) or None for row in rows]
+    rest = {key: value for key, value in options.items() if key != "colours"}
+    return {**rest, "colours": seats} if any(seats) else rest
+
+
 @bp.post("/new/<game_key>")
 def create(game_key: str):
     """Start the table, remember its secret on this device, and open it."""
@@ -175,7 +186,8 @@ def create(game_key: str):
             raise RulesError("$", _("send the setup options as options.NAME fields"))
         rows = [i for i, n in enumerate(doc.get("players", [])) if isinstance(n, str) and n.strip()]
         names = [doc["players"][i] for i in rows]
-        create_doc = {"game": game.key, "players": names, **_options_by_name(doc.get("options", {}), rows, len(doc.get("players", [])))}
+        options = _colours_by_name(doc.get("options", {}), rows)
+        create_doc = {"game": game.key, "players": names, **_options_by_name(options, rows, len(doc.get("players", [])))}
         if doc.get("profile") is not None:
             create_doc["profile"] = doc["profile"]
         table, secret = tables.create(get_db(), create_doc, profiles.snapshot_for_table(get_db()))
@@ -188,7 +200,7 @@ def create(game_key: str):
             err = RulesError(err.field, _("%(why)s; the field is cleared: type the name again", why=err.message))
         if err.field not in ("players", "profile") and not err.field.startswith("players["):
             err = err.moved(f"options.{err.field}" if err.field != "$" else "options")
-        return _new_form(game, doc, wording.said(err, [], game.labels), 400)
+        return _new_form(game, doc, wording.said(err, [], {**colours.SETUP_LABELS, **game.labels}), 400)
     # a calculator table needs the other phones at once: its page opens with the QR code shown
     invite = "#invite" if is_calculator(table.options) else ""
     response = redirect(url_for("tables.show", table_id=table.id) + invite, 303)

@@ -7,6 +7,7 @@ import json
 from flask import Blueprint, Response, abort, redirect, render_template, request, url_for
 
 from .. import forms, games, profiles, wording
+from ..games import colours
 from ..games.speech import _
 from ..games.validation import RulesError
 from .connection import get_db
@@ -60,7 +61,7 @@ def save(game_key: str | None = None, profile_id: int | None = None):
         saved = profiles.save(get_db(), {"game": game.key, "name": name, "data": doc}, profile_id)
     except RulesError as err:
         field = "profile_name" if err.field == "name" else err.field.removeprefix("data.")
-        said = wording.said(RulesError(field, err.message), [], {**game.labels, "profile_name": _("the box's name")})
+        said = wording.said(RulesError(field, err.message), [], {**colours.PROFILE_LABELS, **game.labels, "profile_name": _("the box's name")})
         return _edit_form(game, record, request.form.get("profile_name", ""), doc, said, 400)
     return redirect(url_for("profiles.edit", profile_id=saved["id"]), 303)
 
