@@ -63,6 +63,8 @@ def apply(game, state: dict, type_: str, data: Any, ctx) -> dict:
         seat = ctx.rng("first_player", draws).randrange(len(ctx.names))
         new["draws"] = draws + 1
     order.set_first(new, seat)
+    # how many times the first player was chosen or drawn: the page's outcome settles again at each one
+    new["picks"] = new.get("picks", 0) + 1
     return new
 
 
@@ -73,14 +75,17 @@ def calculator_table(options: dict) -> str | None:
 
 def card(game, state: dict, options: dict, names: list[str]) -> dict | None:
     """Return what the page's card "Who goes first?" shows (templates/tables/_first.html), or None
-    where it shows nothing: a calculator table, a finished one, a game under way.
+    where it shows nothing: a calculator table, or a finished one.
 
-    {"first": the name going first or None (not chosen yet), "fixed": the sentence of the rule that
-    decides, or None where the players choose, "draws": N}
+    {"seat": the seat going first or None (not chosen yet, or the automa), "first": its name, "fixed": the
+    sentence of a rule that decides, or None where the players choose, "late": why it is too late to
+    choose (the game has begun), "picks": how many times it was chosen or drawn}. The card stays, one line shorter, once the game has begun:
+    it never leaves from under a finger.
     """
     order = game.modules.order
-    if calculator_table(options) or order.begun(state):
+    if calculator_table(options) or state.get("finished"):
         return None
     first = order.first_of(state)
-    return {"first": names[first] if first is not None and 0 <= first < len(names) else None,
-            "fixed": order.ruled(state, options), "draws": state.get("draws", 0)}
+    known = first is not None and 0 <= first < len(names)
+    return {"seat": first if known else None, "first": names[first] if known else None,
+            "fixed": order.ruled(state, options), "late": order.begun(state), "picks": state.get("picks", 0)}
