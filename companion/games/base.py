@@ -12,6 +12,8 @@ tests/foundation/test_architecture.py keeps the list true):
     functions.py  the contract's JSON rules functions: validate the document, call rules.py
     table.py      a table: setup options, initial state, the events and what each one did
     view.py       what the game's templates show, computed with the rules
+    order.py      who goes first and whose turn follows whose: whether the rules or the game's
+                  progress fix the first player, what choosing one changes, the next seat
     profile.py    the box profile: the values printed on components, entered once
     calculator.py final scoring of a finished table, calculator or tracked (`final_result`), and
                   calculator mode: each player's end values as one `sheet` event; finished once all are in
@@ -22,7 +24,7 @@ automa decks), `facts.py` (Gutenberg's facts read from data/), `cards.py` and
 the end it triggers), and `solo.py` (the events of a solo opponent's turn on the table, in
 Voynich and Gutenberg). The imports run one way, each module importing only those to its right
 (docs/architecture.md writes the same chain, and a test holds the games to it):
-`__init__` -> view -> table -> calculator, track -> solo -> profile -> functions -> rules
+`__init__` -> view -> order -> table -> calculator, track -> solo -> profile -> functions -> rules
 -> automa, packing -> cards, facts; never back.
 
 A table's state is the fold of its events in force, oldest first (companion/tables.py stores it
@@ -92,6 +94,14 @@ ROLES: dict[str, dict[str, str]] = {
         "CALCULATOR_HINT": "what a calculator table's refusal of any other event tells the players",
     },
     "profile": {"validate_profile": "(data) -> the box profile, checked"},
+    "order": {
+        "ruled": "(state, options) -> the sentence of a rule that decides the first player, or None",
+        "begun": "(state) -> why it is too late to choose the first player (begun, over), or None",
+        "first_fixed": "(state, options) -> why the first player cannot be chosen now, or None",
+        "set_first": "(state, seat) -> None: the first player chosen, and what follows from it in the state",
+        "first_of": "(state) -> the seat going first, once known, or None",
+        "next_seat": "(state, seat) -> the seat whose turn follows, or None",
+    },
 }
 
 
@@ -169,6 +179,8 @@ class Game:
     - calculator: final_result(state, names, options, profile), RESULT_EXTRAS, BREAKDOWN,
       CALCULATOR_EVENTS and CALCULATOR_HINT (what a calculator table takes; Game.apply refuses the rest)
     - profile: validate_profile(data)
+    - order: ruled(state, options), begun(state), first_fixed(state, options), set_first(state, seat),
+      first_of(state), next_seat(state, seat) (seats.py hands the first-player events on to it)
 
     The view is the same for every phone (one render per version and screen is shared by all of a
     table's phones, companion/web/live.py): it is never given which seat asks.
@@ -176,9 +188,10 @@ class Game:
 
     def __init__(self, *, key: str, title: str, min_players: int, max_players: int, rule_text: str, cites: str,
                  functions: ModuleType,
-                 table: ModuleType, view: ModuleType, profile: ModuleType, calculator: ModuleType,
+                 table: ModuleType, view: ModuleType, profile: ModuleType, calculator: ModuleType, order: ModuleType | None = None,
                  scripts: tuple[str, ...] = (), styles: tuple[str, ...] = ()):
-        given = {"functions": functions, "table": table, "view": view, "profile": profile, "calculator": calculator}
+        given = {"functions": functions, "table": table, "view": view, "profile": profile, "calculator": calculator,
+                 "order": order}
         if lacking := missing_roles(key, given):
             raise TypeError(f"the game {key!r} lacks: " + "; ".join(lacking))
         self.key, self.title = key, title
@@ -207,7 +220,8 @@ class Game:
         self.labels: dict[str, str] = view.LABELS
         #: static files (paths under static/) the table page includes for this game
         self.scripts, self.styles = scripts, styles
-        self.modules = SimpleNamespace(functions=functions, table=table, view=view, profile=profile, calculator=calculator)
+        self.modules = SimpleNamespace(functions=functions, table=table, view=view, profile=profile, calculator=calculator,
+                                       order=order)
 
     # --- tables -------------------------------------------------------------------------
     def validate_options(self, options: dict, player_count: int) -> dict:
@@ -261,10 +275,13 @@ class Game:
     def next_seat(self, state: dict, seat: int) -> int | None:
         """Return the seat whose turn follows `seat`'s in the game's turn order, or None where the
         game does not say (the turn clock then passes clockwise, in seat order)."""
-        order = getattr(self.modules, "order", None)
-        return order.next_seat(state, seat) if order is not None else None
+        return self.modules.order.next_seat(state, seat)
 
     # --- web ----------------------------------------------------------------------------
+    def first_card(self, state: dict, options: dict, names: list[str]) -> dict | None:
+        """Return what the card "Who goes first?" shows (templates/tables/_first.html), or None (seats.card)."""
+        return seats.card(self, state, options, names)
+
     def view(self, state: dict, names: list[str], options: dict, profile: dict, screen: str | None) -> dict:
         """Return what templates/KEY/panel.html needs beyond the state (computed with the rules).
 

@@ -14,3 +14,8 @@ def last_turns(order: Sequence[T], trigger: int) -> list[T]:
     finished (the players after the trigger), then every player takes one more turn.
     """
     return list(order[trigger + 1:]) + list(order)
+
+
+def clockwise(first: int, count: int) -> list[int]:
+    """Return the seats 0 to count - 1 in turn order from `first`, clockwise: the order the names were entered."""
+    return [(first + i) % count for i in range(count)]

@@ -15,6 +15,7 @@ import re
 import pytest
 
 from bench.run import score_change
+from companion.games import seats
 from companion.games.codex.table import EVENTS
 from companion.games.codex.view import screen_of
 from tests.regions import follow
@@ -86,7 +87,7 @@ CALCULATOR = [
 # --- drawn in parts, the same as drawn whole ------------------------------------------------------------
 
 def test_every_screen_of_a_tracked_game_drawn_in_parts_is_the_game_drawn_whole(app):
-    assert {e["type"] for e in GAME} == set(EVENTS) | {"rename", "undo"}
+    assert {e["type"] for e in GAME} == set(EVENTS) | set(seats.EVENTS) | {"rename", "undo"}
     assert {screen_of(s, 3) for s in SCREENS} == set(SCREENS)  # each a real screen, none read as another
     steps = follow(app, "codex", PLAYERS[:3], GAME, screens=SCREENS, langs=LANGS)
     assert len(steps) == len(GAME) * len(SCREENS) * len(LANGS)  # no event refused

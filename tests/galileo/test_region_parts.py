@@ -57,6 +57,10 @@ def whole_game(names=PLAYERS) -> list[dict]:
     s = Script(names)
     s("board", suspicion_track=PROFILE["suspicion_track"])
     s("board", **OTHER_VALUES)
+    s("draw_first_player")  # who goes first (games/seats.py): its card, drawn again as it changes
+    s("first_player", player=1)
+    s.undo()
+    s("first_player", player=1)  # Tom starts: the turn order markers from him [GT103]
     s("vp", player=0, delta=1)
     s("vp", player=1, delta=1)
     s("vp", player=0, delta=-1)

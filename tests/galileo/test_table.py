@@ -67,8 +67,10 @@ def test_registry_finds_galileo():
 
 
 def test_every_event_has_a_handler_and_a_description():
+    from companion.games.base import COMMON_EVENTS
+
     for type_ in GAME.events:
-        assert callable(table.HANDLERS[type_])
+        assert type_ in COMMON_EVENTS or callable(table.HANDLERS[type_])  # every game's: games/seats.py
         assert GAME.describe(type_, {"player": 0, "delta": 1, "level": 1}, NAMES)
 
 

@@ -154,7 +154,8 @@ SCORE_DRAWN = 11
 
 
 def test_a_score_change_draws_and_sends_only_that_players_few_parts(app):
-    events = [ev("track", **TRACK)] + score_changes(8)
+    # the first player chosen and their turn played first: the card "Who goes first?" closes, once
+    events = [ev("track", **TRACK), ev("first_player", player=0), ev("end_turn")] + score_changes(8)
     for event, before, now in changes(app, ["Anna", "Tom", "Cy", "Di"], events):
         if event["type"] != "move":
             continue

@@ -2,7 +2,7 @@
 
 State (JSON, players by seat index, seats in clockwise order as entered):
 
-    {"target": 20, "first": null | SEAT, "draws": N,
+    {"target": 20, "first": null | SEAT, "draws": N,     (who goes first and the draws so far: order.py, games/seats.py)
      "scores": [placement points per seat],
      "end": null | {"reason": "target" | "decks", "trigger": SEAT, "played": N,
                     "turns": [SEAT, ...] (null until the first player is known)},
@@ -41,8 +41,6 @@ from .cards import CORNERS, OBJECTS, SIDES, SYMBOLS
 STEP_MAX = 99
 
 EVENTS = {
-    "first_player": '{"player": SEAT}: this player starts; play goes clockwise in seat order [CN36]',
-    "draw_first_player": "{}: the app draws the first player at random [CN36]",
     "points": '{"player": SEAT, "delta": N}: placement points, N from -99 to 99 (not 0; a score never goes below 0) [CN46]',
     "gold_corners": '{"player": SEAT, "corners": 1-4}: a gold card scoring 2 per covered corner [CN47]',
     "gold_objects": '{"player": SEAT, "object": "quill" | "inkwell" | "manuscript", "count": 1-99}: a gold card scoring 1 per visible object, its own included [CN48]',
@@ -122,26 +120,6 @@ def apply(state: dict, type_: str, data: Any, ctx: Context) -> dict:
     handler = HANDLERS[type_]
     handler(state, data, ctx)
     return state
-
-
-def _on_first_player(state, data, ctx):
-    seat = _seat(data, state)
-    _first_may_change(state, "data.player")
-    state["first"] = seat
-    track.name_last_turns(state)
-
-
-def _on_draw_first_player(state, data, ctx):
-    _first_may_change(state, "type")
-    # [CN36] "The first player is chosen at random"; the draw counter keeps a redo identical
-    state["first"] = ctx.rng("first_player", state["draws"]).randrange(len(state["scores"]))
-    state["draws"] += 1
-    track.name_last_turns(state)
-
-
-def _first_may_change(state: dict, field: str) -> None:
-    if state["end"] is not None and state["end"]["turns"] is not None:
-        raise RulesError(field, _("the last turns are already named from the first player; undo the end trigger to change it"))
 
 
 def _on_points(state, data, ctx):
@@ -302,7 +280,7 @@ def _on_finish(state, data, ctx):
 
 
 SHAPES = {
-    "first_player": ("player",), "draw_first_player": (), "points": ("player", "delta"),
+    "points": ("player", "delta"),
     "gold_corners": ("player", "corners"), "gold_objects": ("player", "object", "count"),
     "decks_empty": ("player",), "turn_played": (), "common_objectives": ("cards",),
     "secret_objective": ("player", "card"), "count": ("player", "symbol", "delta"),
@@ -313,8 +291,6 @@ SHAPES = {
 OPTIONAL = {"play_card": ("x", "y", "cell"), calculator.SHEET: calculator.FIELDS}
 #: event type -> its handler, written out (tests/codex/test_table.py: one per event, as SHAPES)
 HANDLERS = {
-    "first_player": _on_first_player,
-    "draw_first_player": _on_draw_first_player,
     "points": _on_points,
     "gold_corners": _on_gold_corners,
     "gold_objects": _on_gold_objects,
@@ -362,8 +338,6 @@ def _gold_objects(data: dict, who: str) -> str:
 
 #: what each event did, in plain words, said in the language spoken; `who` is "" for an event that names no player
 LINES: EventLines = {
-    "first_player": lambda data, who: _("%(who)s plays first", who=who),
-    "draw_first_player": lambda data, who: _("First player drawn at random"),
     "points": _points,
     "gold_corners": lambda data, who: ngettext(
         "%(who)s: gold card, %(num)d corner covered: +%(points)s", "%(who)s: gold card, %(num)d corners covered: +%(points)s",

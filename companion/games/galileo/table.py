@@ -68,6 +68,8 @@ def initial_state(names: list[str], options: dict, profile: dict) -> dict:
         "round": 1,
         # [GT103] markers left to right from the first player, clockwise: the names' order
         "order": list(range(len(names))),
+        "first": None,  # who goes first, once chosen or drawn (order.py); till then the first listed
+        "draws": 0,  # the first-player draws so far (games/seats.py)
         "passing": [],
         "future": [],
         "acted": [],

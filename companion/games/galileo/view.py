@@ -103,7 +103,7 @@ def start_player(state: dict, options: dict) -> int | None:
     table lists the players in that order [GT103] (table.initial_state); None on a calculator table."""
     if is_calculator(options):
         return None
-    return 0
+    return state.get("first") or 0  # chosen or drawn (order.py), else the first listed
 
 
 def _ties(result: dict) -> dict[int, str]:

@@ -383,7 +383,7 @@ def start_player(state: dict, options: dict) -> int | None:
     if is_calculator(options) or options.get("automa"):
         return None
     # [GB72] the first player takes the first-player token; [GB86] and picks the first order
-    first = options.get("first_player", 0)
+    first = state.get("start", options.get("first_player", 0))  # chosen at the table (order.py), or at setup
     return first if isinstance(first, int) and 0 <= first < len(state["players"]) else None
 
 

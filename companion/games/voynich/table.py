@@ -1,6 +1,6 @@
 """The Voynich Puzzle's table: setup options, state, the events and what each one did.
 
-Players are referred to by index in turn order (the first player first). At a one-player
+Players are referred to by index in seat order (turns go round from `first`, order.py). At a one-player
 table Voynich sits after the human (solo.py, which handles his turn's events). Each handler
 validates `data` fully before changing `s` (a clone), so a refused event changes nothing.
 """
@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..base import Context, EventLines, clone, describe_event, is_calculator
+from ..turns import clockwise
 from ..speech import N_, _, ngettext
 from ..validation import RulesError, at, choice, listof, obj, whole
 from . import calculator, functions, rules, solo
@@ -74,7 +75,8 @@ def initial_state(names: list[str], options: dict, profile: dict) -> dict:
     return {
         "solo": solo,
         "players": [new_player() for _ in seat_names(names)],
-        "turn": 0,  # [V377] in solo "You are the first player"
+        "turn": 0,  # [V377] in solo "You are the first player"; else the first listed, till one is chosen
+        "first": None, "draws": 0,  # who goes first, once chosen or drawn, and the draws so far (order.py)
         "round": 1,
         "end": None,  # {"trigger": index, "remaining": [indexes still to play after the current turn]}
         "over": False,
@@ -189,8 +191,8 @@ def _end_if_reached(s: dict, i: int, track: dict) -> None:
     """Trigger the end when player i's GK marker is at the end-of-game symbol and it was not yet."""
     if s["players"][i]["markers"]["gk"] >= end_gk(track) and s["end"] is None:
         # [V354-356] finish the round, then one more turn each (RULES.md VOY-A11, VOY-C12)
-        order = list(range(len(s["players"])))
-        s["end"] = {"trigger": s["turn"], "by": i, "remaining": rules.final_turns_order(order, s["turn"])}
+        order = clockwise(s.get("first") or 0, len(s["players"]))  # the round counts from the first player [V55]
+        s["end"] = {"trigger": s["turn"], "by": i, "remaining": rules.final_turns_order(order, order.index(s["turn"]))}
 
 
 def _on_sheet(s: dict, data: dict, ctx: Context) -> None:
@@ -251,7 +253,7 @@ def _on_end_turn(s: dict, data: dict, ctx: Context) -> None:
         s["turn"] = s["end"]["remaining"].pop(0)
     else:
         s["turn"] = (s["turn"] + 1) % n
-    if s["turn"] == 0:
+    if s["turn"] == (s.get("first") or 0):
         s["round"] += 1
 
 

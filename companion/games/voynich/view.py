@@ -441,7 +441,7 @@ def start_player(state: dict, options: dict) -> int | None:
     """
     if is_calculator(options):
         return None
-    return 0
+    return state.get("first") or 0  # chosen or drawn at the table (order.py), else the first listed
 
 
 def form(name: str, data: Any = None) -> dict:
