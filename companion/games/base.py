@@ -97,7 +97,6 @@ ROLES: dict[str, dict[str, str]] = {
     "order": {
         "ruled": "(state, options) -> the sentence of a rule that decides the first player, or None",
         "begun": "(state) -> why it is too late to choose the first player (begun, over), or None",
-        "first_fixed": "(state, options) -> why the first player cannot be chosen now, or None",
         "set_first": "(state, seat) -> None: the first player chosen, and what follows from it in the state",
         "first_of": "(state) -> the seat going first, once known, or None",
         "next_seat": "(state, seat) -> the seat whose turn follows, or None",
@@ -179,7 +178,7 @@ class Game:
     - calculator: final_result(state, names, options, profile), RESULT_EXTRAS, BREAKDOWN,
       CALCULATOR_EVENTS and CALCULATOR_HINT (what a calculator table takes; Game.apply refuses the rest)
     - profile: validate_profile(data)
-    - order: ruled(state, options), begun(state), first_fixed(state, options), set_first(state, seat),
+    - order: ruled(state, options), begun(state), set_first(state, seat),
       first_of(state), next_seat(state, seat) (seats.py hands the first-player events on to it)
 
     The view is the same for every phone (one render per version and screen is shared by all of a

@@ -7,7 +7,6 @@ the same seat. Each game says the rest in its own `order.py`:
 - `ruled(state, options)`: the sentence of a rule that decides who goes first (Gutenberg's automa
   [GB327], Voynich solo [V377]), or None where the players choose;
 - `begun(state)`: why it is too late to choose (the game has begun, or is over), or None;
-- `first_fixed(state, options)`: either of them, or None when the first player can be chosen now;
 - `set_first(state, seat)`: what choosing changes: `state["first"]` in every game, and what follows;
 - `first_of(state)`: the seat (an index of the table's names) that goes first, once known;
 - `next_seat(state, seat)`: whose turn follows whose (the turn clock asks it, through Game.next_seat).
@@ -48,7 +47,7 @@ def apply(game, state: dict, type_: str, data: Any, ctx) -> dict:
     else:
         obj(data, "data")
         seat = None
-    why = order.first_fixed(state, ctx.options)
+    why = first_fixed(order, state, ctx.options)
     if why:
         raise RulesError("data.player" if type_ == "first_player" else "type", why)
     new = copy.deepcopy(state)
@@ -66,6 +65,12 @@ def apply(game, state: dict, type_: str, data: Any, ctx) -> dict:
     # how many times the first player was chosen or drawn: the page's outcome settles again at each one
     new["picks"] = new.get("picks", 0) + 1
     return new
+
+
+def first_fixed(order, state: dict, options: dict) -> str | None:
+    """Why the first player cannot be chosen now (a calculator table, a rule that decides, a game
+    begun), or None: the same order of reasons in every game, each game's own from its `order.py`."""
+    return calculator_table(options) or order.ruled(state, options) or order.begun(state)
 
 
 def calculator_table(options: dict) -> str | None:

@@ -16,20 +16,13 @@ import pytest
 from companion import players, results
 from companion.web.connection import get_db
 from companion.web.players import HOST_ONLY, NO_PLAYER
-from tests.foundation.test_plays import OTHER, codex_play, esc, gutenberg_play, host_client, listed, text
+from tests.foundation.test_plays import codex_play, esc, gutenberg_play, host_client, listed, text
+from tests.foundation.test_plays import other  # noqa: F401 (a fixture: another device, without the host key)
 
 
 @pytest.fixture
 def host(app):
     return host_client(app)
-
-
-@pytest.fixture
-def other(app):
-    """Another device on the network, without the host key."""
-    client = app.test_client()
-    client.environ_base.update(OTHER)
-    return client
 
 
 @pytest.fixture

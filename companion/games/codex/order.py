@@ -7,7 +7,6 @@ reached the end before choosing is asked then (track.py).
 
 from __future__ import annotations
 
-from ..seats import calculator_table
 from ..speech import _
 from . import track
 
@@ -26,10 +25,6 @@ def begun(state: dict) -> str | None:
         return _("the last turns are already named from the first player; undo the end trigger to change it")
     return None
 
-
-def first_fixed(state: dict, options: dict) -> str | None:
-    """Why the first player cannot be chosen now, or None."""
-    return calculator_table(options) or ruled(state, options) or begun(state)
 
 
 def set_first(state: dict, seat: int) -> None:

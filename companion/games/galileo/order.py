@@ -8,7 +8,6 @@ open until the first turn is played.
 
 from __future__ import annotations
 
-from ..seats import calculator_table
 from ..speech import _
 from .table import has_passed
 
@@ -27,10 +26,6 @@ def begun(state: dict) -> str | None:
         return _("the first turn is played: the turn order is set; undo back to the start to change the first player")
     return None
 
-
-def first_fixed(state: dict, options: dict) -> str | None:
-    """Why the first player cannot be chosen now, or None."""
-    return calculator_table(options) or ruled(state, options) or begun(state)
 
 
 def set_first(state: dict, seat: int) -> None:

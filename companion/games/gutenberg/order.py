@@ -11,7 +11,6 @@ the events name a player, an index of the table's names.
 
 from __future__ import annotations
 
-from ..seats import calculator_table
 from ..speech import _
 from .table import AUTOMA
 
@@ -33,10 +32,6 @@ def begun(state: dict) -> str | None:
                  "first player; undo them to change the first player")
     return None
 
-
-def first_fixed(state: dict, options: dict) -> str | None:
-    """Why the first player cannot be chosen now, or None."""
-    return calculator_table(options) or ruled(state, options) or begun(state)
 
 
 def set_first(state: dict, seat: int) -> None:

@@ -8,7 +8,6 @@ and the end's "finish the round" counts from them [V356]. In a solo game the rul
 
 from __future__ import annotations
 
-from ..seats import calculator_table
 from ..speech import _
 from .rules import STARTING_PHASE
 
@@ -29,10 +28,6 @@ def begun(state: dict) -> str | None:
         return _("the first turn is under way; undo back to the start to change the first player")
     return None
 
-
-def first_fixed(state: dict, options: dict) -> str | None:
-    """Why the first player cannot be chosen now, or None."""
-    return calculator_table(options) or ruled(state, options) or begun(state)
 
 
 def set_first(state: dict, seat: int) -> None:
