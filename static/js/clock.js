@@ -38,11 +38,24 @@ function learn(serverMs, localMs) {
   if (serverMs && isFinite(server)) offset = server - localMs;
 }
 
-// As the page opens: the offset from the time the page was drawn at, then a tick every TICK_MS.
+// As the page opens: the offset from the time the page was drawn at, then the ticking.
 export function startClock() {
   learn(document.body && document.body.getAttribute("data-server-ms"), arrivedAt());
+  keepTicking();
+}
+
+function running(section) {
+  return !!section && !section.hasAttribute("data-paused") && Number(section.getAttribute("data-since")) > 0;
+}
+
+// A tick every TICK_MS while a turn runs, none otherwise (no clock, paused, stopped): an idle phone
+// runs no timer (tests/foundation/test_push_cost_browser.py). Called as the page opens and after
+// every update, which may start, pause or stop the clock.
+export function keepTicking() {
   tickClock();
-  if (timer === null) timer = setInterval(tickClock, TICK_MS);
+  var on = running(document.getElementById("turn-clock"));
+  if (on && timer === null) timer = setInterval(tickClock, TICK_MS);
+  if (!on && timer !== null) { clearInterval(timer); timer = null; }
 }
 
 // Every answer htmx gets (a form's, a poll's) says the server's time.
@@ -54,9 +67,8 @@ export function serverTime(evt) {
 // Draw the running turn's time, and the limit's warning once the turn passes it.
 export function tickClock() {
   var section = document.getElementById("turn-clock");
-  if (!section || !section.hasAttribute("data-since") || section.hasAttribute("data-paused")) return;
+  if (!running(section)) return;
   var since = Number(section.getAttribute("data-since"));
-  if (!since) return;
   var run = Math.max(0, serverNow() - since);
   var time = section.querySelector("[data-clock-tick]");
   if (time) time.textContent = clockTime(Number(time.getAttribute("data-clock-ms")) + run);

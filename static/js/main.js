@@ -3,7 +3,7 @@
 // exports its functions; this one wires them to the page's events. Where two listen to the same
 // event, the order below is the order they run in.
 // No inline scripts (CSP).
-import { serverTime, startClock, tickClock } from "./clock.js";
+import { keepTicking, serverTime, startClock } from "./clock.js";
 import { takeKeyFromLink } from "./hostkey.js";
 import { noteInviteAtStart, openInviteOnArrival, tidyInvite } from "./invite.js";
 import { rereadKept } from "./kept.js";
@@ -80,7 +80,7 @@ on(UPDATED, tidyInvite);
 on(UPDATED, oneAlert);
 on(UPDATED, paintMarks);
 on(UPDATED, sayChange);
-on(UPDATED, tickClock);  // the running turn's time, at once where the morph brought the last event's
+on(UPDATED, keepTicking);  // the running turn's time, at once where the morph brought the last event's
 
 // Taps, the network, another tab's kept writes.
 on("submit", tapped, true);
