@@ -9,6 +9,7 @@ tests/foundation/test_players.py.
 from __future__ import annotations
 
 import json
+import re
 from urllib.parse import quote
 
 import pytest
@@ -225,3 +226,16 @@ def test_a_players_page_speaks_the_phones_language(host, plays, lang):
         assert said(lang, sentence) in shown
     assert said(lang, "Players") in page(host, "/players", lang)
     assert said(lang, "Delete this play") in page(host, f"/plays/{plays[0]['table']}", lang)
+
+
+def test_a_finished_tables_result_links_each_players_page(app, api):
+    """Every result names its players with a way to their pages (issue 41: "from ... every result")."""
+    t = gutenberg_play(api, ["Anna", "Bén"], [40, 52])
+    phone = app.test_client()
+    phone.set_cookie(f"tc_{t['table']}", t["token"])
+    page = phone.get(f"/t/{t['table']}").get_data(as_text=True)
+    links = re.findall(r'<p class="player-links">.*?</p>', page, re.S)
+    assert links, "no players' links beside the finished result"
+    assert 'href="/players/Anna"' in links[0] and 'href="/players/B%C3%A9n"' in links[0]
+    # and the link opens the page for this device, which sat at the table
+    assert phone.get("/players/B%C3%A9n").status_code == 200
