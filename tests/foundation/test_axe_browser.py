@@ -19,7 +19,7 @@ from axe_playwright_python import sync_playwright as axe_sync  # the test extra'
 from companion import games
 from tests.conftest import PHONE, open_key_link
 from tests.examples import examples
-from tests.foundation.test_page_stays_browser import REFUSED, calculator_example, create, post, sheet_form
+from tests.foundation.test_page_stays_browser import REFUSED, api_post, calculator_example, create, post, sheet_form
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -101,6 +101,11 @@ def test_no_wcag_violations_on_any_page(server, browser, scheme):
             for kind, t in made.items():
                 open_table(page, server, t)
                 check(f"{game} {kind} table")
+            # the turn clock running, a turn past its limit (issue 41): the seats, Done, the warning
+            post(server, made["tracked"], "clock", {"action": "start", "limit_s": 1})
+            page.goto(f"{server.url}/t/{made['tracked']['table']}")  # joined above: its seat is taken
+            page.wait_for_selector("[data-clock-over]:not([hidden])")
+            check(f"{game} tracked table, its clock past the limit")
             # the calculator's row refused: the message, the field marked invalid and focused
             page.goto(f"{server.url}/t/{made['calculator']['table']}")  # joined above: its seat is taken
             page.evaluate("""([s, refused]) => { const f = [...document.querySelectorAll(s + ' input[inputmode=numeric]')]
@@ -126,10 +131,21 @@ def test_no_wcag_violations_on_any_page(server, browser, scheme):
         check("/plays/stats")
         page.goto(server.url + "/profiles/")
         check("/profiles/")
+        # issue 41: the players' pages, and a finished table played again ("Join the new table")
+        page.goto(server.url + "/players")
+        check("/players")
+        page.locator("a.player-entry").first.click()
+        page.wait_for_selector("h1")
+        check("a player's page")
+        status, _doc = api_post(server, finished, "rematch", None)
+        assert status == 201
+        page.goto(f"{server.url}/t/{finished['table']}")
+        page.wait_for_selector("#rematch")
+        check("a finished table played again")
     finally:
         context.close()
     bad = {name: v for name, v in found.items() if v}
-    assert len(found) == len(GAMES) * 5 + len(played) * 2 + 5
+    assert len(found) == len(GAMES) * 6 + len(played) * 2 + 8
     assert bad == {}, json.dumps(bad, indent=1)
 
 
