@@ -26,7 +26,7 @@ import sqlite_utils
 
 from . import stats, tables
 from .games.speech import _
-from .games.validation import RulesError
+from .games.validation import RulesError, name_key
 
 #: how many of a player's plays their page lists, the newest first
 LATEST = 10
@@ -40,12 +40,20 @@ class Merges:
     closes, so a key is always found.
     """
 
-    def __init__(self, rows: Iterable[tuple[str, str]] = ()):
+    def __init__(self, rows: Iterable[tuple[str, str]] = (), apart: Iterable[str] = ()):
         self.into = dict(rows)
+        #: folded names two people at one table share (`apart`): told apart by their exact spelling
+        self.apart = set(apart)
 
     def key(self, name: str) -> str:
-        """The player a name is: its folded form, followed along the merges."""
-        found, seen = stats.name_key(name), set()
+        """The player a name is: its folded form (or, where two people at one table fold to it, the
+        name as the table kept it, case aside: "=łukasz"), followed along the merges."""
+        found = stats.name_key(name)
+        return self.follow("=" + name_key(name) if found in self.apart else found)
+
+    def follow(self, found: str) -> str:
+        """The player a key is, along the merges."""
+        seen = set()
         while found in self.into and found not in seen:
             seen.add(found)
             found = self.into[found]
@@ -54,9 +62,28 @@ class Merges:
     __call__ = key
 
 
-def merges(db: sqlite_utils.Database) -> Merges:
-    """The merges in force in the database (not undone), the oldest first."""
-    return Merges(db.execute("SELECT from_key, into_key FROM player_merges WHERE undone_at IS NULL ORDER BY id").fetchall())
+def apart(docs: Iterable[dict]) -> set[str]:
+    """The folded names that two players of one play share: a table takes "Lukasz" and "Łukasz" as two
+    people, so everywhere they are told apart by their exact spelling (Merges.key), never folded into one."""
+    out: set[str] = set()
+    for doc in docs:
+        keys = [stats.name_key(p["name"]) for p in doc["players"]]
+        out.update(k for k in keys if keys.count(k) > 1)
+    return out
+
+
+def merges(db: sqlite_utils.Database, docs: list[dict], restrict: bool = False) -> Merges:
+    """The merges in force in the database (not undone), the oldest first, over the plays `docs`.
+
+    `restrict` (a device other than the host's, `docs` the plays it may see): only the merges between
+    two names of those plays, so that a merge never shows it a name, or a player, from a table it may
+    not see (Bob merged into "Robert" shows Bob's table's phones "Bob", not "Robert").
+    """
+    rows = db.execute("SELECT from_key, into_key FROM player_merges WHERE undone_at IS NULL ORDER BY id").fetchall()
+    if restrict:
+        seen = {k for doc in docs for p in doc["players"] for k in (stats.name_key(p["name"]), "=" + name_key(p["name"]))}
+        rows = [(source, into) for source, into in rows if source in seen and into in seen]
+    return Merges(rows, apart(docs))
 
 
 def merged_into(db: sqlite_utils.Database, key: str, docs: list[dict]) -> list[dict]:
@@ -64,10 +91,10 @@ def merged_into(db: sqlite_utils.Database, key: str, docs: list[dict]) -> list[d
 
     `name` is the merged name as the latest of `docs` spells it (its folded form if none does).
     """
-    into = merges(db)
+    into = merges(db, docs)
     rows = db.execute("SELECT id, from_key, at FROM player_merges WHERE undone_at IS NULL ORDER BY id DESC").fetchall()
     spelled = spellings(docs)
-    return [{"id": id_, "name": spelled.get(source, source), "at": at} for id_, source, at in rows if into.key(source) == key]
+    return [{"id": id_, "name": spelled.get(source, source), "at": at} for id_, source, at in rows if into.follow(source) == key]
 
 
 def spellings(docs: Iterable[dict]) -> dict[str, str]:
@@ -180,7 +207,7 @@ def merge(db: sqlite_utils.Database, docs: list[dict], name: str, other: str) ->
     stored: no name given, a name nobody played under, a name that is already this player, or
     two players who sat at one table (two people, whatever their names).
     """
-    into = merges(db)
+    into = merges(db, docs)
     me, them = into.key(name), into.key(other)
     known = {k for doc in docs for k in stats.seats(doc, into)}
     if not other.strip():
@@ -202,10 +229,8 @@ def merge(db: sqlite_utils.Database, docs: list[dict], name: str, other: str) ->
 def undo_merge(db: sqlite_utils.Database, merge_id: str | int) -> None:
     """Take a merge back (it stays in the file, with when it was undone); RulesError on the field
     `merge` for an id that is no merge in force."""
-    try:
-        number = int(str(merge_id).strip())
-    except ValueError:
-        number = None
+    raw = str(merge_id).strip()
+    number = int(raw) if raw.isascii() and raw.isdigit() and len(raw) <= 18 else None  # SQLite's integers are 64-bit
     if number is None or db.execute("UPDATE player_merges SET undone_at = ? WHERE id = ? AND undone_at IS NULL",
                                     [tables.now(), number]).rowcount != 1:
         raise RulesError("merge", "there is no such merge to undo", _("There is no such merge to undo."))

@@ -5,9 +5,9 @@ JSON API (`POST /api/v1/tables/ID/rematch`) call these functions.
 
 The new table has the same game, the same players (their current names, in the same order, so
 that every seat is the same player), a copy of the old table's box profile and its options, but
-for a first player chosen at setup: a new game's first player follows the game's rule again (a
-draw at the start in Codex, Galileo and Voynich; Gutenberg's option default, or the automa
-[GB327]), or the group's choice at the start.
+for a first player chosen at setup: a new game's first player follows the game's rule again (in
+Codex, Galileo and Voynich nobody is first until the group draws or chooses one at the start;
+Gutenberg's option default, or the automa [GB327]), or the group's choice at the start.
 
 One transaction makes the new table and writes, on the old one, the `rematch` event
 `{"table": NEW_ID}` (companion/table_events.py), so `state["rematch"]` names the new table and

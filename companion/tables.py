@@ -29,6 +29,7 @@ from .history import describe, event_of as _event, history, recent_history  # no
 FRAMEWORK_EVENTS = {
     "rename": '{"player": INDEX, "name": NEW_NAME}: rename a player (index from 0; names stay unique)',
     "undo": '{"seq": SEQ}: recorded by POST .../undo; takes back the latest event still in force',
+    "rematch": '{"table": NEW_ID}: recorded by POST .../rematch ("Play again") on a finished table; never undone',
 }
 SECRET_BYTES = 22  # token_urlsafe(22): 176 bits of randomness, more than the 128 the contract asks
 ID_BYTES = 6

@@ -228,9 +228,12 @@ class Game:
         return self.modules.table.validate_options(options, player_count)
 
     def initial_state(self, names: list[str], options: dict, profile: dict) -> dict:
-        """Return the state of a new table (JSON-serialisable; players referred to by index), its words English."""
+        """Return the state of a new table (JSON-serialisable; players referred to by index), its words English.
+
+        The profile's `colours` are the app's, not the game's (colours.py): the game is handed the rest.
+        """
         with speech.english():
-            return self.modules.table.initial_state(names, options, profile)
+            return self.modules.table.initial_state(names, options, {k: v for k, v in profile.items() if k != "colours"})
 
     def apply(self, state: dict, type_: str, data: Any, ctx: Context) -> dict:
         """Return the state after one event; raise RulesError for an invalid one.

@@ -9,10 +9,11 @@ server's time it knows (static/js/clock.js).
 The event, `{"action": ACTION, ...}`:
 
 - `start` (`seat` and `limit_s` optional): the clock starts on `seat`, else on the game's first
-  player where the table knows it, else on seat 0; `limit_s` is the group's turn limit in seconds
+  player now where the table knows it (`order.first_of`: Gutenberg's token holder), else on seat 0; `limit_s` is the group's turn limit in seconds
   (0 or absent: none).
-- `pass` (`seat` optional): the running turn ends; the next one is `seat`'s (a tap on a name), else
-  the next seat in the game's turn order (`Game.next_seat`), else the next seat clockwise.
+- `pass` (`seat`, `from` optional): the running turn ends; the next one is `seat`'s (a tap on a name),
+  else the next seat in the game's turn order (`Game.next_seat`), else the next seat clockwise. `from`
+  names the turn that ends: refused once it has ended, so that "Done" tapped twice passes one turn.
 - `pause`, `resume`: the running turn stops and goes on; its time so far is kept.
 - `limit` (`limit_s`): change the turn limit (0: none).
 
@@ -41,12 +42,13 @@ ACTIONS = ("start", "pass", "pause", "resume", "limit")
 #: the longest turn limit a group may set: an hour
 LIMIT_MAX_S = 3600
 #: what each action takes beside `action`
-_KEYS = {"start": ("seat", "limit_s"), "pass": ("seat",), "pause": (), "resume": (), "limit": ("limit_s",)}
+_KEYS = {"start": ("seat", "limit_s"), "pass": ("seat", "from"), "pause": (), "resume": (), "limit": ("limit_s",)}
 
 #: event type -> one-line description with its data shape
 EVENTS: dict[str, str] = {
     "clock": ('{"action": "start" | "pass" | "pause" | "resume" | "limit", "seat": SEAT (optional: start or pass to '
-              'this player), "limit_s": 0-3600 (start, limit: a turn limit in seconds, 0 for none)}: the turn clock, '
+              'this player), "from": SEAT (optional, pass: the turn that ends; refused once it has), "limit_s": 0-3600 (start, limit: a turn '
+              'limit in seconds, 0 for none)}: the turn clock, '
               'timed by the server at each event'),
 }
 
@@ -77,7 +79,7 @@ def epoch_ms(at: str) -> int:
 
 def apply(game, state: dict, data: Any, ctx) -> dict:
     """Return the state after a `clock` event (Game.apply hands it on here); raise RulesError naming the field."""
-    data = obj(data, "data", required=("action",), optional=("seat", "limit_s"))
+    data = obj(data, "data", required=("action",), optional=("seat", "limit_s", "from"))
     action = choice(data["action"], "data.action", ACTIONS)
     for key in data:
         if key != "action" and key not in _KEYS[action]:
@@ -89,13 +91,15 @@ def apply(game, state: dict, data: Any, ctx) -> dict:
     seats = len(ctx.names)
     seat = whole(data["seat"], "data.seat", 0, seats - 1) if "seat" in data else None
     limit = whole(data["limit_s"], "data.limit_s", 0, LIMIT_MAX_S) if "limit_s" in data else None
+    ending = whole(data["from"], "data.from", 0, seats - 1) if "from" in data else None
     now = epoch_ms(ctx.at)
     clock = copy.deepcopy(state.get("clock"))
     if action == "start":
         if clock is not None:
             raise RulesError("data.action", _("the clock is already started"))
         if seat is None:
-            first = game.start_player(state, ctx.options)
+            # the first player now (Gutenberg's token passes each round), not who started the game
+            first = game.modules.order.first_of(state)
             seat = first if isinstance(first, int) and 0 <= first < seats else 0
         clock = {"ms": [0] * seats, "turns": [0] * seats, "running": seat, "since": now, "turn_ms": 0,
                  "paused": False, "limit_s": limit or None}
@@ -114,6 +118,9 @@ def apply(game, state: dict, data: Any, ctx) -> dict:
     else:  # pass, pause: a running clock
         if clock["paused"]:
             raise RulesError("data.action", _("the clock is paused: resume it first"))
+        if ending is not None and ending != clock["running"]:
+            # "Done" says whose turn it ends: tapped twice, the second (sent again on the newer version) passes nothing
+            raise RulesError("data.from", _("%(name)s's turn has already passed", name=ctx.names[ending]))
         _stop(clock, now)
         if action == "pause":
             clock["paused"] = True

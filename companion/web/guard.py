@@ -217,7 +217,9 @@ def cookie_settings() -> dict:
 DEFAULT_CREATE_LIMIT = "60/1"
 #: the routes that create, as Flask endpoints, and what each creates (the limit counts each kind apart)
 CREATING = {"home.create": "tables", "api.create_table": "tables", "profiles.save": "profiles",
-            "profiles.import_file": "profiles"}
+            "profiles.import_file": "profiles",
+            # "Play again" makes a table too: counted, or a token's holder could make tables past the limit
+            "rematch.start": "tables", "api.rematch_table": "tables"}
 
 
 class CreateLimit:

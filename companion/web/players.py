@@ -9,6 +9,8 @@ has answers 404 exactly as a name nobody has at all. The numbers come from compa
 
 from __future__ import annotations
 
+from urllib.parse import quote, urlencode
+
 from babel.numbers import format_percent
 from flask import Blueprint, abort, jsonify, redirect, render_template, request, url_for
 
@@ -27,10 +29,21 @@ HOST_ONLY = N_("Only the host's devices can do that: open the host-key link on t
 LONGEST = 200
 
 
+@bp.app_template_filter("player_path")
+def player_path(name: str) -> str:
+    """What follows /players in the address of a player's page: "/" and the name, every character
+    a browser reads as a path's (a "/", a "%") escaped, so that "a/../b" is one segment; a name of dots
+    alone ("..") goes in the query, since a browser folds such a segment away (WHATWG URL: /players/..
+    is /)."""
+    if not name.strip("."):
+        return "?" + urlencode({"name": name})
+    return "/" + quote(name, safe="")
+
+
 @bp.app_template_global()
 def player_url(name: str) -> str:
     """The address of a player's page, from any of their names."""
-    return url_for("players.page", name=name)
+    return url_for("players.index") + player_path(name)
 
 
 @bp.app_template_filter("percent")
@@ -47,7 +60,7 @@ def private(response):
 
 def seen() -> tuple[list[dict], players.Merges]:
     """The plays this device may see (the archive's rights) and the merges in force."""
-    return plays.visible(), players.merges(get_db())
+    return plays.visible(), plays.merges()
 
 
 def found(name: str) -> tuple[dict, list[dict], players.Merges]:
@@ -68,7 +81,10 @@ def titled(key: str) -> str:
 
 @bp.get("/players")
 def index():
-    """Everyone in the plays this device may see, the most plays first."""
+    """Everyone in the plays this device may see, the most plays first; with `?name=`, that player's
+    page (player_path: a name a browser would fold out of a path)."""
+    if "name" in request.args:
+        return player_page(request.args.get("name", ""))
     docs, key = seen()
     return render_template("players/list.html", everyone=players.everyone(docs, key), titles=titled, host=plays.is_host())
 
@@ -116,7 +132,7 @@ def merge():
         players.merge(get_db(), plays.visible(), name, other)
     except RulesError as err:
         return player_page(name, err, 400)
-    return redirect(url_for("players.page", name=name), 303)
+    return redirect(player_url(name), 303)
 
 
 @bp.post("/players/unmerge")
@@ -128,7 +144,7 @@ def unmerge():
         players.undo_merge(get_db(), request.form.get("merge", ""))
     except RulesError as err:
         return player_page(name, err, 400)
-    return redirect(url_for("players.page", name=name), 303)
+    return redirect(player_url(name), 303)
 
 
 @bp.post("/plays/<table_id>/delete")
@@ -146,6 +162,8 @@ def delete_play(table_id: str):
 def restore_play(table_id: str):
     """Bring a deleted play back (the host's alone); 303 to its record."""
     host_or_404()
+    if table_id not in results.deleted(get_db()):
+        abort(404, _(plays.NO_PLAY))
     results.restore(get_db(), table_id)
     return redirect(url_for("plays.record", table_id=table_id), 303)
 

@@ -76,7 +76,16 @@ def visible(game: str | None = None, player: str = "", newest_first: bool = True
     if ids is not None and not ids:
         return []
     found = results.results(get_db(), game, ids, newest_first)
-    return stats.plays_with(found, player, players.merges(get_db())) if player.strip() else found
+    return stats.plays_with(found, player, merges()) if player.strip() else found
+
+
+def merges() -> players.Merges:
+    """The host's merges of names, as far as this device may see them: the host's devices all of
+    them; another device those between names of the plays it may see (players.merges)."""
+    if is_host():
+        return players.merges(get_db(), results.results(get_db()))
+    ids = joined_ids()
+    return players.merges(get_db(), results.results(get_db(), None, ids) if ids else [], restrict=True)
 
 
 def visible_table(table_id: str) -> tables.Table:
@@ -176,15 +185,21 @@ def deleted_entries() -> list[dict]:
     """The plays the host deleted, the latest first, each with its restore (issue 41)."""
     db = get_db()
     ids = results.deleted(db)
-    found = [entry(results.result(t)) for t in results.finished(db, ids=set(ids), deleted=True)]
-    return sorted(found, key=lambda e: list(ids).index(e["table"]))
+    order = {table_id: i for i, table_id in enumerate(ids)}
+    found = []
+    for t in results.finished(db, ids=set(ids), deleted=True):
+        try:
+            found.append(entry(results.result(t)))
+        except results.NotOver:  # a score that cannot be computed any more: left out, as the archive does
+            continue
+    return sorted(found, key=lambda e: order[e["table"]])
 
 
 @bp.get("/plays/stats")
 def stats_page():
     """The stats per game across the plays this device may see, each with a chart of wins per player."""
     game, player, error = filters()
-    per_game = stats.per_game(visible(game, player), players.merges(get_db()))  # the host's merges of names too
+    per_game = stats.per_game(visible(game, player), merges())  # the host's merges of names too
     for g in per_game:
         g["title"] = games.get(g["game"]).title if games.get(g["game"]) else g["game"]
         label = _("Wins per player at %(game)s", game=g["title"])

@@ -71,20 +71,28 @@ def test_start_pass_and_totals_from_the_event_times():
     assert c["running"] == 0 and c["since"] == T0_MS + 50_250 and c["paused"] is False and c["turn_ms"] == 0
 
 
-def test_pass_follows_the_games_order_else_clockwise():
-    # the game's turn order where it says one (Game.next_seat), else the next seat clockwise
-    for key in games.ORDER:
-        game = games.get(key)
-        names = NAMES[:2] if key == "galileo" else NAMES
-        state = fold([tick("start", 0, seat=1)], game=game, names=names)
-        said = game.next_seat(state, 1)
-        expected = said if said is not None else 2 % len(names)
-        assert fold([tick("start", 0, seat=1), tick("pass", 5)], game=game, names=names)["clock"]["running"] == expected, key
+@pytest.mark.parametrize("key, first, turns", [
+    ("codex", 2, [2, 0, 1, 2]),      # clockwise from the first player [CN36], round the table
+    ("galileo", 1, [1, 2, 0, 1]),    # the turn order markers from the first player [GT103]
+    ("gutenberg", 1, [1, 2, 0, 1]),  # clockwise [GB72]
+    ("voynich", 2, [2, 0, 1, 2]),    # the seats in order from the first player [V55]
+])
+def test_done_follows_each_games_turn_order_from_its_first_player(key, first, turns):
+    game = games.get(key)
+    state = fold([("first_player", {"player": first}, 0), tick("start", 1)], game=game)
+    running = [state["clock"]["running"]]
+    for t in range(2, 5):
+        state = game.apply(state, "clock", {"action": "pass"}, Context(names=NAMES, options=_options(game, NAMES, {}), at=at(t)))
+        running.append(state["clock"]["running"])
+    assert running == turns
 
 
-def test_clockwise_wraps_round():
-    state = fold([tick("start", 0, seat=2), tick("pass", 1)])
-    assert state["clock"]["running"] == (CODEX.next_seat(state, 2) if CODEX.next_seat(state, 2) is not None else 0)
+def test_done_tapped_twice_passes_one_turn():
+    """The second "Done" names the turn it ends, which the first has passed: refused, nothing changed."""
+    state = fold([tick("start", 0, seat=0), tick("pass", 5, **{"from": 0})])
+    assert state["clock"]["running"] == 1
+    error = refused(state, {"action": "pass", "from": 0}, t=6)
+    assert error.field == "data.from" and "Anna" in error.message
 
 
 def test_start_on_the_games_first_player_by_default():
@@ -182,3 +190,9 @@ def test_history_lines():
     assert CODEX.describe("clock", {"action": "start"}, list(NAMES)) == "Turn clock started"
     assert CODEX.describe("clock", {"action": "pass"}, list(NAMES)) == "Turn clock: next turn"
     assert CODEX.describe("clock", {"action": "limit", "limit_s": 90}, list(NAMES)) == "Turn clock: a turn's limit is 90 s"
+
+
+def test_start_on_whoever_holds_the_first_player_token_now():
+    """Gutenberg's token passes each round [GB291]: the clock starts on its holder, not on who began."""
+    state = fold([("end_round", {}, 0), tick("start", 1)], game=games.get("gutenberg"))
+    assert state["first"] == 1 and state["clock"]["running"] == 1

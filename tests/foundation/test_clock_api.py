@@ -195,3 +195,29 @@ def test_a_server_restart_keeps_the_clock_and_says_its_time_again(tmp_path):
         assert sent <= served <= got and f'data-since="{before["since"]}"'.encode() in body
     finally:
         server.stop()
+
+
+def test_a_solo_voynich_record_shows_the_clock_of_the_human_alone(app, api):
+    """Voynich has a result but no seat at the clock: the record's clock lists the human alone (found in
+    review: the record answered 500). The state is what a solo table that ran a clock keeps at its end."""
+    from companion import tables
+    from companion.web.connection import get_db
+    from tests.foundation.test_plays import host_client
+    from tests.voynich.test_result import SPACES, ZERO, row
+
+    rows = [row(0, 38, (14, 21, 9, 6), (5, 4), {**ZERO, "astrology": [2, 1], "baths": [1, 0]}),
+            row(1, 30, (11, 19, 16, 8), (), {**ZERO, "botany": [1, 2], "recipes": [0, 1]}, {"right": ["baths", "astrology"]},
+                difficulty="extremely_hard", tokens_on_board=3)]
+    t = api.create("voynich", ["Ana"], calculator=True)
+    for type_, data in (("track", {"scoring_spaces": SPACES}), ("sheet", rows[1]), ("sheet", rows[0])):
+        assert api.event(t, type_, data).status_code == 200
+    with app.app_context():
+        db = get_db()
+        state = dict(tables.load(db, t["table"]).state, clock={"ms": [65000], "turns": [3], "running": None, "since": None,
+                                                               "turn_ms": 0, "paused": False, "limit_s": None})
+        db.execute("UPDATE tables SET state = ? WHERE id = ?", [json.dumps(state), t["table"]])
+    page = host_client(app).get(f"/plays/{t['table']}")
+    assert page.status_code == 200
+    clock_rows = re.findall(r'<tr data-name="([^"]+)"><th scope="row"><bdi>[^<]*</bdi></th><td class="clock-total">([^<]+)<',
+                            page.get_data(as_text=True))
+    assert clock_rows == [("Ana", "1:05")]

@@ -232,3 +232,18 @@ def test_the_swatch_shows_on_the_result_the_archive_and_the_exports(client, api,
 def test_a_table_without_colours_draws_no_swatch(client, api):
     t = api.create(GAME, ["Anna", "Tom"])
     assert Swatches(page_of(client, t)).found == []
+
+
+@pytest.mark.parametrize("game", games.ORDER)
+def test_a_table_starts_from_a_box_profile_with_colours_in_every_game(client, game):
+    """The profile's colours are the app's, beside the game's own values: no game refuses them as a
+    key it does not know (Galileo's board values did: review of issue 41)."""
+    answer = client.post(f"/profiles/new/{game}", data={"profile_name": "Box", "colours[]": ["red", "blue"]})
+    assert answer.status_code == 303, answer.get_data(as_text=True)[:300]
+    profile_id = int(answer.headers["Location"].rstrip("/").rsplit("/", 1)[1])
+    players = ["Ann"] if game == "voynich" else ["Ann", "Ben"]
+    made = client.post("/api/v1/tables", json={"game": game, "players": players, "profile": profile_id, "colours": ["blue", None][:len(players)]})
+    assert made.status_code == 201, made.get_json()
+    t = made.get_json()
+    page = client.get("/" + t["join_url"].split("://", 1)[1].split("/", 1)[1], follow_redirects=True)
+    assert page.status_code == 200 and "data-colour=\"blue\"" in page.get_data(as_text=True)

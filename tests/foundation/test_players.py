@@ -109,19 +109,19 @@ def merges_stored(db) -> list[tuple]:
 
 
 def numbers(db, name: str) -> tuple:
-    found = players.player(ARCHIVE, name, players.merges(db))
+    found = players.player(ARCHIVE, name, players.merges(db, ARCHIVE))
     return found["name"], found["plays"], found["wins"]
 
 
 def test_a_merge_makes_two_names_one_player_and_its_undo_parts_them(db):
     first = players.merge(db, ARCHIVE, "Cleo", "zoe")  # Zoë and Cleo never sat at one table
     assert numbers(db, "Cleo") == numbers(db, "Zoë") == ("Zoë", 2, 1)  # d2 and d4; Zoë is the latest spelling
-    ben = {h["key"]: h for h in players.player(ARCHIVE, "Ben", players.merges(db))["opponents"]}
+    ben = {h["key"]: h for h in players.player(ARCHIVE, "Ben", players.merges(db, ARCHIVE))["opponents"]}
     assert (ben["cleo"]["plays"], ben["cleo"]["wins"], ben["cleo"]["losses"]) == (2, 1, 1)
     # the stats page follows the merges too
-    codex = next(g for g in stats.per_game(ARCHIVE, players.merges(db)) if g["game"] == "codex")
+    codex = next(g for g in stats.per_game(ARCHIVE, players.merges(db, ARCHIVE)) if g["game"] == "codex")
     assert {p["name"]: p["plays"] for p in codex["players"]} == {"Ben": 2, "Zoë": 2, "anna": 1}
-    assert [p["name"] for p in players.everyone(ARCHIVE, players.merges(db))].count("Zoë") == 1
+    assert [p["name"] for p in players.everyone(ARCHIVE, players.merges(db, ARCHIVE))].count("Zoë") == 1
 
     # a chain: Cleo (Zoë with it) into Dora
     second = players.merge(db, ARCHIVE, "Dora", "Cleo")

@@ -37,7 +37,8 @@ def plays(api):
 def expected(app, name: str) -> dict:
     with app.app_context():
         db = get_db()
-        return players.player(results.results(db), name, players.merges(db))
+        docs = results.results(db)
+        return players.player(docs, name, players.merges(db, docs))
 
 
 def merges_stored(app) -> list:
@@ -239,3 +240,46 @@ def test_a_finished_tables_result_links_each_players_page(app, api):
     assert 'href="/players/Anna"' in links[0] and 'href="/players/B%C3%A9n"' in links[0]
     # and the link opens the page for this device, which sat at the table
     assert phone.get("/players/B%C3%A9n").status_code == 200
+
+
+# --- found in review (issue 41) --------------------------------------------------------------------
+
+def test_unmerge_with_a_huge_id_is_refused_not_a_500(app, api):
+    gutenberg_play(api, ["Anna", "Ben"], [40, 52])
+    host = host_client(app)
+    assert host.post("/players/unmerge", data={"name": "Anna", "merge": "9" * 40}).status_code == 400
+
+
+def test_two_people_at_one_table_stay_two_players_whose_names_fold_alike(app, api):
+    """A table takes "Lukasz" and "Łukasz" as two people: the folding that finds "Lukasz" typed for
+    "Łukasz" elsewhere never makes them one, and neither play nor loss is lost."""
+    t = gutenberg_play(api, ["Lukasz", "Łukasz"], [40, 52])
+    gutenberg_play(api, ["Łukasz", "Ann"], [61, 45])
+    everyone = {p["name"]: p for p in host_client(app).get("/api/v1/players").get_json()["players"]}
+    assert {name: (p["plays"], p["wins"]) for name, p in everyone.items()} == {"Łukasz": (2, 2), "Lukasz": (1, 0), "Ann": (1, 0)}
+    lukasz = host_client(app).get("/api/v1/players/Lukasz").get_json()
+    assert [p["table"] for p in lukasz["latest"]] == [t["table"]]
+
+
+def test_a_merge_shows_no_device_a_name_from_plays_it_may_not_see(app, api):
+    seen = gutenberg_play(api, ["Bob", "Ann"], [40, 52])
+    gutenberg_play(api, ["Robert Secret", "Zed"], [40, 52])
+    assert host_client(app).post("/players/merge", data={"name": "Robert Secret", "other": "Bob"}).status_code == 303
+    device = app.test_client()
+    device.get("/" + seen["join_url"].split("://", 1)[1].split("/", 1)[1])
+    assert "secret" not in json.dumps(device.get("/api/v1/players").get_json()).casefold()
+    assert device.get("/api/v1/players/robert%20secret").status_code == 404
+    assert device.get("/api/v1/players/Bob").get_json()["name"] == "Bob"
+    # the host sees the two as one player
+    assert host_client(app).get("/api/v1/players/Bob").get_json()["plays"] == 2
+
+
+def test_a_players_link_is_no_path_a_browser_folds(app, api):
+    """WHATWG URL parsing (every browser) turns /players/.. into / and /players/a/../b into /players/b."""
+    gutenberg_play(api, ["..", "a/../b"], [40, 52])
+    host = host_client(app)
+    hrefs = re.findall(r'href="(/players[^"]*)"', host.get("/players").get_data(as_text=True))
+    assert "/players?name=.." in hrefs and "/players/a%2F..%2Fb" in hrefs, hrefs
+    assert not any(re.search(r"(^|/)(\.|%2e){1,2}(/|$)", h, re.I) for h in hrefs), hrefs
+    for href in ("/players?name=..", "/players/a%2F..%2Fb"):
+        assert host.get(href).status_code == 200, href

@@ -276,3 +276,24 @@ def test_play_again_and_join_are_said_in_the_phones_language(app, api):
     anna.post(f"/t/{t['table']}/rematch")
     page = anna.get(f"/t/{t['table']}", headers={"Accept-Language": "pl"}).get_data(as_text=True)
     assert "Dołącz do nowego stołu" in page and "Zagrano ponownie przy nowym stole" in page
+
+
+def test_play_again_counts_against_the_limit_on_making_tables(tmp_path):
+    """A rematch makes a table: past --create-limit it is refused like any creation (found in review:
+    finishing a calculator table and playing it again made tables past the limit)."""
+    from companion import create_app
+    from tests.conftest import Api
+
+    app = create_app({"TESTING": True, "DATA_DIR": str(tmp_path), "CREATE_LIMIT": "1/60"})
+    client = app.test_client()
+    api = Api(client)
+    ex = examples("gutenberg")
+    t = api.create("gutenberg", ex.CALCULATOR_NAMES, calculator=True)
+    for type_, data in [*ex.CALCULATOR_SETUP, *[("sheet", r) for r in ex.CALCULATOR_ROWS]]:
+        api.event(t, type_, data)
+    before = count_rows(app, "tables")
+    again = client.post(f"/api/v1/tables/{t['table']}/rematch", headers={"X-Table-Token": t["token"]})
+    assert again.status_code == 429 and "Retry-After" in again.headers
+    client.set_cookie(f"tc_{t['table']}", t["token"])
+    assert client.post(f"/t/{t['table']}/rematch").status_code == 429
+    assert count_rows(app, "tables") == before
