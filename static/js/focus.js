@@ -7,15 +7,18 @@ var FOCUSABLE = "a[href], button:not([disabled]), input:not([disabled]):not([typ
 // with boxes, but hidden by content-visibility: checkVisibility() sees that, getClientRects() not)
 export function shown(el) { return !!el && (el.checkVisibility ? el.checkVisibility() : el.getClientRects().length > 0); }
 
-// What takes the focus in `stand`: itself if it can, else its first button on the screen (a
-// <details>' summary, "Change them"), else itself.
+// What takes the focus in `stand`: itself if it can, else the button it marks as its main one
+// (data-focus-first: the clock's "Done", never a name that would hand the turn over at a stray
+// Enter), else its first button on the screen (a <details>' summary, "Change them"), else itself.
 export function focusable(el, stand) {
   if (!el || el !== stand) return el;
-  var first = Array.prototype.filter.call(el.querySelectorAll("summary, button:not([disabled]), a[href]"), function (f) {
+  function onScreen(f) {
     var box = f.getBoundingClientRect();
     return shown(f) && box.bottom > 0 && box.top < window.innerHeight;
-  })[0];
-  return el.matches(FOCUSABLE) ? el : first || el;
+  }
+  var main = Array.prototype.filter.call(el.querySelectorAll("[data-focus-first]:not([disabled])"), onScreen)[0];
+  var first = Array.prototype.filter.call(el.querySelectorAll("summary, button:not([disabled]), a[href]"), onScreen)[0];
+  return el.matches(FOCUSABLE) ? el : main || first || el;
 }
 export function focusOn(el, reveal) {
   if (!el) return;

@@ -5,6 +5,7 @@
 // shows that version already (update.js). While the stream is not open (no EventSource, a proxy
 // that holds it back, the server away) or taps are kept to be sent, the page polls /t/ID/live,
 // which answers with what changed since the version it shows; while it is open it sends nothing.
+import { troubled } from "./banner.js";
 import { waitingHere } from "./kept.js";
 import { morphInto } from "./morph.js";
 import { answered, unreachable } from "./send.js";
@@ -92,7 +93,9 @@ var silence = null, aliveMs = null, silent = false;
 function heardStream(seconds) {
   if (seconds > 0) aliveMs = seconds * 1000;
   clearTimeout(silence);
-  if (silent) {
+  // silent, or said unreachable while the stream went on (the phone's network came back, its stream
+  // held): a word on the stream says the server is there, so the banner goes (send.js answered)
+  if (silent || (troubled() === "offline" && navigator.onLine !== false)) {
     silent = false;
     pushOpen = true;
     answered();

@@ -73,3 +73,24 @@ def test_the_clock_ticks_on_the_other_phone_passes_and_survives_a_reload(server,
     # Anna's total is what the server counted, written as the server writes it
     anna = dark_phone.locator('#turn-clock .clock-seat[data-you="0"] .clock-time').inner_text()
     assert seconds(anna) == c["ms"][0] // 1000
+
+    # Pause on Tom's phone: the button he tapped (and kept the focus on) says Resume after it, on his
+    # phone as on Anna's; Resume again says Pause (a morph leaves a focused element as it is)
+    dark_phone.get_by_role("button", name="Pause", exact=True).click()
+    dark_phone.get_by_role("button", name="Resume", exact=True).wait_for()
+    phone.get_by_role("button", name="Resume", exact=True).wait_for()
+    assert dark_phone.get_by_role("button", name="Pause", exact=True).count() == 0
+    dark_phone.get_by_role("button", name="Resume", exact=True).click()
+    dark_phone.get_by_role("button", name="Pause", exact=True).wait_for()
+    assert dark_phone.get_by_role("button", name="Resume", exact=True).count() == 0
+
+
+def test_starting_the_clock_leaves_the_focus_on_done(server, phone):
+    """The start form goes as the clock starts: the focus goes to "Done", never to a name's button,
+    which a stray Enter would press to hand the turn over (found playing issue 41)."""
+    t = create(server, "gutenberg", ("Anna", "Tom"))
+    open_table(phone, server, t, "Anna")
+    phone.get_by_text("Start a turn clock").click()
+    phone.get_by_role("button", name="Start the clock").click()
+    phone.locator("#turn-clock [data-clock-tick]").wait_for()
+    phone.wait_for_function("() => document.activeElement && document.activeElement.matches('.clock-done-btn')")

@@ -7,6 +7,8 @@ turn clock's `next_seat`); and the card "Who goes first?" posted without JavaScr
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from companion.games import ORDER, get
@@ -246,6 +248,9 @@ def test_the_card_says_the_rule_where_it_decides(client, api):
     open_table(client, t)
     page = client.get(f"/t/{t['table']}").get_data(as_text=True)
     assert "automa takes the first player token [GB327]" in page and 'value="first_player"' not in page
+    # the outcome's own line says it: no seat of the table goes first, the rule says who (it was blank)
+    outcome = re.search(r'<p class="first-outcome"[^>]*>(.*?)</p>', page, re.S).group(1)
+    assert "automa takes the first player token [GB327]" in outcome
     t = api.create("voynich", ["Anna"])
     open_table(client, t)
     page = client.get(f"/t/{t['table']}").get_data(as_text=True)

@@ -596,3 +596,21 @@ def test_a_tap_is_kept_where_the_browser_refuses_to_store_it(tmp_path, phone):
         assert len(logged(server, t)) == 1
     finally:
         server.stop()
+
+
+def test_the_banner_goes_when_the_network_is_back_and_the_stream_speaks(server, phone, dark_phone):
+    """A watcher's Wi-Fi drops and comes back while its stream holds (found playing issue 41): the
+    banner said "No connection" for good, though Bob's changes kept arriving. A word on the stream
+    says the server is there."""
+    t = create(server, game="codex", players=("Ann", "Bob"))
+    open_table(phone, server, t, "Ann")
+    open_table(dark_phone, server, t, "Bob")
+    phone.wait_for_function("() => document.querySelector('#table-push') !== null")
+    banner = phone.locator("#connection-banner")
+    phone.context.set_offline(True)
+    banner.wait_for(state="visible")
+    phone.context.set_offline(False)
+    phone.wait_for_timeout(500)  # back online, nothing kept: the banner waits for a word from the server
+    points(dark_phone, "Bob").click()
+    until(lambda: scores(server, t) == [0, 1])
+    banner.wait_for(state="hidden", timeout=12_000)  # Bob's point, or the stream's next "alive", said it

@@ -31,6 +31,8 @@ def test_play_again_on_one_phone_and_join_in_ones_seat_on_the_other(server, brow
         old = urlparse(a.url).path
         assert b.locator("#rematch").get_by_role("button", name="Play again").is_visible()
         fits_a_phone(a, "#rematch")
+        # B reads the page's end (the history, the invite): the join must come into its view all the same
+        b.evaluate("() => window.scrollTo(0, document.documentElement.scrollHeight)")
         a.locator("#rematch").get_by_role("button", name="Play again").click()
         a.wait_for_url(lambda url: urlparse(url).path not in (old, old + "/rematch"))
         new = urlparse(a.url).path
@@ -38,6 +40,8 @@ def test_play_again_on_one_phone_and_join_in_ones_seat_on_the_other(server, brow
         # B did nothing: the push brings the join, and one tap takes it to its own seat
         join = b.locator("#rematch").get_by_role("button", name="Join the new table")
         join.wait_for()
+        b.wait_for_function("() => { const r = document.getElementById('rematch').getBoundingClientRect();"
+                            " return r.top >= 0 && r.bottom <= window.innerHeight; }")  # brought into view, once
         fits_a_phone(b, "#rematch")
         shot(b, "rematch-join-360-dark")
         assert urlparse(b.url).path == old  # pushed, not reloaded
