@@ -16,7 +16,7 @@ function firstTime(key, table) {
   try { localStorage.setItem(key, JSON.stringify(shown.concat([table]).slice(-50))); } catch (e) { /* once a page then */ }
   return true;
 }
-function bringIntoView(section) {
+function showSection(section) {
   section.scrollIntoView({ block: "start" });
   focusOn(section);
 }
@@ -27,8 +27,8 @@ export function showResultOnce(scroll) {
   var live = document.getElementById("table-live"), table = thisTable();
   if (!live || !table || !live.hasAttribute("data-finished")) return;
   var join = document.querySelector("#rematch[data-joinable]");
-  if (join && firstTime(JOIN_SHOWN, table) && scroll) return bringIntoView(join);
+  if (join && firstTime(JOIN_SHOWN, table) && scroll) return showSection(join);
   if (!firstTime(RESULT_SHOWN, table)) return;
   var result = live.querySelector("[data-result]") || document.getElementById("log-play");
-  if (scroll && result) bringIntoView(result);
+  if (scroll && result) showSection(result);
 }
