@@ -72,10 +72,13 @@ export function tickClock() {
   var run = Math.max(0, serverNow() - since);
   var time = section.querySelector("[data-clock-tick]");
   if (time) time.textContent = clockTime(Number(time.getAttribute("data-clock-ms")) + run);
+  var turn = Number(section.getAttribute("data-turn-ms")) + run;
+  var thisTurn = section.querySelector("[data-clock-turn]");
+  if (thisTurn) thisTurn.textContent = clockTime(turn);
   var limit = Number(section.getAttribute("data-limit-s")) * 1000;
   var line = section.querySelector("[data-clock-limit]");
   if (!limit || !line) return;
-  var over = Number(section.getAttribute("data-turn-ms")) + run > limit;
+  var over = turn > limit;
   line.classList.toggle("over", over);
   var warning = line.querySelector("[data-clock-over]");
   if (warning) warning.hidden = !over;

@@ -48,6 +48,8 @@ def test_the_clock_ticks_on_the_other_phone_passes_and_survives_a_reload(server,
     ticking = dark_phone.locator("#turn-clock [data-clock-tick]")
     ticking.wait_for()
     dark_phone.wait_for_function("() => /^0:0[1-9]$/.test(document.querySelector('#turn-clock [data-clock-tick]').textContent.trim())")
+    # and the running turn's own time beside it, ticking the same
+    dark_phone.wait_for_function("() => /^0:0[1-9]$/.test(document.querySelector('#turn-clock [data-clock-turn]').textContent.trim())")
     # past the limit: a warning in words, in the place the limit's line kept for it (nothing moves)
     line = dark_phone.locator("#turn-clock [data-clock-limit]")
     height = line.bounding_box()["height"]

@@ -21,6 +21,9 @@ def test_colours_are_chosen_and_shown_on_a_phone(server, browser, scheme):
         for i, name in enumerate(["Anna", "Tom"]):
             page.locator("input[name='players[]']").nth(i).fill(name)
         # the colour's name is the touch target: the whole chip, not the small radio inside it
+        # each row's colours fold under its summary until asked for: one tap opens them
+        for i in range(2):
+            page.locator("details.colour-details").nth(i).locator("summary").click()
         page.locator("fieldset.colour-pick").nth(0).get_by_text("white", exact=True).click()
         page.locator("fieldset.colour-pick").nth(1).get_by_text("black", exact=True).click()
         fits_a_phone(page, "form")
