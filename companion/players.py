@@ -46,10 +46,15 @@ class Merges:
         self.apart = set(apart)
 
     def key(self, name: str) -> str:
-        """The player a name is: its folded form (or, where two people at one table fold to it, the
-        name as the table kept it, case aside: "=łukasz"), followed along the merges."""
+        """The player a name is: its own key (`own`), followed along the merges."""
+        return self.follow(self.own(name))
+
+    def own(self, name: str) -> str:
+        """A name's key before any merge: its folded form; or, where two people at one table fold to it,
+        the name as the table kept it, case aside, after a space (" łukasz"): no folded name starts with
+        one (stats.name_key trims), so it is never another name's key."""
         found = stats.name_key(name)
-        return self.follow("=" + name_key(name) if found in self.apart else found)
+        return " " + name_key(name) if found in self.apart else found
 
     def follow(self, found: str) -> str:
         """The player a key is, along the merges."""
@@ -81,7 +86,7 @@ def merges(db: sqlite_utils.Database, docs: list[dict], restrict: bool = False) 
     """
     rows = db.execute("SELECT from_key, into_key FROM player_merges WHERE undone_at IS NULL ORDER BY id").fetchall()
     if restrict:
-        seen = {k for doc in docs for p in doc["players"] for k in (stats.name_key(p["name"]), "=" + name_key(p["name"]))}
+        seen = {k for doc in docs for p in doc["players"] for k in (stats.name_key(p["name"]), " " + name_key(p["name"]))}
         rows = [(source, into) for source, into in rows if source in seen and into in seen]
     return Merges(rows, apart(docs))
 
@@ -93,16 +98,16 @@ def merged_into(db: sqlite_utils.Database, key: str, docs: list[dict]) -> list[d
     """
     into = merges(db, docs)
     rows = db.execute("SELECT id, from_key, at FROM player_merges WHERE undone_at IS NULL ORDER BY id DESC").fetchall()
-    spelled = spellings(docs)
+    spelled = spellings(docs, into)
     return [{"id": id_, "name": spelled.get(source, source), "at": at} for id_, source, at in rows if into.follow(source) == key]
 
 
-def spellings(docs: Iterable[dict]) -> dict[str, str]:
-    """Each folded name's latest spelling in the plays (no merge followed)."""
+def spellings(docs: Iterable[dict], into: Merges) -> dict[str, str]:
+    """Each name's own key's latest spelling in the plays (no merge followed: Merges.own)."""
     out: dict[str, str] = {}
     for doc in stats.newest_first(docs):
         for p in doc["players"]:
-            out.setdefault(stats.name_key(p["name"]), p["name"])
+            out.setdefault(into.own(p["name"]), p["name"])
     return out
 
 

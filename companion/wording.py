@@ -52,6 +52,10 @@ COMMON_LABELS = {
     "profile": N_("the box profile"),
     "calculator": N_("\"Just the final score\""),
     "seat": N_("your seat"),
+    # the turn clock's event, every game's (games/clock.py)
+    "clock.from": N_("\"Done\""),
+    "clock.seat": N_("the player to hand the turn to"),
+    "clock.limit_s": N_("the turn limit"),
 }
 #: the one message a line says otherwise: a field left empty is "missing" (compared in English and translated)
 REQUIRED = N_("is required")

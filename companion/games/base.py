@@ -99,6 +99,7 @@ ROLES: dict[str, dict[str, str]] = {
         "begun": "(state) -> why it is too late to choose the first player (begun, over), or None",
         "set_first": "(state, seat) -> None: the first player chosen, and what follows from it in the state",
         "first_of": "(state) -> the seat going first, once known, or None",
+        "to_play": "(state) -> the seat whose turn it is now, where the table keeps it, else the first's, or None",
         "next_seat": "(state, seat) -> the seat whose turn follows, or None",
     },
 }

@@ -9,7 +9,7 @@ server's time it knows (static/js/clock.js).
 The event, `{"action": ACTION, ...}`:
 
 - `start` (`seat` and `limit_s` optional): the clock starts on `seat`, else on the game's first
-  player now where the table knows it (`order.first_of`: Gutenberg's token holder), else on seat 0; `limit_s` is the group's turn limit in seconds
+  whose turn it is now where the table knows it (`order.to_play`), else on seat 0; `limit_s` is the group's turn limit in seconds
   (0 or absent: none).
 - `pass` (`seat`, `from` optional): the running turn ends; the next one is `seat`'s (a tap on a name),
   else the next seat in the game's turn order (`Game.next_seat`), else the next seat clockwise. `from`
@@ -98,8 +98,8 @@ def apply(game, state: dict, data: Any, ctx) -> dict:
         if clock is not None:
             raise RulesError("data.action", _("the clock is already started"))
         if seat is None:
-            # the first player now (Gutenberg's token passes each round), not who started the game
-            first = game.modules.order.first_of(state)
+            # whose turn it is now (Galileo's order changes each cycle, Gutenberg's token passes each round)
+            first = game.modules.order.to_play(state)
             seat = first if isinstance(first, int) and 0 <= first < seats else 0
         clock = {"ms": [0] * seats, "turns": [0] * seats, "running": seat, "since": now, "turn_ms": 0,
                  "paused": False, "limit_s": limit or None}

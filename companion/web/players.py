@@ -35,7 +35,7 @@ def player_path(name: str) -> str:
     a browser reads as a path's (a "/", a "%") escaped, so that "a/../b" is one segment; a name of dots
     alone ("..") goes in the query, since a browser folds such a segment away (WHATWG URL: /players/..
     is /)."""
-    if not name.strip("."):
+    if not name.strip(".") or name.startswith("/"):  # and "/x": werkzeug folds /players//x into /players/x
         return "?" + urlencode({"name": name})
     return "/" + quote(name, safe="")
 
@@ -60,7 +60,8 @@ def private(response):
 
 def seen() -> tuple[list[dict], players.Merges]:
     """The plays this device may see (the archive's rights) and the merges in force."""
-    return plays.visible(), plays.merges()
+    docs = plays.visible()
+    return docs, plays.merges(docs)
 
 
 def found(name: str) -> tuple[dict, list[dict], players.Merges]:

@@ -79,13 +79,14 @@ def visible(game: str | None = None, player: str = "", newest_first: bool = True
     return stats.plays_with(found, player, merges()) if player.strip() else found
 
 
-def merges() -> players.Merges:
+def merges(docs: list[dict] | None = None) -> players.Merges:
     """The host's merges of names, as far as this device may see them: the host's devices all of
-    them; another device those between names of the plays it may see (players.merges)."""
-    if is_host():
-        return players.merges(get_db(), results.results(get_db()))
-    ids = joined_ids()
-    return players.merges(get_db(), results.results(get_db(), None, ids) if ids else [], restrict=True)
+    them; another device those between names of the plays it may see (players.merges). `docs`: every
+    play this device may see (`visible()`), where the caller holds them already."""
+    if docs is None:
+        ids = None if is_host() else joined_ids()
+        docs = results.results(get_db(), None, ids) if ids is None or ids else []
+    return players.merges(get_db(), docs, restrict=not is_host())
 
 
 def visible_table(table_id: str) -> tables.Table:

@@ -16,7 +16,8 @@ export function focusable(el, stand) {
     var box = f.getBoundingClientRect();
     return shown(f) && box.bottom > 0 && box.top < window.innerHeight;
   }
-  var main = Array.prototype.filter.call(el.querySelectorAll("[data-focus-first]:not([disabled])"), onScreen)[0];
+  // the main button even below the screen's edge: a stray Enter then does what the part is for
+  var main = Array.prototype.filter.call(el.querySelectorAll("[data-focus-first]:not([disabled])"), shown)[0];
   var first = Array.prototype.filter.call(el.querySelectorAll("summary, button:not([disabled]), a[href]"), onScreen)[0];
   return el.matches(FOCUSABLE) ? el : main || first || el;
 }

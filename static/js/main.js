@@ -9,7 +9,7 @@ import { noteInviteAtStart, openInviteOnArrival, tidyInvite } from "./invite.js"
 import { rereadKept } from "./kept.js";
 import { pickLanguage } from "./language.js";
 import { paintMarks } from "./marks.js";
-import { selectNumber } from "./numbers.js";
+import { pressed, selectNumber } from "./numbers.js";
 import { onlyNewer, setUpMorph } from "./morph.js";
 import { drawPushed, pollWhileNeeded, pushDrawn, pushed, startPolling, streamClosed, streamError, streamOpen } from "./push.js";
 import { oneAlert } from "./refusal.js";
@@ -87,6 +87,7 @@ on(UPDATED, keepTicking);  // the running turn's time, at once where the morph b
 on("submit", tapped, true);
 on("submit", pollWhileNeeded, true);
 on("click", share);
+on("pointerdown", pressed, true);
 on("focusin", selectNumber);  // a number field's value selected: the first digit typed replaces it
 on("change", pickLanguage);
 on("click", wakeOnTap, true);

@@ -1,20 +1,28 @@
 // A number field's value is selected as it takes the focus, so that the first digit typed replaces
 // it: a field showing 0, tapped, had its caret before the 0, and "21" typed there was saved as 210
-// (found playing issue 41). Where the phone places the caret after the focus (a tap's pointerup),
-// the selection is made again then, once.
+// (found playing issue 41). Selected at once, just after, and, where a finger or a mouse focused it,
+// once more as it lifts (where a tap's caret is placed), never later than the field's blur.
+var pressedAt = 0;
+var PRESS_MS = 1000;
+
 function isNumber(el) {
   return el instanceof HTMLInputElement && (el.inputMode === "numeric" || el.type === "number") && !el.readOnly;
 }
 function selectAll(field) {
   try { field.select(); } catch (e) { /* a type=number field on some browsers: nothing to select */ }
 }
+// pointerdown (capture): a press that may focus a field
+export function pressed() { pressedAt = Date.now(); }
 // focusin
 export function selectNumber(evt) {
   var field = evt.target;
   if (!isNumber(field) || !field.value) return;
+  function again() { if (document.activeElement === field) selectAll(field); }
   selectAll(field);
-  field.addEventListener("pointerup", function again(up) {
-    field.removeEventListener("pointerup", again);
-    if (document.activeElement === field) { up.preventDefault(); selectAll(field); }
-  });
+  setTimeout(again, 0);
+  if (Date.now() - pressedAt > PRESS_MS) return;  // the keyboard or a script: no press to lift
+  function off() { field.removeEventListener("mouseup", lifted); field.removeEventListener("blur", off); }
+  function lifted(up) { up.preventDefault(); again(); off(); }
+  field.addEventListener("mouseup", lifted);
+  field.addEventListener("blur", off);
 }

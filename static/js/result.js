@@ -27,8 +27,9 @@ export function showResultOnce(scroll) {
   var live = document.getElementById("table-live"), table = thisTable();
   if (!live || !table || !live.hasAttribute("data-finished")) return;
   var join = document.querySelector("#rematch[data-joinable]");
+  var resultFirst = firstTime(RESULT_SHOWN, table);  // seen now, whichever of the two is shown
   if (join && firstTime(JOIN_SHOWN, table) && scroll) return showSection(join);
-  if (!firstTime(RESULT_SHOWN, table)) return;
+  if (!resultFirst) return;
   var result = live.querySelector("[data-result]") || document.getElementById("log-play");
   if (scroll && result) showSection(result);
 }

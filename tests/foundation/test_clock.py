@@ -196,3 +196,23 @@ def test_start_on_whoever_holds_the_first_player_token_now():
     """Gutenberg's token passes each round [GB291]: the clock starts on its holder, not on who began."""
     state = fold([("end_round", {}, 0), tick("start", 1)], game=games.get("gutenberg"))
     assert state["first"] == 1 and state["clock"]["running"] == 1
+
+
+def test_done_skips_whoever_passed_in_galileo_and_starts_on_whose_turn_it_is():
+    """Not clockwise: Galileo's turn order skips those who passed this cycle [GT369], and the clock
+    starts on whose turn it is on the Current Turn Order Track, which changes each cycle [GT379]."""
+    galileo = games.get("galileo")
+    state = fold([], game=galileo)
+    state = dict(state, order=[2, 0, 1], passing=[0])  # a later cycle: Cara first, Anna has passed
+    ctx = Context(names=NAMES, options=_options(galileo, NAMES, {}), at=at(1))
+    started = galileo.apply(state, "clock", {"action": "start"}, ctx)
+    assert started["clock"]["running"] == 2
+    passed = galileo.apply(started, "clock", {"action": "pass"}, Context(names=NAMES, options=ctx.options, at=at(2)))
+    assert passed["clock"]["running"] == 1  # Anna passed: Ben, not the next seat clockwise (0)
+
+
+def test_the_clock_starts_on_whose_turn_it_is_in_voynich():
+    voynich = games.get("voynich")
+    state = dict(fold([], game=voynich), turn=2)
+    started = voynich.apply(state, "clock", {"action": "start"}, Context(names=NAMES, options=_options(voynich, NAMES, {}), at=at(1)))
+    assert started["clock"]["running"] == 2

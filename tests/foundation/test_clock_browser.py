@@ -85,6 +85,8 @@ def test_the_clock_ticks_on_the_other_phone_passes_and_survives_a_reload(server,
     dark_phone.get_by_role("button", name="Resume", exact=True).click()
     dark_phone.get_by_role("button", name="Pause", exact=True).wait_for()
     assert dark_phone.get_by_role("button", name="Resume", exact=True).count() == 0
+    # the focus stays on the pair's button, never on Done, which a stray Enter would press
+    dark_phone.wait_for_function("() => document.activeElement && document.activeElement.closest('#clock-pause-resume') !== null")
 
 
 def test_starting_the_clock_leaves_the_focus_on_done(server, phone):

@@ -283,3 +283,33 @@ def test_a_players_link_is_no_path_a_browser_folds(app, api):
     assert not any(re.search(r"(^|/)(\.|%2e){1,2}(/|$)", h, re.I) for h in hrefs), hrefs
     for href in ("/players?name=..", "/players/a%2F..%2Fb"):
         assert host.get(href).status_code == 200, href
+
+
+def test_a_name_told_apart_is_no_other_names_key(app, api):
+    """Lukasz and Łukasz sat at one table: each is told apart by his own spelling, which is never the
+    key of a name someone typed ("=Lukasz" was, and took Lukasz's plays: second review)."""
+    gutenberg_play(api, ["Lukasz", "Łukasz"], [40, 52])
+    gutenberg_play(api, ["=Lukasz", "Ann"], [61, 45])
+    everyone = {p["name"]: p["plays"] for p in host_client(app).get("/api/v1/players").get_json()["players"]}
+    assert everyone == {"Lukasz": 1, "Łukasz": 1, "=Lukasz": 1, "Ann": 1}
+
+
+def test_the_hosts_merge_of_a_name_told_apart_is_said_by_its_name(app, api):
+    gutenberg_play(api, ["Lukasz", "Łukasz"], [40, 52])
+    gutenberg_play(api, ["Luke", "Ann"], [61, 45])
+    host = host_client(app)
+    assert host.post("/players/merge", data={"name": "Luke", "other": "Lukasz"}).status_code == 303
+    assert host.get("/api/v1/players/Luke").get_json()["plays"] == 2
+    page = host.get("/players/Luke").get_data(as_text=True)
+    merged = re.search(r'<ul class="player-merged">(.*?)</ul>', page, re.S).group(1)
+    assert "<bdi>Lukasz</bdi> merged here" in merged and "lukasz" not in merged  # the name, not the key it is kept under
+
+
+def test_a_name_starting_with_a_slash_links_to_its_own_page(app, api):
+    """/players/%2Fx reaches the app as /players//x, which werkzeug folds into /players/x: another player."""
+    gutenberg_play(api, ["/x", "x"], [40, 52])
+    host = host_client(app)
+    hrefs = re.findall(r'href="(/players[^"]*)"', host.get("/players").get_data(as_text=True))
+    slash = next(h for h in hrefs if "x" in h and h != "/players/x")
+    page = host.get(slash.replace("&amp;", "&"), follow_redirects=False)
+    assert page.status_code == 200 and "<bdi>/x</bdi>" in page.get_data(as_text=True).split("<h1", 1)[1][:300]

@@ -26,7 +26,6 @@ def begun(state: dict) -> str | None:
     return None
 
 
-
 def set_first(state: dict, seat: int) -> None:
     """The first player chosen: the last turns, when the end is triggered already, are named from it [CN54]."""
     state["first"] = seat
@@ -36,6 +35,11 @@ def set_first(state: dict, seat: int) -> None:
 def first_of(state: dict) -> int | None:
     """The seat going first, once chosen or drawn."""
     return state["first"]
+
+
+def to_play(state: dict) -> int | None:
+    """Whose turn it is now: the table keeps no turn before the last ones, so the first player's."""
+    return first_of(state)
 
 
 def next_seat(state: dict, seat: int) -> int | None:

@@ -9,7 +9,7 @@ open until the first turn is played.
 from __future__ import annotations
 
 from ..speech import _
-from .table import has_passed
+from .table import current_player, has_passed
 
 
 def ruled(state: dict, options: dict) -> str | None:
@@ -27,7 +27,6 @@ def begun(state: dict) -> str | None:
     return None
 
 
-
 def set_first(state: dict, seat: int) -> None:
     """The first player chosen: the turn order markers from them, clockwise [GT103]."""
     n = len(state["players"])
@@ -38,6 +37,13 @@ def set_first(state: dict, seat: int) -> None:
 def first_of(state: dict) -> int | None:
     """The seat going first, once chosen or drawn (a table stored before issue 41 has none)."""
     return state.get("first")
+
+
+def to_play(state: dict) -> int | None:
+    """Whose turn it is now: in the Actions phase the first on the Current Turn Order Track not done this
+    round [GT369, GT379]; else the first player's."""
+    now = current_player(state)
+    return now if now is not None else first_of(state)
 
 
 def next_seat(state: dict, seat: int) -> int | None:

@@ -33,7 +33,6 @@ def begun(state: dict) -> str | None:
     return None
 
 
-
 def set_first(state: dict, seat: int) -> None:
     """The player `seat` takes the first player token [GB72]: the initiative markers count from them
     (7, 8, 9, 10 [GB77]: table.holding reads `first`); `start` keeps who took round 1's first turn."""
@@ -45,6 +44,11 @@ def first_of(state: dict) -> int | None:
     """The player holding the first player token; None when the automa holds it [GB327]."""
     who = state["seats"][state["first"]]
     return None if who == AUTOMA else who
+
+
+def to_play(state: dict) -> int | None:
+    """Whose turn it is now: the first player token's holder, who begins each step of a round [GB72]."""
+    return first_of(state)
 
 
 def next_seat(state: dict, seat: int) -> int | None:

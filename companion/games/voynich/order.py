@@ -29,7 +29,6 @@ def begun(state: dict) -> str | None:
     return None
 
 
-
 def set_first(state: dict, seat: int) -> None:
     """The first player chosen [V55]: it is their turn, and each round starts with them (table.py)."""
     state["first"] = seat
@@ -39,6 +38,12 @@ def set_first(state: dict, seat: int) -> None:
 def first_of(state: dict) -> int | None:
     """The seat going first: the human in a solo game [V377], else the one chosen or drawn."""
     return 0 if state["solo"] else state.get("first")
+
+
+def to_play(state: dict) -> int | None:
+    """Whose turn it is now [V55]: the table's `turn`; in a solo game the human, whose phone plays
+    Voynich's turns too [V377]."""
+    return 0 if state["solo"] else state["turn"]
 
 
 def next_seat(state: dict, seat: int) -> int | None:
