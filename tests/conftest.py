@@ -149,6 +149,17 @@ def client(app):
 
 
 @pytest.fixture
+def conn(tmp_path):
+    """A connection to a real SQLite file holding every migration (companion/db.py), without an app;
+    closed after the test."""
+    path = tmp_path / "t.db"
+    database.migrate(path)
+    c = database.connect(path)
+    yield c
+    c.conn.close()
+
+
+@pytest.fixture
 def runner(app):
     """The Flask CLI runner."""
     return app.test_cli_runner()

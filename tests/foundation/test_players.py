@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from companion import db as database, players, results, stats
+from companion import players, results, stats
 from companion.games.validation import RulesError
 from companion.web.connection import get_db
 
@@ -95,45 +95,36 @@ def test_the_average_time_per_turn_is_the_sum_of_times_over_the_sum_of_turns():
 
 # --- merges ----------------------------------------------------------------------------------------
 
-@pytest.fixture
-def db(tmp_path):
-    path = tmp_path / "companion.db"
-    database.migrate(path)
-    connection = database.connect(path)
-    yield connection
-    connection.conn.close()
+def merges_stored(conn) -> list[tuple]:
+    return conn.execute("SELECT from_key, into_key, undone_at IS NULL FROM player_merges ORDER BY id").fetchall()
 
 
-def merges_stored(db) -> list[tuple]:
-    return db.execute("SELECT from_key, into_key, undone_at IS NULL FROM player_merges ORDER BY id").fetchall()
-
-
-def numbers(db, name: str) -> tuple:
-    found = players.player(ARCHIVE, name, players.merges(db, ARCHIVE))
+def numbers(conn, name: str) -> tuple:
+    found = players.player(ARCHIVE, name, players.merges(conn, ARCHIVE))
     return found["name"], found["plays"], found["wins"]
 
 
-def test_a_merge_makes_two_names_one_player_and_its_undo_parts_them(db):
-    first = players.merge(db, ARCHIVE, "Cleo", "zoe")  # Zoë and Cleo never sat at one table
-    assert numbers(db, "Cleo") == numbers(db, "Zoë") == ("Zoë", 2, 1)  # d2 and d4; Zoë is the latest spelling
-    ben = {h["key"]: h for h in players.player(ARCHIVE, "Ben", players.merges(db, ARCHIVE))["opponents"]}
+def test_a_merge_makes_two_names_one_player_and_its_undo_parts_them(conn):
+    first = players.merge(conn, ARCHIVE, "Cleo", "zoe")  # Zoë and Cleo never sat at one table
+    assert numbers(conn, "Cleo") == numbers(conn, "Zoë") == ("Zoë", 2, 1)  # d2 and d4; Zoë is the latest spelling
+    ben = {h["key"]: h for h in players.player(ARCHIVE, "Ben", players.merges(conn, ARCHIVE))["opponents"]}
     assert (ben["cleo"]["plays"], ben["cleo"]["wins"], ben["cleo"]["losses"]) == (2, 1, 1)
     # the stats page follows the merges too
-    codex = next(g for g in stats.per_game(ARCHIVE, players.merges(db, ARCHIVE)) if g["game"] == "codex")
+    codex = next(g for g in stats.per_game(ARCHIVE, players.merges(conn, ARCHIVE)) if g["game"] == "codex")
     assert {p["name"]: p["plays"] for p in codex["players"]} == {"Ben": 2, "Zoë": 2, "anna": 1}
-    assert [p["name"] for p in players.everyone(ARCHIVE, players.merges(db, ARCHIVE))].count("Zoë") == 1
+    assert [p["name"] for p in players.everyone(ARCHIVE, players.merges(conn, ARCHIVE))].count("Zoë") == 1
 
     # a chain: Cleo (Zoë with it) into Dora
-    second = players.merge(db, ARCHIVE, "Dora", "Cleo")
-    assert numbers(db, "zoë") == numbers(db, "dora") == ("Zoë", 3, 1)
-    assert [m["name"] for m in players.merged_into(db, "dora", ARCHIVE)] == ["Cleo", "Zoë"]
+    second = players.merge(conn, ARCHIVE, "Dora", "Cleo")
+    assert numbers(conn, "zoë") == numbers(conn, "dora") == ("Zoë", 3, 1)
+    assert [m["name"] for m in players.merged_into(conn, "dora", ARCHIVE)] == ["Cleo", "Zoë"]
 
-    players.undo_merge(db, second)  # the chain's last link back: Zoë stays with Cleo
-    assert numbers(db, "Dora") == ("Dora", 1, 0) and numbers(db, "Zoë") == ("Zoë", 2, 1)
-    players.undo_merge(db, str(first))
-    assert numbers(db, "Cleo") == ("Cleo", 1, 0) and numbers(db, "Zoë") == ("Zoë", 1, 1)
+    players.undo_merge(conn, second)  # the chain's last link back: Zoë stays with Cleo
+    assert numbers(conn, "Dora") == ("Dora", 1, 0) and numbers(conn, "Zoë") == ("Zoë", 2, 1)
+    players.undo_merge(conn, str(first))
+    assert numbers(conn, "Cleo") == ("Cleo", 1, 0) and numbers(conn, "Zoë") == ("Zoë", 1, 1)
     # nothing is forgotten: both merges are kept, undone
-    assert merges_stored(db) == [("zoe", "cleo", 0), ("cleo", "dora", 0)]
+    assert merges_stored(conn) == [("zoe", "cleo", 0), ("cleo", "dora", 0)]
 
 
 @pytest.mark.parametrize("name, other, field", [
@@ -143,32 +134,32 @@ def test_a_merge_makes_two_names_one_player_and_its_undo_parts_them(db):
     ("Anna", "  ", "other"),     # no name
     ("Eve", "Anna", "$"),        # no such player to merge into
 ])
-def test_a_merge_that_cannot_be_is_refused_and_stores_nothing(db, name, other, field):
+def test_a_merge_that_cannot_be_is_refused_and_stores_nothing(conn, name, other, field):
     with pytest.raises(RulesError) as refused:
-        players.merge(db, ARCHIVE, name, other)
+        players.merge(conn, ARCHIVE, name, other)
     assert refused.value.field == field
-    assert merges_stored(db) == []
+    assert merges_stored(conn) == []
 
 
-def test_a_merge_of_two_names_already_merged_with_others_who_met_is_refused(db):
-    players.merge(db, ARCHIVE, "Cleo", "Zoë")
+def test_a_merge_of_two_names_already_merged_with_others_who_met_is_refused(conn):
+    players.merge(conn, ARCHIVE, "Cleo", "Zoë")
     with pytest.raises(RulesError):  # Zoë (now Cleo) and Ben met at d2 and d4
-        players.merge(db, ARCHIVE, "Ben", "Cleo")
-    assert len(merges_stored(db)) == 1
+        players.merge(conn, ARCHIVE, "Ben", "Cleo")
+    assert len(merges_stored(conn)) == 1
 
 
 @pytest.mark.parametrize("merge_id", ["x", "", "999", "1.5", None])
-def test_undoing_a_merge_that_is_not_in_force_is_refused(db, merge_id):
+def test_undoing_a_merge_that_is_not_in_force_is_refused(conn, merge_id):
     with pytest.raises(RulesError) as refused:
-        players.undo_merge(db, merge_id)
+        players.undo_merge(conn, merge_id)
     assert refused.value.field == "merge"
 
 
-def test_a_merge_undone_twice_is_refused_the_second_time(db):
-    merge_id = players.merge(db, ARCHIVE, "Cleo", "Zoë")
-    players.undo_merge(db, merge_id)
+def test_a_merge_undone_twice_is_refused_the_second_time(conn):
+    merge_id = players.merge(conn, ARCHIVE, "Cleo", "Zoë")
+    players.undo_merge(conn, merge_id)
     with pytest.raises(RulesError):
-        players.undo_merge(db, merge_id)
+        players.undo_merge(conn, merge_id)
 
 
 # --- a deleted play --------------------------------------------------------------------------------

@@ -102,15 +102,6 @@ def test_the_history_says_an_undo_and_a_rename_in_the_language_spoken():
 # --- what is stored stays English ------------------------------------------------------------------
 
 
-@pytest.fixture
-def conn(tmp_path):
-    path = tmp_path / "t.db"
-    database.migrate(path)
-    c = database.connect(path)
-    yield c
-    c.conn.close()
-
-
 def no_profile(game, pid):
     raise AssertionError("no profile expected")
 
