@@ -72,20 +72,25 @@ def joined_ids() -> set[str]:
 
 def visible(game: str | None = None, player: str = "", newest_first: bool = True) -> list[dict]:
     """Return the results this device may see, of one game and with one player where asked."""
+    if player.strip():
+        return merged(game, player, newest_first)[0]
     ids = None if is_host() else joined_ids()
-    if ids is not None and not ids:
-        return []
-    found = results.results(get_db(), game, ids, newest_first)
-    return stats.plays_with(found, player, merges()) if player.strip() else found
+    return results.results(get_db(), game, ids, newest_first) if ids is None or ids else []
 
 
-def merges(docs: list[dict] | None = None) -> players.Merges:
+def merged(game: str | None = None, player: str = "", newest_first: bool = True) -> tuple[list[dict], players.Merges]:
+    """Return the results `visible` returns and the merges of names they were read with: every play
+    this device may see is read once, for the merges (which span games), then narrowed."""
+    everything = visible(None, "", newest_first)
+    key = merges(everything)
+    found = [doc for doc in everything if game is None or doc["game"] == game]
+    return (stats.plays_with(found, player, key) if player.strip() else found), key
+
+
+def merges(docs: list[dict]) -> players.Merges:
     """The host's merges of names, as far as this device may see them: the host's devices all of
     them; another device those between names of the plays it may see (players.merges). `docs`: every
-    play this device may see (`visible()`), where the caller holds them already."""
-    if docs is None:
-        ids = None if is_host() else joined_ids()
-        docs = results.results(get_db(), None, ids) if ids is None or ids else []
+    play this device may see (`visible()`)."""
     return players.merges(get_db(), docs, restrict=not is_host())
 
 
@@ -200,7 +205,7 @@ def deleted_entries() -> list[dict]:
 def stats_page():
     """The stats per game across the plays this device may see, each with a chart of wins per player."""
     game, player, error = filters()
-    per_game = stats.per_game(visible(game, player), merges())  # the host's merges of names too
+    per_game = stats.per_game(*merged(game, player))  # the host's merges of names too
     for g in per_game:
         g["title"] = games.get(g["game"]).title if games.get(g["game"]) else g["game"]
         label = _("Wins per player at %(game)s", game=g["title"])
