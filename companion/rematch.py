@@ -47,10 +47,9 @@ def secret_for(old_id: str, old_secret: str) -> str:
 
 def document(old: tables.Table) -> dict:
     """Return the create document (CONTRACT.md "tables") of the old table's new game."""
-    options = {k: v for k, v in old.options.items() if k not in DROPPED_OPTIONS and k != "calculator"}
+    # the options hold "calculator" only when true (tables.validate_create), and the colours as a list
+    options = {k: v for k, v in old.options.items() if k not in DROPPED_OPTIONS}
     doc: dict[str, Any] = {"game": old.game, "players": list(old.names), **options}
-    if old.options.get("calculator"):
-        doc["calculator"] = True
     if old.profile:
         doc["profile"] = "copied"  # the profile read below is the old table's copy, not the stored one
     return doc

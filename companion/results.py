@@ -113,8 +113,9 @@ def _result(table: tables.Table) -> dict:
         entry = {"name": p["name"], "total": p["total"], "breakdown": dict(p["breakdown"]),
                  "place": scored["places"][p["name"]]}
         entry.update({k: p[k] for k in game.result_extras if k in p})
-        if colours.of_seat(table.options, seat):  # the seat's colour, when the table gave it one
-            entry["colour"] = colours.of_seat(table.options, seat)
+        colour = colours.of_seat(table.options, seat)
+        if colour:  # the seat's colour, when the table gave it one
+            entry["colour"] = colour
         players.append(entry)
     timed = clock.totals(table.state)  # a table that ran a turn clock: each seat's time and turns
     if timed is not None:

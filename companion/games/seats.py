@@ -68,14 +68,10 @@ def apply(game, state: dict, type_: str, data: Any, ctx) -> dict:
 
 
 def first_fixed(order, state: dict, options: dict) -> str | None:
-    """Why the first player cannot be chosen now (a calculator table, a rule that decides, a game
-    begun), or None: the same order of reasons in every game, each game's own from its `order.py`."""
-    return calculator_table(options) or order.ruled(state, options) or order.begun(state)
-
-
-def calculator_table(options: dict) -> str | None:
-    """The sentence that a calculator table has no first player, or None for a tracked table."""
-    return _("this table is just the final score: nobody plays a turn") if options.get("calculator") else None
+    """Why the first player cannot be chosen now (a rule that decides, a game begun), or None: the
+    same order of reasons in every game, each game's own from its `order.py`. (A calculator table
+    never gets here: Game.apply refuses every event it does not take.)"""
+    return order.ruled(state, options) or order.begun(state)
 
 
 def card(game, state: dict, options: dict, names: list[str]) -> dict | None:
@@ -88,7 +84,7 @@ def card(game, state: dict, options: dict, names: list[str]) -> dict | None:
     it never leaves from under a finger.
     """
     order = game.modules.order
-    if calculator_table(options) or state.get("finished"):
+    if options.get("calculator") or state.get("finished"):  # a calculator table plays no turn
         return None
     first = order.first_of(state)
     known = first is not None and 0 <= first < len(names)
