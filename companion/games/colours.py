@@ -45,11 +45,6 @@ SETUP_LABELS = {"colours": N_("the players' colours"), "colours[]": N_("Player {
 PROFILE_LABELS = {"colours": N_("the colours the pieces come in"), "colours[]": N_("the {nth} colour the pieces come in")}
 
 
-def name(key: str) -> str:
-    """A palette colour's name, in the language spoken."""
-    return said(PALETTE[key].name)
-
-
 def _key(value: Any, field: str) -> str:
     if not isinstance(value, str) or value not in PALETTE:
         raise RulesError(field, _("must be one of: %(options)s", options=", ".join(PALETTE)))
@@ -108,9 +103,9 @@ def swatch(key: Any) -> dict | None:
     return {"key": key, "name": said(colour.name), "light": colour.light, "dark": colour.dark}
 
 
-def palette(keys: Sequence[str] | None = None) -> list[dict]:
-    """The swatches of these colours (of the whole palette when none are given), for a form."""
-    return [swatch(key) for key in (keys or PALETTE) if key in PALETTE]
+def palette() -> list[dict]:
+    """The swatches of the whole palette, for a form."""
+    return [swatch(key) for key in PALETTE]
 
 
 def seat_swatch(options: dict, seat: Any) -> dict | None:
