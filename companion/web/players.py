@@ -60,8 +60,7 @@ def private(response):
 
 def seen() -> tuple[list[dict], players.Merges]:
     """The plays this device may see (the archive's rights) and the merges in force."""
-    docs = plays.visible()
-    return docs, plays.merges(docs)
+    return plays.merged()
 
 
 def found(name: str) -> tuple[dict, list[dict], players.Merges]:
