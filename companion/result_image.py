@@ -40,6 +40,7 @@ MARGIN = 60
 FONTS = FACTS / "fonts"
 REGULAR, BOLD = FONTS / "DejaVuSans.ttf", FONTS / "DejaVuSans-Bold.ttf"
 ELLIPSIS = "…"
+STAR = "★"
 
 #: static/app.css's variables, the same hex values (tests/foundation/test_result_image.py checks them)
 THEMES = {
@@ -212,10 +213,11 @@ def draw(c: Content, theme: str) -> Image.Image:
     face = font(40)
     pen.text((MARGIN, y), fit(c.day, face, room), font=face, fill=ink["muted"])
     y += 62
-    face = font(44, True)
-    for line in wrap(c.verdict, face, room, 2):
+    size = 44 if len(wrap(c.verdict + " " + ELLIPSIS, font(44, True), room, 4)) <= 3 else 36  # a long tie-break, smaller
+    face = font(size, True)
+    for line in wrap(c.verdict, face, room, 4):
         pen.text((MARGIN, y), line, font=face, fill=ink["ok"])
-        y += 56
+        y += size + 12
     if c.time:
         face = font(38)
         pen.text((MARGIN, y), fit(c.time, face, room), font=face, fill=ink["fg"])
@@ -233,13 +235,13 @@ def cards(pen: ImageDraw.ImageDraw, rows: list[Row], ink: dict, theme: str, top:
     """One card per player, ranked, each as tall as it needs; the breakdowns cut to the room between `top` and `bottom`."""
     if not rows:
         return
-    gap, line_h, pad = 18, 46, 24
+    gap, line_h, pad = 16, 44, 20
     big = 60 if len(rows) <= 3 else 54
     head = big + 36  # the place, name and total's line
     small, strong = font(34), font(34, True)
     room = WIDTH - 2 * MARGIN - 64
     chips = [[f"{label} {speech.number(value)}" for label, value in row.parts] for row in rows]
-    under = [1 if row.won or row.extra else 0 for row in rows]
+    under = [1 if row.extra else 0 for row in rows]
     lines = [len(flow([fit(c, small, room) for c in row], small, room, 36)) if row else 0 for row in chips]
 
     def tall(i: int) -> int:
@@ -265,11 +267,13 @@ def cards(pen: ImageDraw.ImageDraw, rows: list[Row], ink: dict, theme: str, top:
             x += d + 20
         total_w = width(row.total, total_face)
         pen.text((x1 - 32 - total_w, y - 4), row.total, font=total_face, fill=ink["fg"])
+        if row.won:  # a star before the winner's total, beside the card's green edge and place
+            total_w += width(STAR + " ", total_face)
+            pen.text((x1 - 32 - total_w, y - 4), STAR, font=total_face, fill=ink["ok"])
         pen.text((x, y), fit(row.name, name_face, x1 - 32 - total_w - 32 - x), font=name_face, fill=ink["fg"])
         y += head
         if under[i]:
-            said = " · ".join(t for t in (_("winner") if row.won else "", row.extra) if t)
-            pen.text((x0 + 32, y), fit(said, strong, room), font=strong, fill=ink["ok"] if row.won else ink["fg"])
+            pen.text((x0 + 32, y), fit(row.extra, strong, room), font=strong, fill=ink["fg"])
             y += line_h
         for line in shown_parts(row.parts, small, room, 36, lines[i]):
             lx = x0 + 32

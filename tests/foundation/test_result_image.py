@@ -13,7 +13,7 @@ from io import BytesIO
 import pytest
 from PIL import Image
 
-from companion import games, result_image
+from companion import games, result_image, results
 from companion.games import speech
 from tests.conftest import ROOT
 from tests.examples import examples
@@ -183,3 +183,56 @@ def test_the_font_is_shipped_with_its_license():
     fonts = ROOT / "data" / "fonts"
     assert {p.name for p in fonts.iterdir()} >= {"DejaVuSans.ttf", "DejaVuSans-Bold.ttf", "LICENSE.txt"}
     assert "bitstream-vera" in (fonts / "LICENSE.txt").read_text()
+
+
+def test_a_solo_voynich_with_its_scored_opponent_and_the_turn_clock(app, api):
+    """Voynich solo scores its opponent: two rows for one player; the clock's play time is drawn where it ran."""
+    import json
+
+    from companion import tables
+    from companion.web.connection import get_db
+    from tests.voynich.test_result import SPACES, ZERO, row
+
+    rows = [row(0, 38, (14, 21, 9, 6), (5, 4), {**ZERO, "astrology": [2, 1], "baths": [1, 0]}),
+            row(1, 30, (11, 19, 16, 8), (), {**ZERO, "botany": [1, 2], "recipes": [0, 1]}, {"right": ["baths", "astrology"]},
+                difficulty="extremely_hard", tokens_on_board=3)]
+    t = api.create("voynich", ["Łucja Żółkiewska-Ąęńść"], calculator=True, colours=["green"])
+    for type_, data in (("track", {"scoring_spaces": SPACES}), ("sheet", rows[1]), ("sheet", rows[0])):
+        assert api.event(t, type_, data).status_code == 200
+    with app.app_context():
+        db = get_db()
+        table = tables.load(db, t["table"])
+        assert len(result_image.content(table, results.result(table)).rows) == 2
+        untimed = result_image.png(table, "pl", "dark")
+        state = dict(table.state, clock={"ms": [3_725_000], "turns": [9], "running": None, "since": None,
+                                         "turn_ms": 0, "paused": False, "limit_s": None})
+        db.execute("UPDATE tables SET state = ? WHERE id = ?", [json.dumps(state), t["table"]])
+        timed_table = tables.load(db, t["table"])
+        with speech.speaking("pl"):
+            assert result_image.content(timed_table, results.result(timed_table)).time.endswith("1:02:05")
+        assert decoded(result_image.png(timed_table, "pl", "dark")).size == (1080, 1350)
+        assert result_image.png(timed_table, "pl", "dark") != untimed
+
+
+def test_the_kept_images_are_bounded_and_the_oldest_leaves_first(api, app):
+    from companion import tables
+    from companion.web.connection import get_db
+
+    t = finished(api, "codex")
+    kept = result_image.Images(size=3)
+    with app.app_context():
+        table = tables.load(get_db(), t["table"])
+        first = kept.get(table, "en", "light")
+        for lang in ("fr", "de", "pl"):
+            kept.get(table, lang, "light")
+        assert len(kept) == 3
+        again = kept.get(table, "en", "light")  # drawn again: the same bytes, not the same object
+        assert again == first and again is not first
+        assert kept.get(table, "en", "light") is again  # kept now
+
+
+def test_a_name_too_long_is_cut_to_fit():
+    face = result_image.font(60, True)
+    cut = result_image.fit("ŻÓŁWĄŚĆ" * 6, face, 400)
+    assert cut.endswith("…") and face.getlength(cut) <= 400
+    assert result_image.fit("Ben", face, 400) == "Ben"
