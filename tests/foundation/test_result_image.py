@@ -121,8 +121,6 @@ def test_every_player_count_and_a_long_polish_name_fit(api, app):
 
 
 def test_the_table_image_answers_only_its_phones_once_over(client, api):
-    from companion.web import tables as pages
-
     ex = examples("gutenberg")
     t = api.create("gutenberg", list(ex.CALCULATOR_NAMES), calculator=True)
     url = f"/t/{t['table']}/result.png"
@@ -131,7 +129,6 @@ def test_the_table_image_answers_only_its_phones_once_over(client, api):
     joined(client, t)
     early = client.get(url)  # not over yet: as a missing table
     assert early.status_code == 404 and early.data == missing.data
-    assert pages.NO_TABLE.encode() in early.data or early.status_code == 404
     for row in ex.CALCULATOR_ROWS:
         assert api.event(t, "sheet", row).status_code == 200
     assert client.get(url).status_code == 200
