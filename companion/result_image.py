@@ -33,7 +33,7 @@ from . import results, tables
 from .games import clock, colours, speech, words
 from .games.speech import _
 from .paths import FACTS
-from .wording import ABBREVIATIONS
+from .wording import breakdown_label
 
 WIDTH, HEIGHT = 1080, 1350
 MARGIN = 60
@@ -101,12 +101,6 @@ def finished_day(stamp: str) -> datetime:
     return datetime.fromisoformat(stamp.replace("Z", "+00:00")).astimezone()
 
 
-def key_label(key: str) -> str:
-    """A breakdown key its game does not name, in words, as the play's record says it (web/plays.py key_label)."""
-    text = " ".join(ABBREVIATIONS.get(w, w) for w in key.split("_"))
-    return text[:1].upper() + text[1:]
-
-
 def content(table: tables.Table, doc: dict) -> Content:
     """What the image says of a result, in the language spoken."""
     game = table.rules
@@ -114,8 +108,7 @@ def content(table: tables.Table, doc: dict) -> Content:
     rows = []
     for p in ranked:
         swatch = colours.swatch(p.get("colour"))
-        labels = [(speech.said(game.breakdown[k]) if k in game.breakdown else key_label(k), v)
-                  for k, v in p["breakdown"].items()]
+        labels = [(breakdown_label(game, k), v) for k, v in p["breakdown"].items()]
         rows.append(Row(place=words.ordinal(p["place"]), name=p["name"], total=speech.number(p["total"]),
                         won=p["name"] in doc["winners"], colour=(swatch["light"], swatch["dark"]) if swatch else None,
                         extra=str(p.get("title") or p.get("outcome") or ""), parts=labels))

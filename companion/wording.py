@@ -43,6 +43,17 @@ _TOKEN = re.compile(r"\[(\d+)\]|\[\"[^\"]*\"\]|[^.\[]+")
 WHOLE = {"", "$", "data", "type", "options", "expected_version"}
 #: abbreviations a path holds in lower case, as the rulebooks print them ("gk" -> "GK")
 ABBREVIATIONS = {"gk": "GK", "vp": "VP"}
+
+
+def breakdown_label(game: Any, key: str) -> str:
+    """A result's breakdown key in the reader's words: the game's own label, else the key's words
+    ("fame_track" -> "Fame track", "gk" -> "GK"). The play's record and the result image both say it so."""
+    if key in game.breakdown:
+        return speech.said(game.breakdown[key])
+    text = " ".join(ABBREVIATIONS.get(w, w) for w in key.split("_"))
+    return text[:1].upper() + text[1:]
+
+
 #: the start page's and every table's own fields
 COMMON_LABELS = {
     "players[]": N_("Player {number}'s name"),  # the start form's rows are "Player 1", "Player 2"...

@@ -25,7 +25,7 @@ from flask import Blueprint, abort, current_app, make_response, redirect, render
 from markupsafe import Markup
 
 from .. import charts, games, hostkey, players, results, stats, tables
-from ..wording import ABBREVIATIONS
+from ..wording import breakdown_label
 from ..games import speech
 from ..games.base import is_calculator
 from ..games.speech import N_, _
@@ -246,16 +246,9 @@ def record(table_id: str):
     joined = bool(secret) and table.id in joined_ids()
     return render_template(
         "plays/record.html", doc=doc, play=entry(doc), table=table, ranked=ranked,
-        labels={k: speech.said(table.rules.breakdown[k]) if k in table.rules.breakdown else key_label(k) for k in keys},
+        labels={k: breakdown_label(table.rules, k) for k in keys},
         chart=chart, calculator=is_calculator(table.options), running=_(table.rules.running_label),
         history=tables.history(table, tables.events(db, table.id)), joined=joined, host=is_host(), deleted=deleted)
-
-
-def key_label(key: str) -> str:
-    """A breakdown key in words: "fame_track" -> "Fame track", "gk" -> "GK"."""
-    words = [ABBREVIATIONS.get(w, w) for w in key.split("_")]
-    text = " ".join(words)
-    return text[:1].upper() + text[1:]
 
 
 # --- downloads -------------------------------------------------------------------------------------
