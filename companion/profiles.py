@@ -66,10 +66,31 @@ def check(doc: Any) -> tuple[str, str, dict]:
         if isinstance(data, dict) and "colours" in data:
             pieces = colours.profile_colours(data["colours"])
             data = {k: v for k, v in data.items() if k != "colours"}
+        bgg = None  # the group's BoardGameGeek id, every game's too (bgg_id below)
+        if isinstance(data, dict) and "bgg_id" in data:
+            bgg = bgg_id(data["bgg_id"])
+            data = {k: v for k, v in data.items() if k != "bgg_id"}
         data = game.validate_profile(data)
     except RulesError as err:
         raise err.moved("data" if err.field == "$" else f"data.{err.field}") from None
-    return game.key, name, {**data, "colours": pieces} if pieces else data
+    if pieces:
+        data = {**data, "colours": pieces}
+    return game.key, name, {**data, "bgg_id": bgg} if bgg is not None else data
+
+
+#: BoardGameGeek's ids are positive; a larger one than this is no id of theirs (and no JSON reader's worry)
+BGG_ID_MAX = 2**31 - 1
+
+
+def bgg_id(value: Any, field: str = "bgg_id") -> int:
+    """Check a box profile's `bgg_id`: the game's BoardGameGeek id, for a game whose id the app does not
+    ship or a group's own edition; BG Stats' push document and the .bgsplay file carry it
+    (results.play), before the game's own."""
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= BGG_ID_MAX:
+        # Translators: a box profile's BoardGameGeek id refused; 314503 is Codex Naturalis's
+        raise RulesError(field, _("must be a BoardGameGeek id: the whole number in the game's address on "
+                                  "boardgamegeek.com, like 314503"))
+    return value
 
 
 def save(db: sqlite_utils.Database, doc: Any, profile_id: int | None = None) -> dict:

@@ -150,9 +150,10 @@ def play(table: tables.Table, doc: dict) -> dict:
     elif not is_calculator(table.options):  # tracked from its start: the table saw the whole game
         minutes = (_parse(table.finished_at) - _parse(table.created)).total_seconds() / 60
         out["durationMin"] = max(1, round(minutes))
-    # no bggId: the rule texts and the component data name no BoardGameGeek id, and we ship no
-    # number we have not verified (brief, non-negotiable 2); BG Stats matches the game by name
     out["game"] = {"name": game.title, "sourceGameId": table.game, "highestWins": True, "noPoints": False}
+    bgg = bgg_id(table)
+    if bgg is not None:  # only a verified id (games/base.py `bgg_id`), or the group's own; else BG Stats matches by name
+        out["game"]["bggId"] = bgg
     first = _start_player(table)
     players = []
     for seat, p in enumerate(doc["players"]):
@@ -163,6 +164,13 @@ def play(table: tables.Table, doc: dict) -> dict:
         players.append(entry)
     out["players"] = players
     return out
+
+
+def bgg_id(table: tables.Table) -> int | None:
+    """The table's game's BoardGameGeek id: its box profile copy's `bgg_id` first (a group's own
+    edition), else the one the game's package ships, else None."""
+    own = table.profile.get("bgg_id") if isinstance(table.profile, dict) else None
+    return own if isinstance(own, int) and not isinstance(own, bool) else table.rules.bgg_id
 
 
 def _start_player(table: tables.Table) -> int | None:

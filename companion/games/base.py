@@ -189,7 +189,7 @@ class Game:
     def __init__(self, *, key: str, title: str, min_players: int, max_players: int, rule_text: str, cites: str,
                  functions: ModuleType,
                  table: ModuleType, view: ModuleType, profile: ModuleType, calculator: ModuleType, order: ModuleType | None = None,
-                 scripts: tuple[str, ...] = (), styles: tuple[str, ...] = ()):
+                 scripts: tuple[str, ...] = (), styles: tuple[str, ...] = (), bgg_id: int | None = None):
         given = {"functions": functions, "table": table, "view": view, "profile": profile, "calculator": calculator,
                  "order": order}
         if lacking := missing_roles(key, given):
@@ -220,6 +220,9 @@ class Game:
         self.labels: dict[str, str] = view.LABELS
         #: static files (paths under static/) the table page includes for this game
         self.scripts, self.styles = scripts, styles
+        #: the game's BoardGameGeek id, only where verified (the package says where); BG Stats' push
+        #: document and the .bgsplay file carry it, a box profile's own `bgg_id` before it (results.play)
+        self.bgg_id = bgg_id
         self.modules = SimpleNamespace(functions=functions, table=table, view=view, profile=profile, calculator=calculator,
                                        order=order)
 
@@ -231,10 +234,12 @@ class Game:
     def initial_state(self, names: list[str], options: dict, profile: dict) -> dict:
         """Return the state of a new table (JSON-serialisable; players referred to by index), its words English.
 
-        The profile's `colours` are the app's, not the game's (colours.py): the game is handed the rest.
+        The profile's `colours` and `bgg_id` are the app's, not the game's (colours.py, profiles.py): the
+        game is handed the rest.
         """
         with speech.english():
-            return self.modules.table.initial_state(names, options, {k: v for k, v in profile.items() if k != "colours"})
+            return self.modules.table.initial_state(names, options, {k: v for k, v in profile.items()
+                                                                     if k not in ("colours", "bgg_id")})
 
     def apply(self, state: dict, type_: str, data: Any, ctx: Context) -> dict:
         """Return the state after one event; raise RulesError for an invalid one.

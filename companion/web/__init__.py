@@ -113,6 +113,9 @@ def create_app(test_config: dict | None = None) -> Flask:
     from . import players  # issue 41: a page per player, and its JSON
 
     app.register_blueprint(players.bp)
+    from . import bgsplay  # issue 42: plays as BG Stats' .bgsplay file
+
+    app.register_blueprint(bgsplay.bp)
     app.register_blueprint(api.bp)
     from . import images  # issue 42: the result as an image
 

@@ -61,7 +61,8 @@ def save(game_key: str | None = None, profile_id: int | None = None):
         saved = profiles.save(get_db(), {"game": game.key, "name": name, "data": doc}, profile_id)
     except RulesError as err:
         field = "profile_name" if err.field == "name" else err.field.removeprefix("data.")
-        said = wording.said(RulesError(field, err.message), [], {**colours.PROFILE_LABELS, **game.labels, "profile_name": _("the box's name")})
+        said = wording.said(RulesError(field, err.message), [], {**colours.PROFILE_LABELS, **game.labels, "profile_name": _("the box's name"),
+                                                                    "bgg_id": _("the BoardGameGeek id")})
         return _edit_form(game, record, request.form.get("profile_name", ""), doc, said, 400)
     return redirect(url_for("profiles.edit", profile_id=saved["id"]), 303)
 

@@ -124,7 +124,7 @@ def test_the_bgstats_url_decodes_to_the_play_and_every_field_matches_the_result(
     assert play["playDate"] == finished.strftime("%Y-%m-%d %H:%M:%S")
     assert "durationMin" not in play  # a calculator table did not see the game
     assert play["game"] == {"name": "Gutenberg", "sourceGameId": "gutenberg", "highestWins": True, "noPoints": False}
-    assert "bggId" not in play["game"]  # no verified BoardGameGeek id ships with the app
+    assert "bggId" not in play["game"]  # no verified BoardGameGeek id ships for Gutenberg (issue 42: Codex alone)
     assert [p["name"] for p in play["players"]] == NAMES
     for player, entry in zip(play["players"], doc["players"]):
         assert player["score"] == entry["total"]

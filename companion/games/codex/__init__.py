@@ -16,4 +16,8 @@ GAME = Game(
     rule_text="codex_naturalis.txt", cites="CN",  # the rule text its citations are lines of
     functions=functions, table=table, view=view, profile=profile, calculator=calculator, order=order,
     scripts=("codex/codex.js",), styles=("codex/codex.css",),
+    # BoardGameGeek's page of the game, https://boardgamegeek.com/boardgame/314503/codex-naturalis, as
+    # several public projects link it (a course project's README, a list of ranked games; found with the
+    # code search). The other three games ship none: no independent source linking theirs was found.
+    bgg_id=314503,
 )
