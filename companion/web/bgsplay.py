@@ -20,7 +20,6 @@ from flask import Blueprint, abort, request
 from .. import bgsplay, results, tables
 from ..games.speech import N_, _
 from . import plays
-from .connection import get_db
 from .tables import current_table
 
 bp = Blueprint("bgsplay", __name__)
@@ -48,7 +47,7 @@ def archived(table_id: str) -> tuple[tables.Table, dict]:
         doc = results.result(table)
     except results.NotOver:
         abort(404, _(plays.NO_PLAY))
-    if not plays.is_host() and table.id in results.deleted(get_db()):
+    if plays.withdrawn(table):
         abort(404, _(plays.NO_PLAY))
     return table, doc
 
@@ -67,6 +66,8 @@ def play(table_id: str):
 def table_play(table_id: str):
     """Download a finished table's play for its own phones; 404 before the end, as for a table it does not hold."""
     table = current_table(table_id)
+    if plays.withdrawn(table):  # as its image: the table's link keeps the play while it is in the archive
+        abort(404, _(plays.NO_PLAY))
     try:
         return _file([results.result(table)])
     except results.NotOver:

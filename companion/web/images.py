@@ -19,7 +19,6 @@ from ..games import speech
 from ..games.speech import _
 from . import plays
 from . import tables as table_pages
-from .connection import get_db
 
 bp = Blueprint("images", __name__)
 
@@ -48,13 +47,16 @@ def answer(table: tables.Table, missing: str):
 @bp.get("/t/<table_id>/result.png")
 def table_image(table_id: str):
     """The image for the table's phones, once the game is over."""
-    return answer(table_pages.current_table(table_id), table_pages.NO_TABLE)
+    table = table_pages.current_table(table_id)
+    if plays.withdrawn(table):  # its result stays on the table's link only while the play is in the archive
+        abort(404, _(plays.NO_PLAY))
+    return answer(table, table_pages.NO_TABLE)
 
 
 @bp.get("/plays/<table_id>/result.png")
 def play_image(table_id: str):
     """The image for whoever may see the play in the archive (a deleted play: the host's alone)."""
     table = plays.visible_table(table_id)
-    if table.id in results.deleted(get_db()) and not plays.is_host():
+    if plays.withdrawn(table):
         abort(404, _(plays.NO_PLAY))
     return answer(table, plays.NO_PLAY)

@@ -105,6 +105,13 @@ def visible_table(table_id: str) -> tables.Table:
         abort(404, _(NO_PLAY))
 
 
+def withdrawn(table: tables.Table) -> bool:
+    """True for a play the host deleted, seen by any device but the host's: it is in no list, and its
+    record, its image and its file answer 404 as a missing play, on its table's own link too (issue 42:
+    a finished table's link keeps its result "for as long as the play is in the archive")."""
+    return table.id in results.deleted(get_db()) and not is_host()
+
+
 @bp.after_request
 def private(response):
     """Plays are private to those who may see them: never kept by a cache, never shared between cookies."""

@@ -142,6 +142,9 @@ def test_a_deleted_play_is_the_hosts_alone(app, host, other, plays):
     assert host.post(f"/plays/{gone['table']}/delete").status_code == 303
     assert other.get(f"/plays/{gone['table']}.bgsplay").status_code == 404
     assert other.get(f"/plays/export.bgsplay?id={gone['table']}").status_code == 404
+    # the table's own link keeps the play only while it is in the archive
+    assert other.get(f"/t/{gone['table']}/play.bgsplay").status_code == 404
+    assert other.get(f"/t/{gone['table']}/result.png").status_code == 404
     assert len(read(host.get(f"/plays/{gone['table']}.bgsplay"))["plays"]) == 1
     assert read(host.get("/plays/export.bgsplay"))["plays"][0]["uuid"] != bgsplay._uuid("play", gone["table"])
 
