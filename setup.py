@@ -20,7 +20,7 @@ ROOT = Path(__file__).resolve().parent
 #: top-level folder -> the package the wheel installs it as
 CARRIED = {"templates": "companion.templates", "static": "companion.static", "data": "companion.data"}
 #: the files the carried folders ship; never the SQLite file a checkout keeps in data/
-SHIPPED_FILES = ["*.html", "*.css", "*.js", "*.svg", "*.png", "*.mp4", "*.webm", "*.json", "*.md", "*.txt", "SHA256SUMS"]
+SHIPPED_FILES = ["*.html", "*.css", "*.js", "*.svg", "*.png", "*.mp4", "*.webm", "*.json", "*.md", "*.txt", "*.ttf", "SHA256SUMS"]
 
 
 def folders(top: str) -> list[Path]:

@@ -114,6 +114,9 @@ def create_app(test_config: dict | None = None) -> Flask:
 
     app.register_blueprint(players.bp)
     app.register_blueprint(api.bp)
+    from . import images  # issue 42: the result as an image
+
+    app.register_blueprint(images.bp)
     app.register_blueprint(health.bp)
     # gzip for clients that accept it: every answer but the event stream (compress.py)
     from .compress import Gzip

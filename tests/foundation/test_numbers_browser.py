@@ -31,3 +31,20 @@ def test_a_tapped_number_field_takes_the_number_typed_not_a_digit_more(server, p
     phone.touchscreen.tap(box["x"] + box["width"] - 4, box["y"] + box["height"] / 2)
     phone.keyboard.type("7")
     assert field.input_value() == "7"
+
+
+def test_a_digit_typed_before_the_finger_lifts_is_kept(server, phone):
+    """The field is selected again as the press lifts: never once a digit was typed (CI at 832d9d8
+    saw "21" become "1" when the late select came after the first digit)."""
+    setup, _rows = calculator_example("codex")
+    t = create(server, "codex", calculator=True, setup=setup)
+    open_table(phone, server, t, NAMES[0])
+    field = phone.locator("#cx-points-0")
+    field.scroll_into_view_if_needed()
+    box = field.bounding_box()
+    phone.mouse.move(box["x"] + 4, box["y"] + box["height"] / 2)
+    phone.mouse.down()
+    phone.keyboard.type("2")
+    phone.mouse.up()
+    phone.keyboard.type("1")
+    assert field.input_value() == "21"

@@ -73,6 +73,9 @@ def wheel(tmp_path_factory) -> Path:
     wanted = {f"{folder.relative_to(ROOT)}/{lang}/LC_MESSAGES/messages.mo" for folder in speech.catalog_folders()
               for lang in speech.LANGUAGES if lang != speech.SOURCE}
     assert shipped == wanted, shipped ^ wanted  # compiled by the build, every one; no source
+    # issue 42: the result image's font and its license, so that nothing is fetched at run time
+    fonts = {n for n in zipfile.ZipFile(built).namelist() if n.startswith("companion/data/fonts/")}
+    assert fonts >= {f"companion/data/fonts/{name}" for name in ("DejaVuSans.ttf", "DejaVuSans-Bold.ttf", "LICENSE.txt")}, fonts
     return built
 
 

@@ -1,0 +1,96 @@
+"""What the result's image costs (issue 42): ms per image made cold and answered from the cache.
+
+    python bench/result_image.py
+
+Through a real `companion serve` (gevent's pywsgi, a fresh SQLite file) on 127.0.0.1: a finished
+calculator table of every game (tests/GAME/examples.py's rows), then `GET /t/ID/result.png` as
+the table's phone asks it. Cold: the first request of each table, language and theme (6 x 2 per
+table, all distinct, so none is in the cache). Cached: the same image asked again and again. A
+bare hello served the same way (bench/hello.py) is timed in the same run, one request at a time
+on a kept-alive connection, and each figure is printed beside it with the ratio. These are
+measurements: nothing here asserts a speed.
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from bench.client import Connection  # noqa: E402
+from bench.run import HOST, start_companion, start_hello  # noqa: E402
+from companion import games  # noqa: E402
+from companion.games import speech  # noqa: E402
+from tests.examples import examples  # noqa: E402
+
+CACHED = 200
+HELLO = 500
+
+
+def post(conn: Connection, path: str, doc: dict, token: str | None = None) -> dict:
+    headers = {"Content-Type": "application/json", **({"X-Table-Token": token} if token else {})}
+    answer = conn.request("POST", path, headers, json.dumps(doc).encode())
+    if answer.status not in (200, 201):
+        raise RuntimeError(f"{path} answered {answer.status}: {answer.body[:200]!r}")
+    return json.loads(answer.body)
+
+
+def finished_table(conn: Connection, key: str) -> dict:
+    """A calculator table of the game's examples, every row in."""
+    ex = examples(key)
+    t = post(conn, "/api/v1/tables", {"game": key, "players": list(ex.CALCULATOR_NAMES), "calculator": True})
+    version = t["version"]
+    for type_, data in [*ex.CALCULATOR_SETUP, *(("sheet", row) for row in ex.CALCULATOR_ROWS)]:
+        version = post(conn, f"/api/v1/tables/{t['table']}/events",
+                       {"type": type_, "data": data, "expected_version": version}, t["token"])["version"]
+    return t
+
+
+def image(conn: Connection, t: dict, lang: str, theme: str) -> float:
+    """One image's request; its time in ms."""
+    answer = conn.request("GET", f"/t/{t['table']}/result.png?theme={theme}",
+                          {"Cookie": f"tc_{t['table']}={t['token']}", "Accept-Language": lang})
+    if answer.status != 200 or not answer.body.startswith(b"\x89PNG"):
+        raise RuntimeError(f"the image answered {answer.status}")
+    return answer.seconds * 1000
+
+
+def main() -> None:
+    hello = start_hello()
+    conn = Connection(HOST, hello.port)
+    try:
+        for _ in range(50):
+            conn.request("GET", "/")
+        hello_ms = statistics.median(conn.request("GET", "/").seconds * 1000 for _ in range(HELLO))
+    finally:
+        conn.close()
+        hello.stop()
+    with tempfile.TemporaryDirectory(prefix="bench-image-") as data:
+        served = start_companion(Path(data))
+        conn = Connection(HOST, served.port)
+        try:
+            made = [finished_table(conn, key) for key in games.ORDER]
+            cold = [image(conn, t, lang, theme) for t in made for lang in speech.LANGUAGES for theme in ("light", "dark")]
+            cached = [image(conn, made[0], "en", "light") for _ in range(CACHED)]
+            size = len(conn.request("GET", f"/t/{made[0]['table']}/result.png",
+                                    {"Cookie": f"tc_{made[0]['table']}={made[0]['token']}"}).body)
+        finally:
+            conn.close()
+            served.stop()
+    cold_ms, cached_ms = statistics.median(cold), statistics.median(cached)
+    print(f"hello: {hello_ms:.2f} ms per request (median of {HELLO})")
+    print(f"image cold: {cold_ms:.1f} ms per image (median of {len(cold)}; max {max(cold):.1f}), "
+          f"{cold_ms / hello_ms:.0f} x the hello")
+    print(f"image cached: {cached_ms:.2f} ms per image (median of {CACHED}), {cached_ms / hello_ms:.1f} x the hello")
+    print(f"image size: {size / 1024:.0f} KiB")
+    print(f"image_cold_ms={cold_ms:.1f} image_cached_ms={cached_ms:.2f} hello_ms={hello_ms:.2f} "
+          f"cold_ratio={cold_ms / hello_ms:.0f} cached_ratio={cached_ms / hello_ms:.1f}")
+
+
+if __name__ == "__main__":
+    main()

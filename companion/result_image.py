@@ -1,0 +1,347 @@
+"""A finished table's result as a PNG for the group's chat (issue 42), drawn with Pillow.
+
+Plain Python, no Flask: `png(table, lang, theme)` gives the image's bytes; the routes
+(companion/web/images.py) and the bench call it, and `Images` keeps the latest few in memory.
+
+What it shows is the result document (`results.result`, CONTRACT.md "results") said in the
+reader's language: the game's title, the day the game ended, each player ranked with their place,
+the seat's colour, the name, the total and the breakdown (the words the play's record names each
+key in), the winners marked, the verdict (who won, and on what), and the play time where the turn
+clock ran. 1080 x 1350 (4:5), which chat previews show whole; its type stays readable at a third
+of that size. The colours are the app's (static/app.css), light or dark.
+
+Nothing secret is drawn (no token, no join link) and the PNG carries no text chunk at all. The same
+play, language and theme give the same bytes: nothing drawn depends on the time of drawing.
+
+The font is DejaVu Sans, shipped in data/fonts/ (its license beside it): it covers the six
+languages and most names people type. Nothing is fetched at run time.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from datetime import datetime
+from functools import lru_cache
+from io import BytesIO
+
+from PIL import Image, ImageDraw, ImageFont
+
+from . import results, tables
+from .games import clock, colours, speech, words
+from .games.speech import _
+from .paths import FACTS
+from .wording import ABBREVIATIONS
+
+WIDTH, HEIGHT = 1080, 1350
+MARGIN = 60
+FONTS = FACTS / "fonts"
+REGULAR, BOLD = FONTS / "DejaVuSans.ttf", FONTS / "DejaVuSans-Bold.ttf"
+ELLIPSIS = "…"
+STAR = "★"
+
+#: static/app.css's variables, the same hex values (tests/foundation/test_result_image.py checks them)
+THEMES = {
+    "light": {
+        "bg": "#f7f5f0",  # --bg
+        "fg": "#1d1b18",  # --fg
+        "card": "#ffffff",  # --card
+        "muted": "#6b665e",  # --muted
+        "line": "#d9d4ca",  # --line
+        "accent": "#2f5d8a",  # --accent
+        "ok": "#2e7d32",  # --ok (.winner)
+    },
+    "dark": {
+        "bg": "#141312",  # --bg
+        "fg": "#efebe4",  # --fg
+        "card": "#1f1d1b",  # --card
+        "muted": "#a39d92",  # --muted
+        "line": "#3a3632",  # --line
+        "accent": "#7fb0e0",  # --accent
+        "ok": "#81c784",  # --ok (.winner)
+    },
+}
+DEFAULT_THEME = "light"
+
+
+def theme_of(value: object) -> str:
+    """The theme a query asks for: "dark", else the light one (any other value, or none)."""
+    return "dark" if value == "dark" else DEFAULT_THEME
+
+
+# --- what is drawn -------------------------------------------------------------------------------
+
+@dataclass
+class Row:
+    """One player as the image shows them."""
+
+    place: str
+    name: str
+    total: str
+    won: bool
+    colour: tuple[str, str] | None  # the swatch (light, dark), where the seat has a colour
+    extra: str = ""  # a solo title or outcome, as the record shows it
+    #: (label, value) of the breakdown, in the game's order
+    parts: list[tuple[str, int]] = field(default_factory=list)
+
+
+@dataclass
+class Content:
+    title: str
+    day: str
+    verdict: str
+    time: str  # "Play time: 1:05:09", or "" where no turn clock ran
+    rows: list[Row]
+
+
+def finished_day(stamp: str) -> datetime:
+    """When the game ended (`finished_at`), in the server's local time, as the play's record shows it."""
+    return datetime.fromisoformat(stamp.replace("Z", "+00:00")).astimezone()
+
+
+def key_label(key: str) -> str:
+    """A breakdown key its game does not name, in words, as the play's record says it (web/plays.py key_label)."""
+    text = " ".join(ABBREVIATIONS.get(w, w) for w in key.split("_"))
+    return text[:1].upper() + text[1:]
+
+
+def content(table: tables.Table, doc: dict) -> Content:
+    """What the image says of a result, in the language spoken."""
+    game = table.rules
+    ranked = sorted(doc["players"], key=lambda p: p["place"])
+    rows = []
+    for p in ranked:
+        swatch = colours.swatch(p.get("colour"))
+        labels = [(speech.said(game.breakdown[k]) if k in game.breakdown else key_label(k), v)
+                  for k, v in p["breakdown"].items()]
+        rows.append(Row(place=words.ordinal(p["place"]), name=p["name"], total=speech.number(p["total"]),
+                        won=p["name"] in doc["winners"], colour=(swatch["light"], swatch["dark"]) if swatch else None,
+                        extra=str(p.get("title") or p.get("outcome") or ""), parts=labels))
+    timed = clock.totals(table.state)
+    played = ""
+    if timed is not None:
+        # Translators: on the shared image of a result: the turn clock's total, "Play time: 1:05:09"
+        played = _("Play time: %(time)s", time=clock.shown(sum(seat["time_ms"] for seat in timed)))
+    return Content(title=game.title, day=speech.day(finished_day(doc["finished_at"]), "long"),
+                   verdict=str(results.verdict(doc)).replace("\u2068", "").replace("\u2069", ""), time=played, rows=rows)
+
+
+# --- drawing -------------------------------------------------------------------------------------
+
+@lru_cache(maxsize=64)
+def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
+    return ImageFont.truetype(str(BOLD if bold else REGULAR), size)
+
+
+def width(text: str, face: ImageFont.FreeTypeFont) -> float:
+    return face.getlength(text)
+
+
+def fit(text: str, face: ImageFont.FreeTypeFont, room: float) -> str:
+    """`text` cut with an ellipsis to fit `room` pixels (whole when it fits)."""
+    if width(text, face) <= room:
+        return text
+    lo, hi = 0, len(text)
+    while lo < hi:  # the longest start that fits with the ellipsis
+        mid = (lo + hi + 1) // 2
+        if width(text[:mid].rstrip() + ELLIPSIS, face) <= room:
+            lo = mid
+        else:
+            hi = mid - 1
+    return text[:lo].rstrip() + ELLIPSIS
+
+
+def wrap(text: str, face: ImageFont.FreeTypeFont, room: float, lines: int) -> list[str]:
+    """`text` in at most `lines` lines of `room` pixels, broken at spaces; the last one cut if need be."""
+    out: list[str] = []
+    rest = text.split()
+    while rest and len(out) < lines:
+        line = rest.pop(0)
+        while rest and width(line + " " + rest[0], face) <= room:
+            line += " " + rest.pop(0)
+        if len(out) == lines - 1 and rest:  # the last line holds the rest, cut
+            line = line + " " + " ".join(rest)
+            rest = []
+        out.append(fit(line, face, room))
+    return out
+
+
+def flow(chips: list[str], face: ImageFont.FreeTypeFont, room: float, gap: float) -> list[list[int]]:
+    """The chips laid in lines of `room` pixels: each line the indexes of its chips."""
+    lines: list[list[int]] = []
+    used = room + 1
+    for i, chip in enumerate(chips):
+        w = width(chip, face)
+        if lines and used + gap + w <= room:
+            lines[-1].append(i)
+            used += gap + w
+        else:
+            lines.append([i])
+            used = w
+    return lines
+
+
+def shown_parts(parts: list[tuple[str, int]], face: ImageFont.FreeTypeFont, room: float, gap: float,
+                most: int) -> list[list[str]]:
+    """The breakdown's chips in at most `most` lines: all of them, else the top ones (by value) that fit."""
+    if most <= 0 or not parts:
+        return []
+    keep = list(range(len(parts)))
+    while keep:
+        chips = [f"{parts[i][0]} {speech.number(parts[i][1])}" for i in keep]
+        lines = flow([fit(c, face, room) for c in chips], face, room, gap)
+        if len(lines) <= most:
+            return [[fit(chips[i], face, room) for i in line] for line in lines]
+        # the smallest part leaves first (the game's order kept among those left)
+        keep.remove(min(keep, key=lambda i: (abs(parts[i][1]) if isinstance(parts[i][1], (int, float)) else 0, -i)))
+    return []
+
+
+def draw(c: Content, theme: str) -> Image.Image:
+    """The image of `c` in one theme."""
+    ink = THEMES[theme_of(theme)]
+    image = Image.new("RGB", (WIDTH, HEIGHT), ink["bg"])
+    pen = ImageDraw.Draw(image)
+    room = WIDTH - 2 * MARGIN
+    y = MARGIN
+    face = font(76, True)
+    for line in wrap(c.title, face, room, 1):
+        pen.text((MARGIN, y), line, font=face, fill=ink["fg"])
+        y += 92
+    face = font(40)
+    pen.text((MARGIN, y), fit(c.day, face, room), font=face, fill=ink["muted"])
+    y += 62
+    size = 44 if len(wrap(c.verdict + " " + ELLIPSIS, font(44, True), room, 4)) <= 3 else 36  # a long tie-break, smaller
+    face = font(size, True)
+    for line in wrap(c.verdict, face, room, 4):
+        pen.text((MARGIN, y), line, font=face, fill=ink["ok"])
+        y += size + 12
+    if c.time:
+        face = font(38)
+        pen.text((MARGIN, y), fit(c.time, face, room), font=face, fill=ink["fg"])
+        y += 52
+    y += 20
+    footer = HEIGHT - MARGIN - 36
+    cards(pen, c.rows, ink, theme_of(theme), y, footer - 24)
+    face = font(32)
+    name = "Table Companion"
+    pen.text((WIDTH - MARGIN - width(name, face), footer), name, font=face, fill=ink["muted"])
+    return image
+
+
+def cards(pen: ImageDraw.ImageDraw, rows: list[Row], ink: dict, theme: str, top: int, bottom: int) -> None:
+    """One card per player, ranked, each as tall as it needs; the breakdowns cut to the room between `top` and `bottom`."""
+    if not rows:
+        return
+    gap, line_h, pad = 16, 44, 20
+    big = 60 if len(rows) <= 3 else 54
+    head = big + 36  # the place, name and total's line
+    small, strong = font(34), font(34, True)
+    room = WIDTH - 2 * MARGIN - 64
+    chips = [[f"{label} {speech.number(value)}" for label, value in row.parts] for row in rows]
+    under = [1 if row.extra else 0 for row in rows]
+    lines = [len(flow([fit(c, small, room) for c in row], small, room, 36)) if row else 0 for row in chips]
+
+    def tall(i: int) -> int:
+        return pad + head + (under[i] + lines[i]) * line_h + pad
+
+    while sum(tall(i) for i in range(len(rows))) + gap * (len(rows) - 1) > bottom - top and any(lines):
+        lines[max(range(len(rows)), key=lambda i: (lines[i], i))] -= 1  # the longest breakdown gives a line
+    place_face, name_face, total_face = font(big - 14, True), font(big, True), font(big + 8, True)
+    place_w = max(width(row.place, place_face) for row in rows)
+    y0 = top
+    for i, row in enumerate(rows):
+        x0, x1 = MARGIN, WIDTH - MARGIN
+        pen.rounded_rectangle((x0, y0, x1, y0 + tall(i)), radius=24, fill=ink["card"],
+                              outline=ink["ok"] if row.won else ink["line"], width=6 if row.won else 2)
+        x, y = x0 + 32, y0 + pad
+        pen.text((x, y + 10), row.place, font=place_face, fill=ink["ok"] if row.won else ink["muted"])
+        x += place_w + 24
+        if row.colour:  # the seat's colour, ringed so that white shows on a white card
+            d = big - 14
+            cy = y + big // 2 + 6
+            pen.ellipse((x, cy - d // 2, x + d, cy + d // 2), fill=row.colour[0 if theme == "light" else 1],
+                        outline=ink["muted"], width=2)
+            x += d + 20
+        total_w = width(row.total, total_face)
+        pen.text((x1 - 32 - total_w, y - 4), row.total, font=total_face, fill=ink["fg"])
+        if row.won:  # a star before the winner's total, beside the card's green edge and place
+            total_w += width(STAR + " ", total_face)
+            pen.text((x1 - 32 - total_w, y - 4), STAR, font=total_face, fill=ink["ok"])
+        pen.text((x, y), fit(row.name, name_face, x1 - 32 - total_w - 32 - x), font=name_face, fill=ink["fg"])
+        y += head
+        if under[i]:
+            pen.text((x0 + 32, y), fit(row.extra, strong, room), font=strong, fill=ink["fg"])
+            y += line_h
+        for line in shown_parts(row.parts, small, room, 36, lines[i]):
+            lx = x0 + 32
+            for chip in line:
+                label, _sep, value = chip.rpartition(" ")
+                if not label or chip.endswith(ELLIPSIS):  # a chip cut to fit: drawn as it is
+                    pen.text((lx, y), chip, font=small, fill=ink["muted"])
+                else:
+                    pen.text((lx, y), label + " ", font=small, fill=ink["muted"])
+                    pen.text((lx + width(label + " ", small), y), value, font=strong, fill=ink["fg"])
+                lx += width(chip, small) + 36
+            y += line_h
+        y0 += tall(i) + gap
+
+
+# --- the image's bytes, and the latest kept ------------------------------------------------------
+
+def png(table: tables.Table, lang: str | None = None, theme: str = DEFAULT_THEME) -> bytes:
+    """The PNG of a finished table's result in `lang` and `theme`; results.NotOver before the end."""
+    doc = results.result(table)
+    out = BytesIO()
+    with speech.speaking(lang if lang is not None else speech.language()):
+        image = draw(content(table, doc), theme)
+    image.save(out, format="PNG", optimize=False, compress_level=6)  # no text chunk: no pnginfo given
+    return out.getvalue()
+
+
+def file_name(table: tables.Table) -> str:
+    """The image's file name: "gutenberg-2026-12-03.png", the day the game ended."""
+    if not table.finished_at:
+        return f"{table.game}.png"
+    return f"{table.game}-{finished_day(table.finished_at):%Y-%m-%d}.png"
+
+
+@dataclass(frozen=True)
+class Made:
+    body: bytes
+    etag: str
+    name: str
+
+
+class Images:
+    """The latest images made, in memory: at most `size`, the least recently asked leaves first.
+
+    Keyed by the table, its version, the language and the theme: any new event (an undone end,
+    a renamed player) is a new version, so a stale image is never answered.
+    """
+
+    def __init__(self, size: int = 48):
+        self.size = size
+        self._kept: OrderedDict[tuple, Made] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, table: tables.Table, lang: str, theme: str) -> Made:
+        key = (table.id, table.version, speech.known(lang), theme_of(theme))
+        with self._lock:
+            made = self._kept.get(key)
+            if made is not None:
+                self._kept.move_to_end(key)
+                return made
+        body = png(table, key[2], key[3])  # outside the lock: two phones may draw at once, both get the same
+        made = Made(body, hashlib.sha256(body).hexdigest()[:32], file_name(table))
+        with self._lock:
+            self._kept[key] = made
+            self._kept.move_to_end(key)
+            while len(self._kept) > self.size:
+                self._kept.popitem(last=False)
+        return made
+
+    def __len__(self) -> int:
+        return len(self._kept)
