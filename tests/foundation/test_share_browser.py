@@ -64,18 +64,21 @@ def test_the_end_screen_shows_the_result_image_in_a_box_that_never_jumps(lan, br
     srv, base = lan
     t = table(srv)
     context = browser.new_context(**PHONE, color_scheme=scheme)
-    held = []
-    context.route("**/result.png*", lambda route: held.append(route))  # answered once the box is measured
     page = context.new_page()
     page.set_default_timeout(15_000)
+    held = []
     try:
         page.goto(base + urlparse(t["join_url"]).path)
         take_seat(page, "Tom")
-        page.wait_for_function("() => document.querySelector('.result-image img')")
-        before, after_it = box(page, ".result-image img"), box(page, ".share-actions")
-        assert before["h"] > 300 and abs(before["h"] / before["w"] - 1350 / 1080) < 0.01, before
-        while not held:  # the image asked for, and held back
+        # the page again, its image held back until its box is measured (its load waits for the image)
+        context.route("**/result.png*", lambda route: held.append(route))
+        page.reload(wait_until="commit")
+        page.wait_for_selector(".share-actions", state="attached")
+        while not held:
             page.wait_for_timeout(50)
+        before, after_it = box(page, ".result-image img"), box(page, ".share-actions")
+        assert not page.evaluate("document.querySelector('.result-image img').complete")
+        assert before["h"] > 300 and abs(before["h"] / before["w"] - 1350 / 1080) < 0.01, before
         for route in held:
             route.continue_()
         context.unroute("**/result.png*")

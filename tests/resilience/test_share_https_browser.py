@@ -85,7 +85,7 @@ def test_share_over_https_copies_to_the_clipboard_and_hands_the_image_to_the_sha
         phone.locator(".seat-chooser").get_by_role("button", name="Anna").click()
         phone.wait_for_selector(".seat-chooser", state="detached")
         downloads = []
-        phone.on("download", downloads.append)
+        phone.on("download", lambda d: downloads.append(d))
         phone.get_by_role("link", name="Share result").click()
         phone.wait_for_function("() => document.querySelector('[data-share-status]').textContent === 'Shared.'")
         handed = phone.evaluate("window.__handed")
