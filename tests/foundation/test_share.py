@@ -91,3 +91,15 @@ def test_a_device_without_the_tables_secret_gets_404_as_for_no_table(app, api):
     missing = stranger.get("/t/nosuchtable")
     assert stranger.get(f"/t/{t['table']}").status_code == 404 == missing.status_code
     assert text(stranger.get(f"/t/{t['table']}")) == text(missing).replace("nosuchtable", t["table"])
+
+
+def test_a_plays_record_shows_its_image_and_share(app, api):
+    t = finish(api)
+    phone = app.test_client()
+    join(phone, t)
+    page = text(phone.get(f"/plays/{t['table']}"))
+    assert re.search(rf'<img src="/plays/{t["table"]}/result.png" width="1080" height="1350" alt="[^"]+"', page)
+    assert f'srcset="/plays/{t["table"]}/result.png?theme=dark"' in page
+    assert re.search(rf'<a class="btn btn-primary" href="/plays/{t["table"]}/result.png" download="gutenberg-[0-9-]+\.png" '
+                     r'data-share="share-text"', page)
+    assert '<textarea id="share-text" readonly rows="3">Gutenberg, ' in page

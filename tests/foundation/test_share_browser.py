@@ -182,3 +182,20 @@ def test_a_play_the_host_deleted_is_said_so_at_its_tables_link(lan, browser):
     finally:
         phone.context.close()
         host.context.close()
+
+
+def test_share_on_a_plays_record_downloads_its_image(lan, browser):
+    srv, base = lan
+    t = table(srv)
+    page = open_table(browser, base, t)
+    try:
+        page.goto(f"{base}/plays/{t['table']}")
+        page.wait_for_function("() => { const i = document.querySelector('.result-image img'); return i.complete && i.naturalWidth === 1080; }")
+        with page.expect_download() as got:
+            page.get_by_role("link", name="Share result").click()
+        with open(got.value.path(), "rb") as f:
+            assert f.read(8) == PNG
+        page.wait_for_function("() => document.querySelector('[data-share-status]').textContent.startsWith('Image downloaded')")
+        assert page.locator("[data-share-status]").inner_text() in SAID_OVER_HTTP
+    finally:
+        page.context.close()
