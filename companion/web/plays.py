@@ -255,7 +255,8 @@ def record(table_id: str):
         "plays/record.html", doc=doc, play=entry(doc), table=table, ranked=ranked,
         labels={k: breakdown_label(table.rules, k) for k in keys},
         chart=chart, calculator=is_calculator(table.options), running=_(table.rules.running_label),
-        history=tables.history(table, tables.events(db, table.id)), joined=joined, host=is_host(), deleted=deleted)
+        history=tables.history(table, tables.events(db, table.id)), joined=joined, host=is_host(), deleted=deleted,
+        share_text=results.share_text(table, doc))  # issue 42: the result as text, beside its image
 
 
 # --- downloads -------------------------------------------------------------------------------------

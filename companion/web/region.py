@@ -301,7 +301,8 @@ def context_of(db, table, screen: str | None, error=None, notice: str | None = N
     A refused value is said in the players' words (companion/wording.py), from the event
     `posted`: "Ben's VP", never `data.delta`.
     """
-    from .. import results, tables, wording
+    from .. import tables, wording
+    from . import ending
     from ..games.validation import RulesError
 
     try:
@@ -312,14 +313,7 @@ def context_of(db, table, screen: str | None, error=None, notice: str | None = N
         posted = posted if isinstance(posted, dict) else {}
         type_ = posted.get("type") if isinstance(posted.get("type"), str) else None
         error = wording.said(error, table.names, table.rules.labels, type_, posted.get("data"))
-    outcome = None
-    if table.finished:
-        try:
-            doc = results.result(table)
-            outcome = {"bgstats_url": doc["bgstats_url"], "text": results.share_text(table, doc),
-                       "record": "/plays/" + table.id}
-        except results.NotOver:
-            pass
+    outcome = ending.outcome(table)  # issue 42: the result card every phone keeps after the end
     return {
         "table": table,
         "state": table.state,
@@ -330,7 +324,7 @@ def context_of(db, table, screen: str | None, error=None, notice: str | None = N
         "history": tables.recent_history(db, table, history_lines),
         "can_undo": tables.can_undo(db, table.id),
         "game": table.rules,
-        # a finished table's "Log this play" card: BG Stats in one tap, the result as text
+        # a finished table's result card: the result, its image, Share, BG Stats (web/ending.py)
         "outcome": outcome,
     }
 

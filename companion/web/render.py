@@ -103,10 +103,14 @@ def _script_words(lang: str) -> dict:
         "server_kept": say.gettext("%(trouble)s %(taps)s, sent again by itself."),
         "disk_full": say.gettext("the server's disk is full: nothing was saved"),
         "server_error": say.gettext("The server could not save that (error %(status)s)."),
-        # static/js/share.js: what sharing the result did
+        # static/js/share.js: what sharing the result did (issue 42: the image and the text)
         "shared": say.gettext("Shared."),
-        "copied": say.gettext("Copied: paste it in your group's chat."),
-        "selected": say.gettext("Selected: copy it with your phone's menu."),
+        "share_getting": say.gettext("Getting the image…"),
+        "share_saved_copied": say.gettext("Image downloaded and result copied: paste them in your group's chat."),
+        "share_saved_selected": say.gettext("Image downloaded; the text is selected: copy it with your phone's menu."),
+        "share_no_image_copied": say.gettext("The image could not be fetched (no connection?); the result is copied as text."),
+        "share_no_image_selected": say.gettext("The image could not be fetched (no connection?); the text is selected: copy it with your phone's menu."),
+        "share_no_image_shared": say.gettext("The image could not be fetched (no connection?): the result was shared as text."),
         # static/js/seat.js: "You are: watching"
         "watching": say.gettext("watching"),
     }

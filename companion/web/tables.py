@@ -102,7 +102,18 @@ def page_context(table, screen: str | None = None) -> dict:
         # the server's time as the page is drawn (epoch ms), outside the shared region: a running turn
         # clock ticks from it on every phone, whatever the phone's own clock says (static/js/clock.js)
         "server_ms": server_ms(),
+        # issue 42: the host deleted the play (drawn at each visit: a delete changes no version)
+        **deleted_context(table),
     }
+
+
+def deleted_context(table) -> dict:
+    """Whether the host deleted this finished table's play, and whether this device is the host's
+    (who restores it from the record); the host key in a cookie, never an address (plays.is_host)."""
+    from . import ending, plays
+
+    gone = ending.deleted(get_db(), table)
+    return {"play_deleted": gone, "host": gone and plays.is_host()}
 
 
 def server_ms() -> int:

@@ -1,31 +1,108 @@
-// "Share result": the phone's share sheet where it has one; else copy the text. Over plain
-// http on the LAN neither navigator.share nor navigator.clipboard exists (not a secure
-// context), so the field is selected and copied the old way, and the status says what happened.
+// "Share result" (issue 42): the result image and its text to the phone's share sheet where the
+// browser can share files (Web Share, which needs HTTPS); else the image is downloaded and the
+// text copied, and the status says which. Over plain http on the LAN there is neither
+// navigator.share nor navigator.clipboard (not a secure context): the field is selected and
+// copied the old way. Without JavaScript the button is a link that downloads the image.
 
 import { word } from "./words.js";
 
-// click, on the page: a [data-share] button shares the field it names.
+var DARK = "(prefers-color-scheme: dark)";
+
+// The image in the theme the phone shows (the page's <picture> picks it the same way).
+function imageAddress(button) {
+  var href = button.getAttribute("href");
+  var dark = window.matchMedia && window.matchMedia(DARK).matches;
+  return href + (href.indexOf("?") >= 0 ? "&" : "?") + "theme=" + (dark ? "dark" : "light");
+}
+
+// True where the browser can hand a PNG file to the share sheet (asked with an empty one, at the tap).
+function sharesFiles() {
+  if (!navigator.share || !navigator.canShare || typeof File !== "function") return false;
+  try { return navigator.canShare({ files: [new File([""], "result.png", { type: "image/png" })] }); } catch (e) { return false; }
+}
+
+// Copy the field's text: the clipboard in a secure context, else select it and copy the old way.
+// Resolves true when copied, false when the text is only selected.
+function copyText(field, text) {
+  function selectAndCopy() {
+    field.focus();
+    field.select();
+    try { return document.execCommand("copy"); } catch (e) { return false; }
+  }
+  if (window.isSecureContext && navigator.clipboard && navigator.clipboard.writeText) {
+    return navigator.clipboard.writeText(text).then(function () { return true; }, function () { return selectAndCopy(); });
+  }
+  return Promise.resolve(selectAndCopy());
+}
+
+function download(blob, name) {
+  var url = URL.createObjectURL(blob);
+  var link = document.createElement("a");
+  link.href = url;
+  link.download = name;
+  link.hidden = true;
+  document.body.appendChild(link);
+  link.click();
+  link.remove();
+  setTimeout(function () { URL.revokeObjectURL(url); }, 60000);
+}
+
+function fetchImage(button) {
+  return fetch(imageAddress(button), { credentials: "same-origin" }).then(function (answer) {
+    if (!answer.ok) throw new Error("HTTP " + answer.status);
+    return answer.blob();
+  });
+}
+
+// click, on the page: a [data-share] button (or link) shares the field it names, with its image.
 export function share(evt) {
   var button = evt.target.closest ? evt.target.closest("[data-share]") : null;
   if (!button) return;
   var field = document.getElementById(button.getAttribute("data-share"));
-  var status = document.querySelector("[data-share-status]");
   if (!field) return;
-  var text = field.value;
+  evt.preventDefault();
+  var status = document.querySelector("[data-share-status]");
+  var text = field.value, title = button.getAttribute("data-share-title") || document.title;
+  var name = button.getAttribute("download") || "result.png";
   function tell(words) { if (status) status.textContent = words; }
-  if (navigator.share) {
-    navigator.share({ text: text }).then(function () { tell(word("shared", "Shared.")); }).catch(function () {});
+
+  if (sharesFiles()) {
+    tell(word("share_getting", "Getting the image…"));
+    fetchImage(button).then(function (blob) {
+      var file = new File([blob], name, { type: "image/png" });
+      var doc = { files: [file], text: text, title: title };
+      if (!navigator.canShare(doc)) doc = { text: text, title: title };
+      return navigator.share(doc).then(function () { tell(word("shared", "Shared.")); }, function (err) {
+        if (err && err.name === "AbortError") { tell(""); return; }  // the player closed the share sheet
+        return fallBack(blob);
+      });
+    }, function () {
+      // no image (offline, or the play gone): the text alone still goes to the share sheet
+      return navigator.share({ text: text, title: title }).then(function () {
+        tell(word("share_no_image_shared", "The image could not be fetched (no connection?): the result was shared as text."));
+      }, function (err) {
+        if (err && err.name === "AbortError") { tell(""); return; }
+        return copied(null);
+      });
+    });
     return;
   }
-  field.focus();
-  field.select();
-  var copied = false;
-  try { copied = document.execCommand("copy"); } catch (e) { copied = false; }
-  if (copied) { tell(word("copied", "Copied: paste it in your group's chat.")); return; }
-  if (navigator.clipboard) {
-    navigator.clipboard.writeText(text).then(function () { tell(word("copied", "Copied: paste it in your group's chat.")); },
-      function () { tell(word("selected", "Selected: copy it with your phone's menu.")); });
-    return;
+  // no share sheet for files: the text is copied now, at the tap (a browser copies only then), then the image saved
+  var copying = copyText(field, text);
+  tell(word("share_getting", "Getting the image…"));
+  fetchImage(button).then(function (blob) { download(blob, name); return blob; }, function () { return null; })
+    .then(function (blob) { return copying.then(function (done) { said(blob, done); }); });
+
+  function fallBack(blob) {
+    return copyText(field, text).then(function (done) { download(blob, name); said(blob, done); });
   }
-  tell(word("selected", "Selected: copy it with your phone's menu."));
+  function copied(blob) {
+    return copyText(field, text).then(function (done) { said(blob, done); });
+  }
+  function said(blob, done) {
+    if (blob && done) tell(word("share_saved_copied", "Image downloaded and result copied: paste them in your group's chat."));
+    else if (blob) tell(word("share_saved_selected", "Image downloaded; the text is selected: copy it with your phone's menu."));
+    else if (done) tell(word("share_no_image_copied", "The image could not be fetched (no connection?); the result is copied as text."));
+    else tell(word("share_no_image_selected", "The image could not be fetched (no connection?); the text is selected: copy it with your phone's menu."));
+  }
 }

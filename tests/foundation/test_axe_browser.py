@@ -137,6 +137,13 @@ def test_no_wcag_violations_on_any_page(server, browser, scheme):
         page.locator("a.player-entry").first.click()
         page.wait_for_selector("h1")
         check("a player's page")
+        # issue 42: a finished table's end screen, its image loaded, Share's status said, its game's screens opened
+        page.goto(f"{server.url}/t/{finished['table']}")
+        page.wait_for_function("() => { const i = document.querySelector('.result-image img'); return i && i.complete && i.naturalWidth > 0; }")
+        page.get_by_role("link", name="Share result").click()
+        page.wait_for_function("() => document.querySelector('[data-share-status]').textContent.startsWith('Image downloaded')")
+        page.get_by_text("Correct the scores").click()
+        check("a finished table's end screen, shared, its game's screens opened")
         status, _doc = api_post(server, finished, "rematch", None)
         assert status == 201
         page.goto(f"{server.url}/t/{finished['table']}")
@@ -145,7 +152,7 @@ def test_no_wcag_violations_on_any_page(server, browser, scheme):
     finally:
         context.close()
     bad = {name: v for name, v in found.items() if v}
-    assert len(found) == len(GAMES) * 6 + len(played) * 2 + 8
+    assert len(found) == len(GAMES) * 6 + len(played) * 2 + 9
     assert bad == {}, json.dumps(bad, indent=1)
 
 

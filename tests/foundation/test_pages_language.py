@@ -237,7 +237,7 @@ def words_of(html: str) -> dict:
 def test_the_scripts_words_reach_the_page_translated(client, lang):
     words = words_of(page(client, "/", lang))
     keys = script_keys()
-    assert {"not_saved", "sending", "taps_kept", "unreachable", "copied"} <= keys
+    assert {"not_saved", "sending", "taps_kept", "unreachable", "share_saved_copied"} <= keys
     assert keys <= set(words), keys - set(words)
     with speech.speaking(lang):
         assert words["not_saved"] == speech.gettext("not saved") != "not saved"

@@ -1,0 +1,62 @@
+"""A finished table's result card (issue 42, "a link that stays"): what the table page shows first
+once the game is over, on every phone, at every later visit of the table's own link.
+
+`outcome` is read by the live region (region.context_of), so it is drawn once per version and
+language and pushed to every phone like the rest: it reads the table alone, never a request.
+Whether the host deleted the play (`deleted`) is not in the region: deleting a play does not
+change the table's version, so the page says it around the region, drawn at each visit.
+"""
+
+from __future__ import annotations
+
+from .. import results
+from ..games import speech
+
+#: the result image's size (helper "image", issue 42): 4:5, the page's <img> reserves its box
+IMAGE_WIDTH, IMAGE_HEIGHT = 1080, 1350
+
+
+def _label(game, key: str) -> str:
+    """A breakdown key in the words the archive's record uses, in the language spoken."""
+    from .plays import key_label
+
+    return speech.said(game.breakdown[key]) if key in game.breakdown else key_label(key)
+
+
+def outcome(table) -> dict | None:
+    """The result card of a finished table, in the language spoken; None before the end.
+
+    Every value is plain (str, int, list, dict), so that the card's part key (region.py) holds
+    all its template reads: the ranked players with their breakdown in words, the verdict, the
+    text to share, and the addresses of the image, the BG Stats file, BG Stats and the record.
+    """
+    if not table.finished:
+        return None
+    try:
+        doc = results.result(table)
+    except results.NotOver:
+        return None
+    ranked = []
+    for p in sorted(doc["players"], key=lambda p: p["place"]):
+        ranked.append({"name": p["name"], "place": p["place"], "total": p["total"],
+                       "extra": p.get("title") or p.get("outcome") or "",
+                       "parts": [[key, _label(table.rules, key), value] for key, value in p["breakdown"].items()]})
+    base = "/t/" + table.id
+    return {
+        "bgstats_url": doc["bgstats_url"],
+        "text": results.share_text(table, doc),
+        "verdict": results.verdict(doc),
+        "players": ranked,
+        "record": "/plays/" + table.id,
+        # the addresses issue 42 fixed for every helper (the image's and the file's routes are theirs)
+        "image": base + "/result.png",
+        "image_dark": base + "/result.png?theme=dark",
+        "file": base + "/play.bgsplay",
+        # the name the image is saved under (the game and the day, no player's name)
+        "download": f"{table.game}-{doc['finished_at'][:10]}.png",
+    }
+
+
+def deleted(db, table) -> bool:
+    """True when the host deleted this finished table's play from the archive (results.delete)."""
+    return bool(table.finished) and table.id in results.deleted(db)

@@ -1,0 +1,105 @@
+"""Issue 42, "a link that stays": after the end the table's own link shows the result first, read-only,
+with its image, Share and BG Stats; the game's screens wait behind "Correct the scores"; a play the
+host deleted is said so. Through the real app (the browser's side: test_share_browser.py)."""
+
+from __future__ import annotations
+
+import html
+import re
+
+from tests.foundation.test_plays import host_client, text
+from tests.foundation.test_results import NAMES, ROWS, finish
+
+
+def join(client, t: dict) -> None:
+    assert client.get(f"/join/{t['table']}/{t['token']}").status_code == 303
+
+
+def page_of(client, t: dict, **headers) -> str:
+    answer = client.get(f"/t/{t['table']}", headers=headers)
+    assert answer.status_code == 200
+    return text(answer)
+
+
+def test_a_finished_tables_link_shows_the_result_first_and_the_game_behind_one_tap(app, api):
+    t = finish(api)
+    phone = app.test_client()
+    join(phone, t)
+    page = page_of(phone, t)
+    card = page.index('id="log-play"')
+    assert card < page.index('id="table-game"') < page.index('id="game-panel"')
+    # the game's screens are there, closed, behind one summary
+    assert re.search(r'<details class="table-game" id="table-game">\s*<summary class="btn">Correct the scores</summary>', page)
+    result = page[card:page.index("</section>", card)]
+    assert result.index("Tom") < result.index("Anna")  # ranked: Tom wins the tie on fewer types
+    assert "wins on fewer types" in result and 'data-key="fame_track"' in result
+    # the image with its box's size before it loads, its dark twin, and its text as alt
+    image = re.search(r'<img src="([^"]+)" width="1080" height="1350" alt="([^"]+)"', result)
+    assert image and image.group(1) == f"/t/{t['table']}/result.png"
+    share = html.unescape(re.search(r'<textarea id="share-text"[^>]*>([^<]*)</textarea>', result).group(1))
+    assert html.unescape(image.group(2)) == share
+    assert f'srcset="/t/{t["table"]}/result.png?theme=dark"' in result
+    # without JavaScript, Share is a link that downloads the image; the BG Stats file is a link too
+    assert re.search(rf'<a class="btn btn-primary" href="/t/{t["table"]}/result.png" download="gutenberg-[0-9-]+\.png" '
+                     r'data-share="share-text"', result)
+    assert f'href="/t/{t["table"]}/play.bgsplay" download>BG Stats file</a>' in result
+    assert 'data-share-status' in result and f'href="/plays/{t["table"]}"' in result
+
+
+def test_the_game_being_played_shows_its_screens_open(app, api):
+    t = api.create("gutenberg", NAMES, calculator=True)
+    assert api.event(t, "sheet", dict(ROWS[0], player=0)).status_code == 200
+    phone = app.test_client()
+    join(phone, t)
+    page = page_of(phone, t)
+    assert '<details class="table-game" id="table-game" open>' in page and 'id="log-play"' not in page
+
+
+def test_every_phone_is_sent_the_result_card_with_the_end(app, api):
+    """The region a phone is pushed or polls holds the card (one drawing for every phone)."""
+    t = api.create("gutenberg", NAMES, calculator=True)
+    assert api.event(t, "sheet", dict(ROWS[0], player=0)).status_code == 200
+    phone = app.test_client()
+    join(phone, t)
+    version = api.get(t)["version"]
+    assert api.event(t, "sheet", dict(ROWS[1], player=1)).status_code == 200
+    answer = phone.get(f"/t/{t['table']}/live", headers={"X-Table-Has": str(version)})
+    assert answer.status_code == 200 and 'id="log-play"' in text(answer)
+
+
+def test_a_play_the_host_deleted_is_said_so_on_its_tables_link(app, api):
+    t = finish(api)
+    phone = app.test_client()
+    join(phone, t)
+    host = host_client(app)
+    join(host, t)
+    assert "deleted from the archive" not in page_of(phone, t)
+    assert host.post(f"/plays/{t['table']}/delete").status_code == 303
+    said = page_of(phone, t)
+    assert "This play was deleted from the archive." in said and "data-play-deleted" in said
+    assert "Open its record to restore it" not in said  # only the host's devices restore it
+    hosts = page_of(host, t)
+    assert "This play was deleted from the archive." in hosts
+    assert f'href="/plays/{t["table"]}">Open its record to restore it</a>' in hosts
+    assert host.post(f"/plays/{t['table']}/restore").status_code == 303
+    assert "deleted from the archive" not in page_of(phone, t)
+
+
+def test_a_device_without_the_tables_secret_gets_404_as_for_no_table(app, api):
+    t = finish(api)
+    stranger = app.test_client()
+    missing = stranger.get("/t/nosuchtable")
+    assert stranger.get(f"/t/{t['table']}").status_code == 404 == missing.status_code
+    assert text(stranger.get(f"/t/{t['table']}")) == text(missing).replace("nosuchtable", t["table"])
+
+
+def test_a_plays_record_shows_its_image_and_share(app, api):
+    t = finish(api)
+    phone = app.test_client()
+    join(phone, t)
+    page = text(phone.get(f"/plays/{t['table']}"))
+    assert re.search(rf'<img src="/plays/{t["table"]}/result.png" width="1080" height="1350" alt="[^"]+"', page)
+    assert f'srcset="/plays/{t["table"]}/result.png?theme=dark"' in page
+    assert re.search(rf'<a class="btn btn-primary" href="/plays/{t["table"]}/result.png" download="gutenberg-[0-9-]+\.png" '
+                     r'data-share="share-text"', page)
+    assert '<textarea id="share-text" readonly rows="3">Gutenberg, ' in page
