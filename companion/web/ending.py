@@ -9,18 +9,11 @@ change the table's version, so the page says it around the region, drawn at each
 
 from __future__ import annotations
 
-from .. import results
-from ..games import speech
+from .. import result_image, results
+from ..wording import breakdown_label
 
 #: the result image's size (helper "image", issue 42): 4:5, the page's <img> reserves its box
 IMAGE_WIDTH, IMAGE_HEIGHT = 1080, 1350
-
-
-def _label(game, key: str) -> str:
-    """A breakdown key in the words the archive's record uses, in the language spoken."""
-    from .plays import key_label
-
-    return speech.said(game.breakdown[key]) if key in game.breakdown else key_label(key)
 
 
 def outcome(table) -> dict | None:
@@ -40,7 +33,7 @@ def outcome(table) -> dict | None:
     for p in sorted(doc["players"], key=lambda p: p["place"]):
         ranked.append({"name": p["name"], "place": p["place"], "total": p["total"],
                        "extra": p.get("title") or p.get("outcome") or "",
-                       "parts": [[key, _label(table.rules, key), value] for key, value in p["breakdown"].items()]})
+                       "parts": [[key, breakdown_label(table.rules, key), value] for key, value in p["breakdown"].items()]})
     base = "/t/" + table.id
     return {
         "bgstats_url": doc["bgstats_url"],
@@ -52,8 +45,8 @@ def outcome(table) -> dict | None:
         "image": base + "/result.png",
         "image_dark": base + "/result.png?theme=dark",
         "file": base + "/play.bgsplay",
-        # the name the image is saved under (the game and the day, no player's name)
-        "download": f"{table.game}-{doc['finished_at'][:10]}.png",
+        # the name the image is saved under (the game and the day, no player's name), as its route names it
+        "download": result_image.file_name(table),
     }
 
 

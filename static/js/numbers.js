@@ -21,17 +21,17 @@ export function selectNumber(evt) {
   if (!isNumber(field) || !field.value) return;
   var typing = false;
   function again() { if (!typing && document.activeElement === field) selectAll(field); }
-  function typed() { typing = true; }
+  function keyed() { typing = true; }
   function off() {
     field.removeEventListener("mouseup", lifted);
-    field.removeEventListener("keydown", typed);
-    field.removeEventListener("input", typed);
+    field.removeEventListener("keydown", keyed);
+    field.removeEventListener("input", keyed);
     field.removeEventListener("blur", off);
   }
   function lifted(up) { if (!typing) up.preventDefault(); again(); field.removeEventListener("mouseup", lifted); }
   selectAll(field);
-  field.addEventListener("keydown", typed);
-  field.addEventListener("input", typed);
+  field.addEventListener("keydown", keyed);
+  field.addEventListener("input", keyed);
   field.addEventListener("blur", off);
   setTimeout(again, 0);
   if (Date.now() - pressedAt > PRESS_MS) return;  // the keyboard or a script: no press to lift
