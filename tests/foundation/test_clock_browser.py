@@ -65,6 +65,9 @@ def test_the_clock_ticks_on_the_other_phone_passes_and_survives_a_reload(server,
     # a reload: Tom's running time within a second of the server's truth
     dark_phone.reload()
     dark_phone.locator("#turn-clock [data-clock-tick]").wait_for()
+    # the page's scripts have run (main.js starts the clock at DOMContentLoaded): before that the tick shows
+    # the time as of the last event, 0:00, the server's drawing (seen on a loaded machine: shown 0, low 1.03)
+    dark_phone.wait_for_load_state("load")
     c = clock_state(server, t)
     assert c["running"] == 1
     before = time.time() * 1000
