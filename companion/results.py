@@ -190,7 +190,7 @@ def share_text(table: tables.Table, doc: dict) -> str:
     (sentence.name), the plain-text <bdi>, so "محمد 111" keeps its number after the name.
     The line is in the language spoken: the phone that shares it reads it.
     """
-    when = _parse(doc["finished_at"])
+    when = _parse(doc["finished_at"]).astimezone()  # the day in the server's time, as the record and the image say it
     scores = ", ".join(f"{sentence.name(p['name'])} {p['total']}" for p in sorted(doc["players"], key=lambda p: p["place"]))
     said = sentence.naming(verdict(doc), [p["name"] for p in doc["players"]])  # a plain verdict's names marked
     # Translators: a finished game shared to a chat: "Codex Naturalis, 3 Dec: Tom 111, Anna 111, Tom wins on fewer types"

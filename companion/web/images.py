@@ -25,23 +25,35 @@ bp = Blueprint("images", __name__)
 
 def images() -> result_image.Images:
     """This app's kept images (made on first use)."""
-    return current_app.extensions.setdefault("companion.images", result_image.Images())
+    kept = current_app.extensions.get("companion.images")
+    if kept is None:
+        kept = current_app.extensions["companion.images"] = result_image.Images()
+    return kept
 
 
 def answer(table: tables.Table, missing: str):
-    """The image of a finished table, or 404 with `missing` (the page's own body) before the end."""
-    try:
-        made = images().get(table, speech.language(), result_image.theme_of(request.args.get("theme")))
-    except results.NotOver:
+    """The image of a finished table, or 404 with `missing` (the page's own body) before the end.
+
+    A phone that holds this very image (`If-None-Match`) is answered 304 before anything is drawn."""
+    if not table.finished:
         abort(404, _(missing))
-    response = make_response(made.body)
-    response.mimetype = "image/png"
+    lang, theme = speech.language(), result_image.theme_of(request.args.get("theme"))
+    etag = result_image.Images.etag(table, lang, theme)
+    if etag in request.if_none_match:
+        response = make_response("", 304)
+    else:
+        try:
+            made = images().get(table, lang, theme)
+        except results.NotOver:
+            abort(404, _(missing))
+        response = make_response(made.body)
+        response.mimetype = "image/png"
+        response.headers["Content-Disposition"] = f'inline; filename="{made.name}"'
     response.headers["Cache-Control"] = "private, no-cache"
-    response.headers["Content-Disposition"] = f'inline; filename="{made.name}"'
     response.vary.add("Cookie")
     response.vary.add("Accept-Language")
-    response.set_etag(made.etag)
-    return response.make_conditional(request)
+    response.set_etag(etag)
+    return response
 
 
 @bp.get("/t/<table_id>/result.png")

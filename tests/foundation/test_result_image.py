@@ -97,6 +97,20 @@ def test_an_etag_revalidates_for_free(client, api):
     assert again.status_code == 304 and again.data == b""
 
 
+def test_a_phone_holding_the_image_is_answered_without_drawing_it(app, client, api):
+    """After a restart (or in another worker) the kept images are gone: the ETag a phone holds is
+    still known without drawing, so the 304 costs no image."""
+    t = finished(api, "codex")
+    joined(client, t)
+    url = f"/t/{t['table']}/result.png?theme=dark"
+    etag = client.get(url).headers["ETag"]
+    app.extensions.pop("companion.images")  # as a restart leaves it
+    again = client.get(url, headers={"If-None-Match": etag})
+    assert again.status_code == 304 and again.headers["ETag"] == etag
+    assert len(app.extensions.get("companion.images") or ()) == 0
+    assert client.get(url.replace("dark", "light"), headers={"If-None-Match": etag}).status_code == 200
+
+
 def test_a_rename_after_the_end_is_a_new_image(client, api):
     t = finished(api, "codex")
     joined(client, t)
@@ -200,6 +214,10 @@ def test_a_solo_voynich_with_its_scored_opponent_and_the_turn_clock(app, api):
         db = get_db()
         table = tables.load(db, t["table"])
         assert len(result_image.content(table, results.result(table)).rows) == 2
+        outcome = results.result(table)["players"][0]["outcome"]
+        with speech.speaking("fr"):  # the solo outcome in the reader's words, not the result's "win"/"loss"
+            extra = result_image.content(table, results.result(table)).rows[0].extra
+        assert extra == {"win": "Victoire contre Voynich", "loss": "Défaite contre Voynich"}[outcome]
         untimed = result_image.png(table, "pl", "dark")
         state = dict(table.state, clock={"ms": [3_725_000], "turns": [9], "running": None, "since": None,
                                          "turn_ms": 0, "paused": False, "limit_s": None})
