@@ -106,6 +106,19 @@ def finished_day(stamp: str) -> datetime:
     return datetime.fromisoformat(stamp.replace("Z", "+00:00")).astimezone()
 
 
+def lasted(ms: int) -> str:
+    """A play's length in words a chat reads at once: "42 min", "1 h 05 min" ("0:09" was read as nine hours' minutes)."""
+    minutes = round(max(0, int(ms)) / 60_000)
+    if minutes < 1:
+        # Translators: a play's length on the shared image, shorter than a minute
+        return _("less than a minute")
+    if minutes < 60:
+        # Translators: a play's length on the shared image: "42 min"
+        return _("%(minutes)s min", minutes=minutes)
+    # Translators: a play's length on the shared image: "1 h 05 min"
+    return _("%(hours)s h %(minutes)s min", hours=minutes // 60, minutes=str(minutes % 60).zfill(2))
+
+
 def content(table: tables.Table, doc: dict) -> Content:
     """What the image says of a result, in the language spoken."""
     game = table.rules
@@ -113,15 +126,17 @@ def content(table: tables.Table, doc: dict) -> Content:
     rows = []
     for p in ranked:
         swatch = colours.swatch(p.get("colour"))
-        labels = [(breakdown_label(game, k), v) for k, v in p["breakdown"].items()]
+        # the parts that scored: a row of zeros (Galileo's Stake for all, Voynich's solo Tokens at a table
+        # of three) hid the parts that decided (the playtest)
+        labels = [(breakdown_label(game, k), v) for k, v in p["breakdown"].items() if v != 0]
         rows.append(Row(place=words.ordinal(p["place"]), name=p["name"], total=speech.number(p["total"]),
                         won=p["name"] in doc["winners"], colour=(swatch["light"], swatch["dark"]) if swatch else None,
                         extra=game.extra_words(p), parts=labels))
     timed = clock.totals(table.state)
     played = ""
     if timed is not None:
-        # Translators: on the shared image of a result: the turn clock's total, "Play time: 1:05:09"
-        played = _("Play time: %(time)s", time=clock.shown(sum(seat["time_ms"] for seat in timed)))
+        # Translators: on the shared image of a result: the turn clock's total, "Play time: 1 h 05 min"
+        played = _("Play time: %(time)s", time=lasted(sum(seat["time_ms"] for seat in timed)))
     return Content(title=game.title, day=speech.day(finished_day(doc["finished_at"]), "long"),
                    verdict=str(results.verdict(doc)).replace("\u2068", "").replace("\u2069", ""), time=played, rows=rows)
 
@@ -278,7 +293,7 @@ class Layout:
 
     def draw(self, pen: ImageDraw.ImageDraw, ink: dict, theme: str, top: int) -> None:
         rows, big = self.rows, self.big
-        place_face, name_face, total_face = font(big - 14, True), font(big, True), font(big + 8, True)
+        place_face, total_face = font(big - 14, True), font(big + 8, True)
         place_w = max(width(row.place, place_face) for row in rows)
         small, strong, line_h, pad = self.small, self.strong, self.line_h, self.pad
         y0 = top
@@ -301,7 +316,10 @@ class Layout:
             if row.won:  # a star before the winner's total, beside the card's green edge and place
                 total_w += width(STAR + " ", total_face)
                 pen.text((x1 - 32 - total_w, y - 4), STAR, font=total_face, fill=ink["ok"])
-            pen.text((x, y), fit(row.name, name_face, x1 - 32 - total_w - 32 - x), font=name_face, fill=ink["fg"])
+            room = x1 - 32 - total_w - 32 - x
+            size = next((n for n in (big, round(big * 0.85), round(big * 0.72)) if width(row.name, font(n, True)) <= room),
+                        round(big * 0.72))  # a long name in smaller type before it is cut
+            pen.text((x, y + round((big - size) * 0.8)), fit(row.name, font(size, True), room), font=font(size, True), fill=ink["fg"])
             y += self.head
             if self.under[i]:
                 pen.text((x0 + 32, y), fit(row.extra, strong, self.room), font=strong, fill=ink["fg"])
@@ -333,10 +351,11 @@ def png(table: tables.Table, lang: str | None = None, theme: str = DEFAULT_THEME
 
 
 def file_name(table: tables.Table) -> str:
-    """The image's file name: "gutenberg-2026-12-03.png", the day the game ended."""
+    """The image's file name: "gutenberg-2026-12-03-2114.png", the day and minute the game ended (two
+    plays of one evening are two files; no player's name)."""
     if not table.finished_at:
         return f"{table.game}.png"
-    return f"{table.game}-{finished_day(table.finished_at):%Y-%m-%d}.png"
+    return f"{table.game}-{finished_day(table.finished_at):%Y-%m-%d-%H%M}.png"
 
 
 #: what else the bytes depend on besides the play, language and theme: this code, the fonts and Pillow

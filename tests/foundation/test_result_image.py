@@ -70,7 +70,7 @@ def test_each_game_gives_a_png_of_the_stated_size_with_text_on_it(client, api, k
     assert text_chunks(answer.data) == []
     assert answer.headers["Cache-Control"] == "private, no-cache"
     assert answer.headers["ETag"]
-    assert re.fullmatch(rf'inline; filename="{key}-\d{{4}}-\d\d-\d\d\.png"', answer.headers["Content-Disposition"])
+    assert re.fullmatch(rf'inline; filename="{key}-\d{{4}}-\d\d-\d\d-\d{{4}}\.png"', answer.headers["Content-Disposition"])
     assert {"Cookie", "Accept-Language"} <= set(answer.vary)
     assert t["token"].encode() not in answer.data
 
@@ -224,7 +224,7 @@ def test_a_solo_voynich_with_its_scored_opponent_and_the_turn_clock(app, api):
         db.execute("UPDATE tables SET state = ? WHERE id = ?", [json.dumps(state), t["table"]])
         timed_table = tables.load(db, t["table"])
         with speech.speaking("pl"):
-            assert result_image.content(timed_table, results.result(timed_table)).time.endswith("1:02:05")
+            assert result_image.content(timed_table, results.result(timed_table)).time.endswith("1 godz. 02 min")
         assert decoded(result_image.png(timed_table, "pl", "dark")).size == (1080, 1350)
         assert result_image.png(timed_table, "pl", "dark") != untimed
 
@@ -251,3 +251,12 @@ def test_a_name_too_long_is_cut_to_fit():
     cut = result_image.fit("ŻÓŁWĄŚĆ" * 6, face, 400)
     assert cut.endswith("…") and face.getlength(cut) <= 400
     assert result_image.fit("Ben", face, 400) == "Ben"
+
+
+def test_the_play_time_reads_as_a_length_not_a_clock():
+    """The playtest read "Play time: 0:09" (nine seconds) as hours and minutes."""
+    assert result_image.lasted(9_000) == "less than a minute"
+    assert result_image.lasted(42 * 60_000 + 20_000) == "42 min"
+    assert result_image.lasted(3_725_000) == "1 h 02 min"
+    with speech.speaking("de"):
+        assert result_image.lasted(3_725_000) == "1 Std. 02 Min."

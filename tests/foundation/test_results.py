@@ -169,7 +169,7 @@ def test_the_share_text_names_the_game_the_day_the_scores_and_the_tie_break(api,
     day = datetime.strptime(doc["finished_at"], "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=timezone.utc).astimezone()
     total = score()["players"][0]["total"]
     # each name between U+2068 and U+2069, the plain-text <bdi> (a chat has no HTML)
-    assert results.share_text(table, doc) == (f"Gutenberg, {day.day} {day:%b}: \u2068Tom\u2069 {total}, \u2068Anna\u2069 {total}, "
+    assert results.share_text(table, doc) == (f"Gutenberg, {day.day} {day:%b}: \u2068Tom\u2069 {total}, \u2068Anna\u2069 {total}. "
                                                "\u2068Tom\u2069 wins on fewer types")
 
 
@@ -194,7 +194,7 @@ def test_the_text_and_the_image_shared_together_say_the_same_day(api, app, monke
             table = tables.load(get_db(), t["table"])
         local = datetime.strptime(doc["finished_at"], "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=timezone.utc).astimezone()
         assert results.share_text(table, doc).startswith(f"Gutenberg, {local.day} {local:%b}:")
-        assert result_image.file_name(table) == f"gutenberg-{local:%Y-%m-%d}.png"
+        assert result_image.file_name(table) == f"gutenberg-{local:%Y-%m-%d-%H%M}.png"
     finally:
         monkeypatch.undo()
         time.tzset()
