@@ -249,6 +249,11 @@ def restore(db: sqlite_utils.Database, table_id: str) -> None:
     db.execute("DELETE FROM deleted_plays WHERE table_id = ?", [table_id])
 
 
+def is_deleted(db: sqlite_utils.Database, table_id: str) -> bool:
+    """True when the host deleted this table's play (one row read, where `deleted` reads them all)."""
+    return db.execute("SELECT 1 FROM deleted_plays WHERE table_id = ?", [table_id]).fetchone() is not None
+
+
 def deleted(db: sqlite_utils.Database) -> dict[str, str]:
     """Return the deleted plays: {table id: when it was deleted}, the latest first."""
     return dict(db.execute("SELECT table_id, at FROM deleted_plays ORDER BY at DESC, table_id").fetchall())
