@@ -260,3 +260,19 @@ def test_the_play_time_reads_as_a_length_not_a_clock():
     assert result_image.lasted(3_725_000) == "1 h 02 min"
     with speech.speaking("de"):
         assert result_image.lasted(3_725_000) == "1 Std. 02 Min."
+
+
+def test_the_image_leaves_out_parts_worth_nothing(api, app):
+    """Galileo's calculator example has parts worth 0 (the Stake for most): the image shows the parts
+    that scored, the result keeps every part."""
+    from companion import tables
+    from companion.web.connection import get_db
+
+    t = finished(api, "galileo")
+    with app.app_context():
+        table = tables.load(get_db(), t["table"])
+        doc = results.result(table)
+        rows = result_image.content(table, doc).rows
+    assert any(v == 0 for p in doc["players"] for v in p["breakdown"].values())
+    assert all(v != 0 for row in rows for _label, v in row.parts)
+    assert sum(len(row.parts) for row in rows) == sum(1 for p in doc["players"] for v in p["breakdown"].values() if v != 0)
