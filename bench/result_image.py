@@ -9,6 +9,12 @@ table, all distinct, so none is in the cache). Cached: the same image asked agai
 bare hello served the same way (bench/hello.py) is timed in the same run, one request at a time
 on a kept-alive connection, and each figure is printed beside it with the ratio. These are
 measurements: nothing here asserts a speed.
+
+Then what drawing costs the other phones: while one client asks for cold images one after the
+other (fresh tables, so each is drawn), another asks the server's `/healthz` (a read of the
+database, no image) one at a time, and its times are printed against the same request's on an
+idle server. The images are drawn on gevent's thread pool (companion/web/images.py `aside`): a
+request that is not an image should barely notice them.
 """
 
 from __future__ import annotations
@@ -17,6 +23,8 @@ import json
 import statistics
 import sys
 import tempfile
+import threading
+import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -79,6 +87,7 @@ def main() -> None:
             cached = [image(conn, made[0], "en", "light") for _ in range(CACHED)]
             size = len(conn.request("GET", f"/t/{made[0]['table']}/result.png",
                                     {"Cookie": f"tc_{made[0]['table']}={made[0]['token']}"}).body)
+            idle, busy, drawn = beside_images(served.port, conn)
         finally:
             conn.close()
             served.stop()
@@ -88,8 +97,49 @@ def main() -> None:
           f"{cold_ms / hello_ms:.0f} x the hello")
     print(f"image cached: {cached_ms:.2f} ms per image (median of {CACHED}), {cached_ms / hello_ms:.1f} x the hello")
     print(f"image size: {size / 1024:.0f} KiB")
+    print(f"another phone's request (/healthz) while {drawn} images were drawn: median {statistics.median(busy):.2f} ms, "
+          f"p95 {quantile(busy, 0.95):.2f}, max {max(busy):.1f} (n={len(busy)}); on the idle server: median "
+          f"{statistics.median(idle):.2f} ms, p95 {quantile(idle, 0.95):.2f}, max {max(idle):.1f}")
     print(f"image_cold_ms={cold_ms:.1f} image_cached_ms={cached_ms:.2f} hello_ms={hello_ms:.2f} "
-          f"cold_ratio={cold_ms / hello_ms:.0f} cached_ratio={cached_ms / hello_ms:.1f}")
+          f"cold_ratio={cold_ms / hello_ms:.0f} cached_ratio={cached_ms / hello_ms:.1f} "
+          f"beside_images_p95_ms={quantile(busy, 0.95):.2f} idle_p95_ms={quantile(idle, 0.95):.2f}")
+
+
+def quantile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def beside_images(port: int, conn: Connection) -> tuple[list[float], list[float], int]:
+    """/healthz's times on an idle server, then while another client asks for cold images; and how many."""
+    other = Connection(HOST, port)
+    try:
+        idle = [other.request("GET", "/healthz").seconds * 1000 for _ in range(300)]
+        fresh = [finished_table(conn, key) for key in games.ORDER]  # not drawn yet: every image is cold
+        drawn, done = [0], threading.Event()
+
+        def draw() -> None:
+            drawer = Connection(HOST, port)
+            try:
+                for t in fresh:
+                    for lang in speech.LANGUAGES:
+                        for theme in ("light", "dark"):
+                            image(drawer, t, lang, theme)
+                            drawn[0] += 1
+            finally:
+                drawer.close()
+                done.set()
+
+        worker = threading.Thread(target=draw)
+        worker.start()
+        busy = []
+        while not done.is_set():
+            busy.append(other.request("GET", "/healthz").seconds * 1000)
+            time.sleep(0.005)
+        worker.join()
+        return idle, busy, drawn[0]
+    finally:
+        other.close()
 
 
 if __name__ == "__main__":

@@ -26,8 +26,9 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from functools import lru_cache
 from io import BytesIO
+from pathlib import Path
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw, ImageFont, features
 
 from . import results, tables
 from .games import clock, colours, speech, words
@@ -40,6 +41,10 @@ MARGIN = 60
 FONTS = FACTS / "fonts"
 REGULAR, BOLD = FONTS / "DejaVuSans.ttf", FONTS / "DejaVuSans-Bold.ttf"
 ELLIPSIS = "…"
+#: the verdict is a sentence of one of our six left-to-right languages, whatever script the winner's
+#: name is in: drawn left to right ("محمد wins" read backwards otherwise). Pillow takes a direction only
+#: with libraqm; without it, every line is drawn left to right anyway
+SENTENCE = {"direction": "ltr"} if features.check("raqm") else {}
 STAR = "★"
 
 #: static/app.css's variables, the same hex values (tests/foundation/test_result_image.py checks them)
@@ -101,6 +106,19 @@ def finished_day(stamp: str) -> datetime:
     return datetime.fromisoformat(stamp.replace("Z", "+00:00")).astimezone()
 
 
+def lasted(ms: int) -> str:
+    """A play's length in words a chat reads at once: "42 min", "1 h 05 min" ("0:09" was read as nine hours' minutes)."""
+    minutes = round(max(0, int(ms)) / 60_000)
+    if minutes < 1:
+        # Translators: a play's length on the shared image, shorter than a minute
+        return _("less than a minute")
+    if minutes < 60:
+        # Translators: a play's length on the shared image: "42 min"
+        return _("%(minutes)s min", minutes=minutes)
+    # Translators: a play's length on the shared image: "1 h 05 min"
+    return _("%(hours)s h %(minutes)s min", hours=minutes // 60, minutes=str(minutes % 60).zfill(2))
+
+
 def content(table: tables.Table, doc: dict) -> Content:
     """What the image says of a result, in the language spoken."""
     game = table.rules
@@ -108,15 +126,17 @@ def content(table: tables.Table, doc: dict) -> Content:
     rows = []
     for p in ranked:
         swatch = colours.swatch(p.get("colour"))
-        labels = [(breakdown_label(game, k), v) for k, v in p["breakdown"].items()]
+        # the parts that scored: a row of zeros (Galileo's Stake for all, Voynich's solo Tokens at a table
+        # of three) hid the parts that decided (the playtest)
+        labels = [(breakdown_label(game, k), v) for k, v in p["breakdown"].items() if v != 0]
         rows.append(Row(place=words.ordinal(p["place"]), name=p["name"], total=speech.number(p["total"]),
                         won=p["name"] in doc["winners"], colour=(swatch["light"], swatch["dark"]) if swatch else None,
-                        extra=str(p.get("title") or p.get("outcome") or ""), parts=labels))
+                        extra=game.extra_words(p), parts=labels))
     timed = clock.totals(table.state)
     played = ""
     if timed is not None:
-        # Translators: on the shared image of a result: the turn clock's total, "Play time: 1:05:09"
-        played = _("Play time: %(time)s", time=clock.shown(sum(seat["time_ms"] for seat in timed)))
+        # Translators: on the shared image of a result: the turn clock's total, "Play time: 1 h 05 min"
+        played = _("Play time: %(time)s", time=lasted(sum(seat["time_ms"] for seat in timed)))
     return Content(title=game.title, day=speech.day(finished_day(doc["finished_at"]), "long"),
                    verdict=str(results.verdict(doc)).replace("\u2068", "").replace("\u2069", ""), time=played, rows=rows)
 
@@ -209,7 +229,7 @@ def draw(c: Content, theme: str) -> Image.Image:
     size = 44 if len(wrap(c.verdict + " " + ELLIPSIS, font(44, True), room, 4)) <= 3 else 36  # a long tie-break, smaller
     face = font(size, True)
     for line in wrap(c.verdict, face, room, 4):
-        pen.text((MARGIN, y), line, font=face, fill=ink["ok"])
+        pen.text((MARGIN, y), line, font=face, fill=ink["ok"], **SENTENCE)
         y += size + 12
     if c.time:
         face = font(38)
@@ -224,62 +244,98 @@ def draw(c: Content, theme: str) -> Image.Image:
     return image
 
 
+#: the cards' type grows up to this much where few players leave room (two players fill the image as four do)
+GROWTH = (1.5, 1.35, 1.2, 1.0)
+
+
 def cards(pen: ImageDraw.ImageDraw, rows: list[Row], ink: dict, theme: str, top: int, bottom: int) -> None:
-    """One card per player, ranked, each as tall as it needs; the breakdowns cut to the room between `top` and `bottom`."""
+    """One card per player, ranked, each as tall as it needs; the breakdowns cut to the room between `top` and `bottom`.
+
+    The cards' type is the largest of GROWTH at which every card shows its whole breakdown (the
+    smallest where none does): a play of two players is drawn as large as the room allows.
+    """
     if not rows:
         return
-    gap, line_h, pad = 16, 44, 20
-    big = 60 if len(rows) <= 3 else 54
-    head = big + 36  # the place, name and total's line
-    small, strong = font(34), font(34, True)
-    room = WIDTH - 2 * MARGIN - 64
-    chips = [[f"{label} {speech.number(value)}" for label, value in row.parts] for row in rows]
-    under = [1 if row.extra else 0 for row in rows]
-    lines = [len(flow([fit(c, small, room) for c in row], small, room, 36)) if row else 0 for row in chips]
+    for scale in GROWTH:
+        layout = Layout(rows, scale)
+        if layout.height(layout.lines) <= bottom - top:
+            break
+    layout.squeeze(bottom - top)
+    layout.draw(pen, ink, theme, top)
 
-    def tall(i: int) -> int:
-        return pad + head + (under[i] + lines[i]) * line_h + pad
 
-    while sum(tall(i) for i in range(len(rows))) + gap * (len(rows) - 1) > bottom - top and any(lines):
-        lines[max(range(len(rows)), key=lambda i: (lines[i], i))] -= 1  # the longest breakdown gives a line
-    place_face, name_face, total_face = font(big - 14, True), font(big, True), font(big + 8, True)
-    place_w = max(width(row.place, place_face) for row in rows)
-    y0 = top
-    for i, row in enumerate(rows):
-        x0, x1 = MARGIN, WIDTH - MARGIN
-        pen.rounded_rectangle((x0, y0, x1, y0 + tall(i)), radius=24, fill=ink["card"],
-                              outline=ink["ok"] if row.won else ink["line"], width=6 if row.won else 2)
-        x, y = x0 + 32, y0 + pad
-        pen.text((x, y + 10), row.place, font=place_face, fill=ink["ok"] if row.won else ink["muted"])
-        x += place_w + 24
-        if row.colour:  # the seat's colour, ringed so that white shows on a white card
-            d = big - 14
-            cy = y + big // 2 + 6
-            pen.ellipse((x, cy - d // 2, x + d, cy + d // 2), fill=row.colour[0 if theme == "light" else 1],
-                        outline=ink["muted"], width=2)
-            x += d + 20
-        total_w = width(row.total, total_face)
-        pen.text((x1 - 32 - total_w, y - 4), row.total, font=total_face, fill=ink["fg"])
-        if row.won:  # a star before the winner's total, beside the card's green edge and place
-            total_w += width(STAR + " ", total_face)
-            pen.text((x1 - 32 - total_w, y - 4), STAR, font=total_face, fill=ink["ok"])
-        pen.text((x, y), fit(row.name, name_face, x1 - 32 - total_w - 32 - x), font=name_face, fill=ink["fg"])
-        y += head
-        if under[i]:
-            pen.text((x0 + 32, y), fit(row.extra, strong, room), font=strong, fill=ink["fg"])
-            y += line_h
-        for line in shown_parts(row.parts, small, room, 36, lines[i]):
-            lx = x0 + 32
-            for chip in line:
-                label, _sep, value = chip.rpartition(" ")
-                if not label or chip.endswith(ELLIPSIS):  # a chip cut to fit: drawn as it is
-                    pen.text((lx, y), chip, font=small, fill=ink["muted"])
-                else:
-                    pen.text((lx, y), label + " ", font=small, fill=ink["muted"])
-                    pen.text((lx + width(label + " ", small), y), value, font=strong, fill=ink["fg"])
-                lx += width(chip, small) + 36
-            y += line_h
-        y0 += tall(i) + gap
+class Layout:
+    """The cards' sizes at one scale of type, and how many lines of its breakdown each card shows."""
+
+    def __init__(self, rows: list[Row], scale: float):
+        self.rows, self.s = rows, scale
+        self.gap, self.line_h, self.pad = 16, round(44 * scale), round(20 * scale)
+        self.big = round((60 if len(rows) <= 3 else 54) * scale)
+        self.head = self.big + round(36 * scale)  # the place, name and total's line
+        self.small, self.strong = font(round(34 * scale)), font(round(34 * scale), True)
+        self.chip_gap = round(36 * scale)
+        self.room = WIDTH - 2 * MARGIN - 64
+        chips = [[f"{label} {speech.number(value)}" for label, value in row.parts] for row in rows]
+        self.under = [1 if row.extra else 0 for row in rows]
+        self.lines = [len(flow([fit(c, self.small, self.room) for c in row], self.small, self.room, self.chip_gap)) if row else 0
+                      for row in chips]
+
+    def tall(self, i: int, lines: list[int]) -> int:
+        return self.pad + self.head + (self.under[i] + lines[i]) * self.line_h + self.pad
+
+    def height(self, lines: list[int]) -> int:
+        return sum(self.tall(i, lines) for i in range(len(self.rows))) + self.gap * (len(self.rows) - 1)
+
+    def squeeze(self, room: int) -> None:
+        """Take breakdown lines away, the longest breakdown's first, until the cards fit `room`."""
+        while self.height(self.lines) > room and any(self.lines):
+            self.lines[max(range(len(self.rows)), key=lambda i: (self.lines[i], i))] -= 1
+
+    def draw(self, pen: ImageDraw.ImageDraw, ink: dict, theme: str, top: int) -> None:
+        rows, big = self.rows, self.big
+        place_face, total_face = font(big - 14, True), font(big + 8, True)
+        place_w = max(width(row.place, place_face) for row in rows)
+        small, strong, line_h, pad = self.small, self.strong, self.line_h, self.pad
+        y0 = top
+        for i, row in enumerate(rows):
+            x0, x1 = MARGIN, WIDTH - MARGIN
+            tall = self.tall(i, self.lines)
+            pen.rounded_rectangle((x0, y0, x1, y0 + tall), radius=24, fill=ink["card"],
+                                  outline=ink["ok"] if row.won else ink["line"], width=6 if row.won else 2)
+            x, y = x0 + 32, y0 + pad
+            pen.text((x, y + round(10 * self.s)), row.place, font=place_face, fill=ink["ok"] if row.won else ink["muted"])
+            x += place_w + 24
+            if row.colour:  # the seat's colour, ringed so that white shows on a white card
+                d = big - 14
+                cy = y + big // 2 + round(6 * self.s)
+                pen.ellipse((x, cy - d // 2, x + d, cy + d // 2), fill=row.colour[0 if theme == "light" else 1],
+                            outline=ink["muted"], width=2)
+                x += d + 20
+            total_w = width(row.total, total_face)
+            pen.text((x1 - 32 - total_w, y - 4), row.total, font=total_face, fill=ink["fg"])
+            if row.won:  # a star before the winner's total, beside the card's green edge and place
+                total_w += width(STAR + " ", total_face)
+                pen.text((x1 - 32 - total_w, y - 4), STAR, font=total_face, fill=ink["ok"])
+            room = x1 - 32 - total_w - 32 - x
+            size = next((n for n in (big, round(big * 0.85), round(big * 0.72)) if width(row.name, font(n, True)) <= room),
+                        round(big * 0.72))  # a long name in smaller type before it is cut
+            pen.text((x, y + round((big - size) * 0.8)), fit(row.name, font(size, True), room), font=font(size, True), fill=ink["fg"])
+            y += self.head
+            if self.under[i]:
+                pen.text((x0 + 32, y), fit(row.extra, strong, self.room), font=strong, fill=ink["fg"])
+                y += line_h
+            for line in shown_parts(row.parts, small, self.room, self.chip_gap, self.lines[i]):
+                lx = x0 + 32
+                for chip in line:
+                    label, _sep, value = chip.rpartition(" ")
+                    if not label or chip.endswith(ELLIPSIS):  # a chip cut to fit: drawn as it is
+                        pen.text((lx, y), chip, font=small, fill=ink["muted"])
+                    else:
+                        pen.text((lx, y), label + " ", font=small, fill=ink["muted"])
+                        pen.text((lx + width(label + " ", small), y), value, font=strong, fill=ink["fg"])
+                    lx += width(chip, small) + self.chip_gap
+                y += line_h
+            y0 += tall + self.gap
 
 
 # --- the image's bytes, and the latest kept ------------------------------------------------------
@@ -295,10 +351,17 @@ def png(table: tables.Table, lang: str | None = None, theme: str = DEFAULT_THEME
 
 
 def file_name(table: tables.Table) -> str:
-    """The image's file name: "gutenberg-2026-12-03.png", the day the game ended."""
+    """The image's file name: "gutenberg-2026-12-03-2114.png", the day and minute the game ended (two
+    plays of one evening are two files; no player's name)."""
     if not table.finished_at:
         return f"{table.game}.png"
-    return f"{table.game}-{finished_day(table.finished_at):%Y-%m-%d}.png"
+    return f"{table.game}-{finished_day(table.finished_at):%Y-%m-%d-%H%M}.png"
+
+
+#: what else the bytes depend on besides the play, language and theme: this code, the fonts and Pillow
+#: (an upgrade draws anew, and a phone's cached image is not taken for the new one)
+DRAWING = hashlib.sha256(b"".join([Path(__file__).read_bytes(), REGULAR.read_bytes(), BOLD.read_bytes(),
+                                   Image.__version__.encode()])).hexdigest()
 
 
 @dataclass(frozen=True)
@@ -320,15 +383,25 @@ class Images:
         self._kept: OrderedDict[tuple, Made] = OrderedDict()
         self._lock = threading.Lock()
 
+    @staticmethod
+    def key(table: tables.Table, lang: str, theme: str) -> tuple:
+        return (table.id, table.version, speech.known(lang), theme_of(theme))
+
+    @classmethod
+    def etag(cls, table: tables.Table, lang: str, theme: str) -> str:
+        """The image's ETag, known before it is drawn: a phone's `If-None-Match` is answered 304 without
+        drawing (versions only grow: an undo is a new version, never an old one again)."""
+        return hashlib.sha256(repr((cls.key(table, lang, theme), DRAWING)).encode()).hexdigest()[:32]
+
     def get(self, table: tables.Table, lang: str, theme: str) -> Made:
-        key = (table.id, table.version, speech.known(lang), theme_of(theme))
+        key = self.key(table, lang, theme)
         with self._lock:
             made = self._kept.get(key)
             if made is not None:
                 self._kept.move_to_end(key)
                 return made
         body = png(table, key[2], key[3])  # outside the lock: two phones may draw at once, both get the same
-        made = Made(body, hashlib.sha256(body).hexdigest()[:32], file_name(table))
+        made = Made(body, self.etag(table, lang, theme), file_name(table))
         with self._lock:
             self._kept[key] = made
             self._kept.move_to_end(key)

@@ -184,17 +184,18 @@ def bgstats_url(play_doc: dict) -> str:
 
 
 def share_text(table: tables.Table, doc: dict) -> str:
-    """The result as one line of plain text: "TITLE, 3 Dec: Tom 111, Anna 111, Tom wins on fewer types".
+    """The result as one line of plain text: "TITLE, 3 Dec: Tom 111, Anna 111. Tom wins on fewer types".
 
     It leaves the app for a chat, where no <bdi> exists: each name is between U+2068 and U+2069
     (sentence.name), the plain-text <bdi>, so "محمد 111" keeps its number after the name.
     The line is in the language spoken: the phone that shares it reads it.
     """
-    when = _parse(doc["finished_at"])
+    when = _parse(doc["finished_at"]).astimezone()  # the day in the server's time, as the record and the image say it
     scores = ", ".join(f"{sentence.name(p['name'])} {p['total']}" for p in sorted(doc["players"], key=lambda p: p["place"]))
     said = sentence.naming(verdict(doc), [p["name"] for p in doc["players"]])  # a plain verdict's names marked
-    # Translators: a finished game shared to a chat: "Codex Naturalis, 3 Dec: Tom 111, Anna 111, Tom wins on fewer types"
-    return _("%(title)s, %(day)s: %(scores)s, %(verdict)s", title=table.rules.title, day=speech.day(when, "d MMM"),
+    # Translators: a finished game shared to a chat: "Codex Naturalis, 3 Dec: Tom 111, Anna 111. Tom wins on fewer types"
+    # (the verdict is a sentence of its own: it starts with a capital in some languages, "Wygrywa Tom")
+    return _("%(title)s, %(day)s: %(scores)s. %(verdict)s", title=table.rules.title, day=speech.day(when, "d MMM"),
              scores=scores, verdict=said.isolated)
 
 
@@ -246,6 +247,11 @@ def delete(db: sqlite_utils.Database, table_id: str) -> None:
 def restore(db: sqlite_utils.Database, table_id: str) -> None:
     """Bring a deleted play back into the archive (undo `delete`); a play not deleted stays as it is."""
     db.execute("DELETE FROM deleted_plays WHERE table_id = ?", [table_id])
+
+
+def is_deleted(db: sqlite_utils.Database, table_id: str) -> bool:
+    """True when the host deleted this table's play (one row read, where `deleted` reads them all)."""
+    return db.execute("SELECT 1 FROM deleted_plays WHERE table_id = ?", [table_id]).fetchone() is not None
 
 
 def deleted(db: sqlite_utils.Database) -> dict[str, str]:

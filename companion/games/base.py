@@ -356,6 +356,16 @@ class Game:
         """Say who won a finished table in one line, naming the tie-break that decided it."""
         return self.modules.view.verdict(result)
 
+    def extra_words(self, entry: Mapping) -> str:
+        """A result player's extra (`result_extras`: Gutenberg's solo title, Voynich's solo outcome) in
+        the language spoken, "" for none: the calculator's EXTRA_WORDS say a value, else it is its own words."""
+        said = getattr(self.modules.calculator, "EXTRA_WORDS", {})
+        for key in self.result_extras:
+            value = entry.get(key)
+            if isinstance(value, str) and value:
+                return speech._(said.get(value, value))
+        return ""
+
     # --- box profiles -------------------------------------------------------------------
     def validate_profile(self, data: Any) -> dict:
         """Check a box profile document (paths from `$`) and return it clean."""

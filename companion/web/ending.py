@@ -32,7 +32,7 @@ def outcome(table) -> dict | None:
     ranked = []
     for p in sorted(doc["players"], key=lambda p: p["place"]):
         ranked.append({"name": p["name"], "place": p["place"], "total": p["total"],
-                       "extra": p.get("title") or p.get("outcome") or "",
+                       "extra": table.rules.extra_words(p),
                        "parts": [[key, breakdown_label(table.rules, key), value] for key, value in p["breakdown"].items()]})
     base = "/t/" + table.id
     return {

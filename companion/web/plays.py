@@ -24,7 +24,7 @@ from babel.dates import format_time
 from flask import Blueprint, abort, current_app, make_response, redirect, render_template, request, send_file, url_for
 from markupsafe import Markup
 
-from .. import charts, games, hostkey, players, results, stats, tables
+from .. import charts, games, hostkey, players, result_image, results, stats, tables
 from ..wording import breakdown_label
 from ..games import speech
 from ..games.base import is_calculator
@@ -109,7 +109,7 @@ def withdrawn(table: tables.Table) -> bool:
     """True for a play the host deleted, seen by any device but the host's: it is in no list, and its
     record, its image and its file answer 404 as a missing play, on its table's own link too (issue 42:
     a finished table's link keeps its result "for as long as the play is in the archive")."""
-    return table.id in results.deleted(get_db()) and not is_host()
+    return results.is_deleted(get_db(), table.id) and not is_host()
 
 
 @bp.after_request
@@ -232,7 +232,8 @@ def record(table_id: str):
         abort(404, _(NO_PLAY))
     if deleted and not is_host():
         abort(404, _(NO_PLAY))
-    ranked = sorted(doc["players"], key=lambda p: p["place"])
+    # each player ranked, a solo title or outcome in the reader's words (Game.extra_words)
+    ranked = [{**p, "extra": table.rules.extra_words(p)} for p in sorted(doc["players"], key=lambda p: p["place"])]
     keys = list(dict.fromkeys(k for p in ranked for k in p["breakdown"]))
     chart = None
     try:
@@ -256,7 +257,8 @@ def record(table_id: str):
         labels={k: breakdown_label(table.rules, k) for k in keys},
         chart=chart, calculator=is_calculator(table.options), running=_(table.rules.running_label),
         history=tables.history(table, tables.events(db, table.id)), joined=joined, host=is_host(), deleted=deleted,
-        share_text=results.share_text(table, doc))  # issue 42: the result as text, beside its image
+        share_text=results.share_text(table, doc),  # issue 42: the result as text, beside its image
+        image_name=result_image.file_name(table))
 
 
 # --- downloads -------------------------------------------------------------------------------------

@@ -70,7 +70,7 @@ def test_each_game_gives_a_png_of_the_stated_size_with_text_on_it(client, api, k
     assert text_chunks(answer.data) == []
     assert answer.headers["Cache-Control"] == "private, no-cache"
     assert answer.headers["ETag"]
-    assert re.fullmatch(rf'inline; filename="{key}-\d{{4}}-\d\d-\d\d\.png"', answer.headers["Content-Disposition"])
+    assert re.fullmatch(rf'inline; filename="{key}-\d{{4}}-\d\d-\d\d-\d{{4}}\.png"', answer.headers["Content-Disposition"])
     assert {"Cookie", "Accept-Language"} <= set(answer.vary)
     assert t["token"].encode() not in answer.data
 
@@ -95,6 +95,20 @@ def test_an_etag_revalidates_for_free(client, api):
     first = client.get(url)
     again = client.get(url, headers={"If-None-Match": first.headers["ETag"]})
     assert again.status_code == 304 and again.data == b""
+
+
+def test_a_phone_holding_the_image_is_answered_without_drawing_it(app, client, api):
+    """After a restart (or in another worker) the kept images are gone: the ETag a phone holds is
+    still known without drawing, so the 304 costs no image."""
+    t = finished(api, "codex")
+    joined(client, t)
+    url = f"/t/{t['table']}/result.png?theme=dark"
+    etag = client.get(url).headers["ETag"]
+    app.extensions.pop("companion.images")  # as a restart leaves it
+    again = client.get(url, headers={"If-None-Match": etag})
+    assert again.status_code == 304 and again.headers["ETag"] == etag
+    assert len(app.extensions.get("companion.images") or ()) == 0
+    assert client.get(url.replace("dark", "light"), headers={"If-None-Match": etag}).status_code == 200
 
 
 def test_a_rename_after_the_end_is_a_new_image(client, api):
@@ -200,13 +214,17 @@ def test_a_solo_voynich_with_its_scored_opponent_and_the_turn_clock(app, api):
         db = get_db()
         table = tables.load(db, t["table"])
         assert len(result_image.content(table, results.result(table)).rows) == 2
+        outcome = results.result(table)["players"][0]["outcome"]
+        with speech.speaking("fr"):  # the solo outcome in the reader's words, not the result's "win"/"loss"
+            extra = result_image.content(table, results.result(table)).rows[0].extra
+        assert extra == {"win": "Victoire contre Voynich", "loss": "Défaite contre Voynich"}[outcome]
         untimed = result_image.png(table, "pl", "dark")
         state = dict(table.state, clock={"ms": [3_725_000], "turns": [9], "running": None, "since": None,
                                          "turn_ms": 0, "paused": False, "limit_s": None})
         db.execute("UPDATE tables SET state = ? WHERE id = ?", [json.dumps(state), t["table"]])
         timed_table = tables.load(db, t["table"])
         with speech.speaking("pl"):
-            assert result_image.content(timed_table, results.result(timed_table)).time.endswith("1:02:05")
+            assert result_image.content(timed_table, results.result(timed_table)).time.endswith("1 godz. 02 min")
         assert decoded(result_image.png(timed_table, "pl", "dark")).size == (1080, 1350)
         assert result_image.png(timed_table, "pl", "dark") != untimed
 
@@ -233,3 +251,28 @@ def test_a_name_too_long_is_cut_to_fit():
     cut = result_image.fit("ŻÓŁWĄŚĆ" * 6, face, 400)
     assert cut.endswith("…") and face.getlength(cut) <= 400
     assert result_image.fit("Ben", face, 400) == "Ben"
+
+
+def test_the_play_time_reads_as_a_length_not_a_clock():
+    """The playtest read "Play time: 0:09" (nine seconds) as hours and minutes."""
+    assert result_image.lasted(9_000) == "less than a minute"
+    assert result_image.lasted(42 * 60_000 + 20_000) == "42 min"
+    assert result_image.lasted(3_725_000) == "1 h 02 min"
+    with speech.speaking("de"):
+        assert result_image.lasted(3_725_000) == "1 Std. 02 Min."
+
+
+def test_the_image_leaves_out_parts_worth_nothing(api, app):
+    """Galileo's calculator example has parts worth 0 (the Stake for most): the image shows the parts
+    that scored, the result keeps every part."""
+    from companion import tables
+    from companion.web.connection import get_db
+
+    t = finished(api, "galileo")
+    with app.app_context():
+        table = tables.load(get_db(), t["table"])
+        doc = results.result(table)
+        rows = result_image.content(table, doc).rows
+    assert any(v == 0 for p in doc["players"] for v in p["breakdown"].values())
+    assert all(v != 0 for row in rows for _label, v in row.parts)
+    assert sum(len(row.parts) for row in rows) == sum(1 for p in doc["players"] for v in p["breakdown"].values() if v != 0)

@@ -166,11 +166,38 @@ def test_the_share_text_names_the_game_the_day_the_scores_and_the_tie_break(api,
         from companion import tables
 
         table = tables.load(get_db(), t["table"])
-    day = datetime.strptime(doc["finished_at"], "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=timezone.utc)
+    day = datetime.strptime(doc["finished_at"], "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=timezone.utc).astimezone()
     total = score()["players"][0]["total"]
     # each name between U+2068 and U+2069, the plain-text <bdi> (a chat has no HTML)
-    assert results.share_text(table, doc) == (f"Gutenberg, {day.day} {day:%b}: \u2068Tom\u2069 {total}, \u2068Anna\u2069 {total}, "
+    assert results.share_text(table, doc) == (f"Gutenberg, {day.day} {day:%b}: \u2068Tom\u2069 {total}, \u2068Anna\u2069 {total}. "
                                                "\u2068Tom\u2069 wins on fewer types")
+
+
+@pytest.mark.parametrize("zone", ["Pacific/Kiritimati", "Pacific/Pago_Pago"])
+def test_the_text_and_the_image_shared_together_say_the_same_day(api, app, monkeypatch, zone):
+    """Share hands the image and the text together: both say the day in the server's time, as the
+    record does, whatever hour of the UTC day the game ended (UTC+14 and UTC-11: one of the two is
+    always on another day than UTC)."""
+    import time
+
+    from companion import result_image
+
+    monkeypatch.setenv("TZ", zone)
+    time.tzset()
+    try:
+        t = finish(api)
+        doc = get_result(api, t).get_json()
+        with app.app_context():
+            from companion.web.connection import get_db
+            from companion import tables
+
+            table = tables.load(get_db(), t["table"])
+        local = datetime.strptime(doc["finished_at"], "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=timezone.utc).astimezone()
+        assert results.share_text(table, doc).startswith(f"Gutenberg, {local.day} {local:%b}:")
+        assert result_image.file_name(table) == f"gutenberg-{local:%Y-%m-%d-%H%M}.png"
+    finally:
+        monkeypatch.undo()
+        time.tzset()
 
 
 def test_tables_finished_before_the_archive_existed_take_their_last_change_as_finished_at(tmp_path):

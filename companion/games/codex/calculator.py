@@ -34,7 +34,7 @@ CALCULATOR_HINT = N_('choose the common objectives, then each player saves their
 #: a result's players carry nothing beyond name, total and breakdown (companion/results.py)
 RESULT_EXTRAS: tuple[str, ...] = ()
 #: the breakdown's keys in words, as the archive's record names them (the English is what it always said)
-BREAKDOWN = {"placement": N_("Placement"), "objectives": N_("Objectives")}
+BREAKDOWN = {"placement": N_("Score track"), "objectives": N_("Objectives")}  # as the rows name the placement points
 EVENT = ('{"player": SEAT, "placement_points": N, "secret": ID, "visible": {SYMBOL: N}, "patterns": {"ID": N}}: '
          "one player's final-scoring row (saved again, it replaces the row); on a tracked table: the secret, "
          "visible counts and pattern counts of one end card at once (no placement_points)")

@@ -35,6 +35,8 @@ CALCULATOR_EVENTS = (SHEET, "track")
 CALCULATOR_HINT = N_("enter each player's row, and the score track's values if they are missing")
 #: what a result's player keeps beyond name, total and breakdown: the solo game's outcome, won or lost [V497]
 RESULT_EXTRAS = ("outcome",)
+#: the solo outcome in words, where a page or the result image shows it (Game.extra_words)
+EXTRA_WORDS = {"win": N_("Victory over Voynich"), "loss": N_("Defeat by Voynich")}
 #: the breakdown's keys in words, as the archive's record names them (the English is what it always said)
 BREAKDOWN = {"gk": N_("GK"), "research": N_("Research"), "pages": N_("Pages"), "tokens": N_("Tokens")}
 #: the markers and sections as a page names them (translated where shown: speech._)
