@@ -97,6 +97,12 @@ def test_four_player_final_score_typed_in_on_phones(server, browser, phone, dark
     # the same table in the dark theme, on a third phone that only watches
     dark_phone.goto(join)
     take_seat(dark_phone, "Just watch")
+    # a phone that opens the finished table sees the result first (issue 42), the game's own end screen
+    # one tap away, saying the same
+    verdict = dark_phone.locator("#log-play .verdict")
+    verdict.wait_for()
+    assert verdict.inner_text() == page.locator("#log-play .verdict").inner_text()
+    dark_phone.get_by_text("Correct the scores").click()
     dark_phone.locator(".gb-winners").wait_for()
     fits_a_phone(dark_phone)
     shot(dark_phone, "gutenberg_calculator_dark")
