@@ -8,11 +8,21 @@ import { word } from "./words.js";
 
 var DARK = "(prefers-color-scheme: dark)";
 
-// The image in the theme the phone shows (the page's <picture> picks it the same way).
+// The card's result image (the table's page, a play's record).
+function shownImage(button) {
+  var card = button.closest(".card");
+  return card && card.querySelector(".result-image img");
+}
+
+// The image in the theme the phone shows: the very address the card's <picture> loaded (the table's
+// page names the table's version in it, so the browser's cache holds it, offline too), else the
+// link's own, dark where the phone is (the <picture> picks it the same way).
 function imageAddress(button) {
+  var shown = shownImage(button);
+  if (shown && shown.currentSrc) return shown.currentSrc;
   var href = button.getAttribute("href");
   var dark = window.matchMedia && window.matchMedia(DARK).matches;
-  return href + (href.indexOf("?") >= 0 ? "&" : "?") + "theme=" + (dark ? "dark" : "light");
+  return dark ? href + (href.indexOf("?") >= 0 ? "&" : "?") + "theme=dark" : href;
 }
 
 // True where the browser can hand a PNG file to the share sheet (asked with an empty one, at the tap).
@@ -47,11 +57,28 @@ function download(blob, name) {
   setTimeout(function () { URL.revokeObjectURL(url); }, 60000);
 }
 
+// The image the card shows, drawn again as a PNG (a same-origin image: the canvas may be read):
+// the picture on the screen, when the network cannot give it (offline, and the browser's cache keeps
+// the image under the cookies it was fetched with: a seat chosen since is another entry).
+function redrawn(button) {
+  var img = shownImage(button);
+  if (!img || !img.complete || !img.naturalWidth) return Promise.reject(new Error("no image shown"));
+  return new Promise(function (resolve, reject) {
+    var canvas = document.createElement("canvas");
+    canvas.width = img.naturalWidth;
+    canvas.height = img.naturalHeight;
+    canvas.getContext("2d").drawImage(img, 0, 0);
+    canvas.toBlob(function (blob) { if (blob) resolve(blob); else reject(new Error("not drawn")); }, "image/png");
+  });
+}
+
+// The image from the network or the browser's cache; failing that, the one the card shows. An
+// answer the server refused rejects with its status (a play deleted since: 404), unlike the network.
 function fetchImage(button) {
   return fetch(imageAddress(button), { credentials: "same-origin" }).then(function (answer) {
-    if (!answer.ok) throw new Error("HTTP " + answer.status);
+    if (!answer.ok) throw { status: answer.status };
     return answer.blob();
-  });
+  }, function () { return redrawn(button); });
 }
 
 // click, on the page: a [data-share] button (or link) shares the field it names, with its image.

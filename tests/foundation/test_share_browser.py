@@ -7,6 +7,7 @@ said so). HTTPS through Caddy, with the clipboard and the share sheet: tests/res
 
 from __future__ import annotations
 
+import urllib.request
 from urllib.parse import urlparse
 
 import pytest
@@ -116,12 +117,85 @@ def test_share_over_plain_http_downloads_the_image_copies_the_text_and_says_so(l
         page.context.close()
 
 
+def fetched(srv, page, url: str) -> bytes:
+    """The bytes the server gives for `url` with the page's cookies (asked from here, never through
+    the page: its browser's cache is what a test looks at)."""
+    cookies = "; ".join(f"{c['name']}={c['value']}" for c in page.context.cookies())
+    path = url[url.index("/", len("http://")):]
+    with urllib.request.urlopen(urllib.request.Request(srv.url + path, headers={"Cookie": cookies, "Accept-Language": "en-US,en;q=0.9"})) as answer:
+        return answer.read()
+
+
+def image_shown(page) -> None:
+    page.wait_for_function("() => { const i = document.querySelector('.result-image img'); return i.complete && i.naturalWidth > 0; }")
+
+
+def test_share_offline_takes_the_image_the_page_shows(lan, browser):
+    """The playtest: offline, Share said "the image could not be fetched" with the image on screen."""
+    srv, base = lan
+    t = table(srv, ROWS[:1])
+    tom = open_table(browser, base, t, "Tom")  # seated before the end, as at a table
+    anna = open_table(browser, base, t, "Anna")
+    try:
+        sheet(srv, t, 1, ROWS[1])  # the end, pushed: the card and its image come
+        for page in (tom, anna):
+            page.locator("#log-play").wait_for()
+            image_shown(page)
+        served = fetched(srv, tom, tom.evaluate("document.querySelector('.result-image img').currentSrc"))
+        # Tom's phone: the very bytes the page was given, from the browser's cache (kept for good under ?v=)
+        tom.context.set_offline(True)
+        with tom.expect_download() as got:
+            tom.get_by_role("link", name="Share result").click()
+        with open(got.value.path(), "rb") as f:
+            assert f.read() == served
+        tom.wait_for_function("() => document.querySelector('[data-share-status]').textContent.startsWith('Image downloaded')")
+        assert tom.locator("[data-share-status]").inner_text() in SAID_OVER_HTTP
+        # Anna changes her language cookie since (the cache keeps the image under the cookies it came
+        # with): the picture on her screen, drawn again
+        anna.context.add_cookies([{"name": "seen", "value": "1", "url": base}])
+        anna.context.set_offline(True)
+        with anna.expect_download() as got:
+            anna.get_by_role("link", name="Share result").click()
+        with open(got.value.path(), "rb") as f:
+            assert f.read(8) == PNG
+        anna.wait_for_function("() => document.querySelector('[data-share-status]').textContent.startsWith('Image downloaded')")
+    finally:
+        tom.context.close()
+        anna.context.close()
+
+
+def test_a_correction_after_the_end_shows_the_new_image_on_every_phone(lan, browser):
+    srv, base = lan
+    t = table(srv)
+    page = open_table(browser, base, t)
+    try:
+        image_shown(page)
+        before = page.evaluate("document.querySelector('.result-image img').currentSrc")
+        srv.api(f"/api/v1/tables/{t['table']}/events", {"type": "rename", "data": {"player": 1, "name": "Zofia"},
+                                                        "expected_version": srv.api(f"/api/v1/tables/{t['table']}", token=t["token"])["version"]},
+                t["token"])
+        page.wait_for_function("was => document.querySelector('.result-image img').currentSrc !== was", arg=before)
+        image_shown(page)
+        assert "Zofia" in page.locator(".result-image img").get_attribute("alt")
+        with page.expect_download() as got:
+            page.get_by_role("link", name="Share result").click()
+        with open(got.value.path(), "rb") as f:
+            shared = f.read()
+        assert shared == fetched(srv, page, page.evaluate("document.querySelector('.result-image img').currentSrc"))
+    finally:
+        page.context.close()
+
+
 def test_share_with_the_image_out_of_reach_says_so_and_still_copies_the_text(lan, browser):
     srv, base = lan
     t = table(srv)
     page = open_table(browser, base, t)
     try:
-        page.context.set_offline(True)
+        # the image fails on the way (a routed request skips the browser's cache), and none is on the screen
+        page.context.route("**/result.png*", lambda route: route.abort("internetdisconnected"))
+        page.reload()
+        page.wait_for_function("() => document.querySelector('.result-image img').complete")
+        assert page.evaluate("document.querySelector('.result-image img').naturalWidth") == 0
         page.get_by_role("link", name="Share result").click()
         page.wait_for_function("() => document.querySelector('[data-share-status]').textContent.startsWith('The image could not')")
         assert page.locator("[data-share-status]").inner_text() in {
