@@ -232,6 +232,36 @@ def test_the_link_that_stays_shows_the_result_first_pushed_and_at_a_reload(lan, 
         anna.context.close()
 
 
+def test_an_end_undone_on_another_phone_opens_the_games_screens_on_every_phone(lan, browser):
+    srv, base = lan
+    t = table(srv)
+    tom = open_table(browser, base, t, "Tom")  # both opened the finished table: its game behind one tap
+    anna = open_table(browser, base, t, "Anna")
+    try:
+        for page in (tom, anna):
+            assert page.locator("#game-panel").is_hidden()
+        # Anna has "Correct the scores" a third of the way down her screen
+        anna.evaluate("scrollTo(0, document.querySelector('#table-game > summary').getBoundingClientRect().top + scrollY - innerHeight / 3 + 8)")
+        was = box(anna, "#table-game > summary")["y"] - anna.evaluate("scrollY")
+        version = srv.api(f"/api/v1/tables/{t['table']}", token=t["token"])["version"]
+        srv.api(f"/api/v1/tables/{t['table']}/undo", {"expected_version": version}, t["token"])
+        for page in (tom, anna):
+            page.locator("#log-play").wait_for(state="detached")
+            page.locator("#game-panel").wait_for()  # open again, without a tap
+            assert page.locator("#table-game > summary").is_hidden()  # no "Correct the scores" while played
+        # the game's screens begin on her screen where the button was, or above it where the result
+        # card that went leaves too little page above them (the page never shrank below them)
+        now = box(anna, "#table-game")["y"] + 12 - anna.evaluate("scrollY")
+        assert abs(now - was) < 2 or (anna.evaluate("scrollY") == 0 and 0 < now < was), (now, was)
+        # the end again: the phones keep the game's screens open, as the phones that saw the end do
+        sheet(srv, t, 1, ROWS[1])
+        tom.locator("#log-play").wait_for()
+        assert tom.locator("#game-panel").is_visible()
+    finally:
+        tom.context.close()
+        anna.context.close()
+
+
 def test_a_play_the_host_deleted_is_said_so_at_its_tables_link(lan, browser):
     srv, base = lan
     t = table(srv)
