@@ -72,14 +72,25 @@ function redrawn(button) {
   });
 }
 
-// The image from the network or the browser's cache; failing that, the one the card shows. An
-// answer the server refused rejects with its status (a play deleted since: 404), unlike the network.
+// The image, the server asked first (a 304 where the browser holds it: the server still says
+// whether the play is in the archive); with no network, the browser's cache (the page's own image,
+// kept for good under the table's version); failing that, the picture the card shows. An answer
+// the server refused rejects with its status (a play deleted since: 404), unlike the network.
 function fetchImage(button) {
-  return fetch(imageAddress(button), { credentials: "same-origin" }).then(function (answer) {
+  var address = imageAddress(button);
+  function blobOf(answer) {
     if (!answer.ok) throw { status: answer.status };
     return answer.blob();
-  }, function () { return redrawn(button); });
+  }
+  return fetch(address, { credentials: "same-origin", cache: "no-cache" }).then(blobOf, function () {
+    return fetch(address, { credentials: "same-origin", cache: "only-if-cached", mode: "same-origin" }).then(blobOf)
+      .catch(function () { return redrawn(button); });
+  });
 }
+
+// The server no longer gives the image: the host deleted the play while the page was open (404).
+function gone(err) { return !!err && (err.status === 404 || err.status === 410); }
+function goneWords() { return word("share_gone", "This play is no longer in the archive: reload the page."); }
 
 // click, on the page: a [data-share] button (or link) shares the field it names, with its image.
 export function share(evt) {
@@ -103,8 +114,9 @@ export function share(evt) {
         if (err && err.name === "AbortError") { tell(""); return; }  // the player closed the share sheet
         return fallBack(blob);
       });
-    }, function () {
-      // no image (offline, or the play gone): the text alone still goes to the share sheet
+    }, function (err) {
+      if (gone(err)) { tell(goneWords()); return; }
+      // no image (offline): the text alone still goes to the share sheet
       return navigator.share({ text: text, title: title }).then(function () {
         tell(word("share_no_image_shared", "The image could not be fetched (no connection?): the result was shared as text."));
       }, function (err) {
@@ -117,8 +129,8 @@ export function share(evt) {
   // no share sheet for files: the text is copied now, at the tap (a browser copies only then), then the image saved
   var copying = copyText(field, text);
   tell(word("share_getting", "Getting the image…"));
-  fetchImage(button).then(function (blob) { download(blob, name); return blob; }, function () { return null; })
-    .then(function (blob) { return copying.then(function (done) { said(blob, done); }); });
+  fetchImage(button).then(function (blob) { download(blob, name); return blob; }, function (err) { return gone(err) ? err : null; })
+    .then(function (blob) { return copying.then(function (done) { if (gone(blob)) tell(goneWords()); else said(blob, done); }); });
 
   function fallBack(blob) {
     return copyText(field, text).then(function (done) { download(blob, name); said(blob, done); });

@@ -75,11 +75,21 @@ def test_a_play_the_host_deleted_is_said_so_on_its_tables_link(app, api):
     host = host_client(app)
     join(host, t)
     assert "deleted from the archive" not in page_of(phone, t)
+    version = api.get(t)["version"]
     assert host.post(f"/plays/{t['table']}/delete").status_code == 303
-    said = page_of(phone, t)
-    assert "This play was deleted from the archive." in said and "data-play-deleted" in said
-    assert "Open its record to restore it" not in said  # only the host's devices restore it
+    # every device but the host's: a small page that says so, and nothing of the result
+    for answer in (phone.get(f"/t/{t['table']}"), phone.get(f"/t/{t['table']}", headers={"HX-Request": "true"}),
+                   phone.get(f"/t/{t['table']}/live", headers={"X-Table-Has": str(version - 1)}),
+                   phone.get(f"/t/{t['table']}/events?v={version - 1}")):
+        said = text(answer)
+        assert answer.status_code == 410 and "This play was deleted from the archive." in said, answer.request.path
+        for shown in ('id="log-play"', 'id="table-live"', "result.png", "Log in BG Stats", "bgstats", "share-text",
+                      "Open its record to restore it", "Tom wins"):
+            assert shown not in said, (shown, answer.request.path)
+    assert 'href="/"' in text(phone.get(f"/t/{t['table']}"))
+    # the host keeps the page, the result and the way to restore it
     hosts = page_of(host, t)
+    assert 'id="log-play"' in hosts and "result.png" in hosts
     assert "This play was deleted from the archive." in hosts
     assert f'href="/plays/{t["table"]}">Open its record to restore it</a>' in hosts
     assert host.post(f"/plays/{t['table']}/restore").status_code == 303

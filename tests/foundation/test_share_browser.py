@@ -268,14 +268,21 @@ def test_a_play_the_host_deleted_is_said_so_at_its_tables_link(lan, browser):
     phone = open_table(browser, base, t, "Anna")
     host = open_table(browser, base, t, "Tom")
     try:
+        image_shown(phone)
         open_key_link(host, srv.key_link().replace(srv.url, base))
         host.goto(f"{base}/plays/{t['table']}")
         with host.expect_navigation():
             host.get_by_role("button", name="Delete this play").click()
-        phone.reload()
-        notice = phone.locator(".play-deleted")
-        assert notice.inner_text().strip() == "This play was deleted from the archive."
-        assert phone.locator(".result-image").is_hidden() and phone.get_by_role("link", name="Share result").is_hidden()
+        # the page left open: Share says the play is gone, not that the network is
+        phone.get_by_role("link", name="Share result").click()
+        phone.wait_for_function("() => document.querySelector('[data-share-status]').textContent.startsWith('This play')")
+        assert phone.locator("[data-share-status]").inner_text() == "This play is no longer in the archive: reload the page."
+        answer = phone.reload()
+        assert answer.status == 410
+        assert phone.locator("main, body").first.inner_text().count("This play was deleted from the archive.") == 1
+        assert phone.locator("#log-play, .result-image, [data-share], #table-live").count() == 0
+        assert phone.get_by_role("link", name="Log in BG Stats").count() == 0
+        phone.get_by_role("link", name="Start page").wait_for()
         host.goto(f"{base}/t/{t['table']}")
         host.get_by_role("link", name="Open its record to restore it").click()
         with host.expect_navigation():
