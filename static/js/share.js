@@ -31,13 +31,18 @@ function sharesFiles() {
   try { return navigator.canShare({ files: [new File([""], "result.png", { type: "image/png" })] }); } catch (e) { return false; }
 }
 
-// Copy the field's text: the clipboard in a secure context, else select it and copy the old way.
+// Copy the field's text: the clipboard in a secure context, else select it and copy the old way,
+// the page scrolled nowhere (the field may be off the screen); once copied, the focus is back on
+// `button` (Share), else the text stays selected for the phone's menu.
 // Resolves true when copied, false when the text is only selected.
-function copyText(field, text) {
+function copyText(field, text, button) {
   function selectAndCopy() {
-    field.focus();
+    field.focus({ preventScroll: true });
     field.select();
-    try { return document.execCommand("copy"); } catch (e) { return false; }
+    var done = false;
+    try { done = document.execCommand("copy"); } catch (e) { done = false; }
+    if (done && button) button.focus({ preventScroll: true });
+    return done;
   }
   if (window.isSecureContext && navigator.clipboard && navigator.clipboard.writeText) {
     return navigator.clipboard.writeText(text).then(function () { return true; }, function () { return selectAndCopy(); });
@@ -127,16 +132,16 @@ export function share(evt) {
     return;
   }
   // no share sheet for files: the text is copied now, at the tap (a browser copies only then), then the image saved
-  var copying = copyText(field, text);
+  var copying = copyText(field, text, button);
   tell(word("share_getting", "Getting the image…"));
   fetchImage(button).then(function (blob) { download(blob, name); return blob; }, function (err) { return gone(err) ? err : null; })
     .then(function (blob) { return copying.then(function (done) { if (gone(blob)) tell(goneWords()); else said(blob, done); }); });
 
   function fallBack(blob) {
-    return copyText(field, text).then(function (done) { download(blob, name); said(blob, done); });
+    return copyText(field, text, button).then(function (done) { download(blob, name); said(blob, done); });
   }
   function copied(blob) {
-    return copyText(field, text).then(function (done) { said(blob, done); });
+    return copyText(field, text, button).then(function (done) { said(blob, done); });
   }
   function said(blob, done) {
     if (blob && done) tell(word("share_saved_copied", "Image downloaded and result copied: paste them in your group's chat."));

@@ -102,8 +102,12 @@ def test_share_over_plain_http_downloads_the_image_copies_the_text_and_says_so(l
     try:
         assert page.evaluate("[window.isSecureContext, 'share' in navigator, 'clipboard' in navigator]") == [False, False, False]
         status = page.locator("[data-share-status]")
+        # Share at the bottom of the screen, the text's field below it, off the screen
+        page.evaluate("document.querySelector('[data-share]').scrollIntoView({block: 'end'})")
+        assert box(page, ".share-field textarea")["y"] > page.evaluate("scrollY + innerHeight")
         reserved = box(page, "[data-share-status]")
         below = box(page, ".share-field")
+        scrolled = page.evaluate("scrollY")
         with page.expect_download() as got:
             page.get_by_role("link", name="Share result").click()
         download = got.value
@@ -112,6 +116,9 @@ def test_share_over_plain_http_downloads_the_image_copies_the_text_and_says_so(l
             assert f.read(8) == PNG
         page.wait_for_function("() => document.querySelector('[data-share-status]').textContent.startsWith('Image downloaded')")
         assert status.inner_text() in SAID_OVER_HTTP and status.is_visible()
+        assert page.evaluate("scrollY") == scrolled  # the text copied without moving the page
+        if status.inner_text().startswith("Image downloaded and result copied"):  # the focus back on Share
+            assert page.evaluate("document.activeElement.hasAttribute('data-share')")
         assert box(page, "[data-share-status]") == reserved and box(page, ".share-field") == below  # nothing moved
     finally:
         page.context.close()
@@ -201,8 +208,10 @@ def test_share_with_the_image_out_of_reach_says_so_and_still_copies_the_text(lan
         assert page.locator("[data-share-status]").inner_text() in {
             "The image could not be fetched (no connection?); the result is copied as text.",
             "The image could not be fetched (no connection?); the text is selected: copy it with your phone's menu."}
-        # the text is selected in its field, for the phone's menu
-        assert page.evaluate("() => { const f = document.getElementById('share-text'); return f.value.slice(f.selectionStart, f.selectionEnd) === f.value && document.activeElement === f; }")
+        # the text is selected in its field, for the phone's menu; once copied, the focus is back on Share
+        selected = page.evaluate("() => { const f = document.getElementById('share-text'); return f.value.slice(f.selectionStart, f.selectionEnd) === f.value && document.activeElement === f; }")
+        back = page.evaluate("document.activeElement.hasAttribute('data-share')")
+        assert (selected, back) == ((False, True) if "copied" in page.locator("[data-share-status]").inner_text() else (True, False))
     finally:
         page.context.close()
 
