@@ -150,3 +150,13 @@ export function share(evt) {
     else tell(word("share_no_image_selected", "The image could not be fetched (no connection?); the text is selected: copy it with your phone's menu."));
   }
 }
+
+// The result's text box as tall as its text, where the browser cannot size a field to its content
+// (CSS field-sizing, app.css): at the page's start and after each update (the card pushed).
+export function fitShareText() {
+  if (window.CSS && CSS.supports && CSS.supports("field-sizing", "content")) return;
+  Array.prototype.forEach.call(document.querySelectorAll(".share-field textarea"), function (field) {
+    field.style.height = "auto";
+    field.style.height = field.scrollHeight + field.offsetHeight - field.clientHeight + "px";
+  });
+}

@@ -7,6 +7,7 @@ said so). HTTPS through Caddy, with the clipboard and the share sheet: tests/res
 
 from __future__ import annotations
 
+import re
 import urllib.request
 from urllib.parse import urlparse
 
@@ -79,14 +80,14 @@ def test_the_end_screen_shows_the_result_image_in_a_box_that_never_jumps(lan, br
             page.wait_for_timeout(50)
         before, after_it = box(page, ".result-image img"), box(page, ".share-actions")
         assert not page.evaluate("document.querySelector('.result-image img').complete")
-        assert before["h"] > 300 and abs(before["h"] / before["w"] - 1350 / 1080) < 0.01, before
+        assert before["h"] > 150 and abs(before["h"] / before["w"] - 1350 / 1080) < 0.01, before
         for route in held:
             route.continue_()
         context.unroute("**/result.png*")
         page.wait_for_function("() => { const i = document.querySelector('.result-image img'); return i.complete && i.naturalWidth > 0; }")
         seen = page.evaluate("() => { const i = document.querySelector('.result-image img'); return {w: i.naturalWidth, h: i.naturalHeight, src: i.currentSrc}; }")
         assert (seen["w"], seen["h"]) == (1080, 1350), seen
-        assert seen["src"].endswith("theme=dark" if scheme == "dark" else "/result.png"), seen
+        assert re.search(r"/result\.png\?v=\d+" + ("&theme=dark$" if scheme == "dark" else "$"), seen["src"]), seen
         assert box(page, ".result-image img") == before and box(page, ".share-actions") == after_it
         assert page.evaluate("document.documentElement.scrollWidth") <= 360
         assert page.locator("#game-panel").is_hidden()  # the game's screens behind "Correct the scores"
@@ -95,9 +96,54 @@ def test_the_end_screen_shows_the_result_image_in_a_box_that_never_jumps(lan, br
         context.close()
 
 
+FOUR = ["Tom", "Anna", "Zofia Wiśniewska", "Maximilian Kowalski"]
+
+
+def table_of_four(srv) -> dict:
+    t = srv.api("/api/v1/tables", {"game": "gutenberg", "players": FOUR, "calculator": True})
+    for i, row in enumerate([ROWS[0], ROWS[1], dict(ROWS[1], fame=80), dict(ROWS[1], fame=70)]):
+        sheet(srv, t, i, row)
+    return t
+
+
+@pytest.mark.parametrize("where", ["table", "record"])
+def test_share_is_on_the_first_screen_after_the_ranking_of_four_with_its_status_under_it(lan, browser, shot, where):
+    """A 360 x 780 phone, four players: the verdict, the ranking, then the image as a preview beside
+    Share, on the first screen; the status line right under Share; the text box shows all its text."""
+    srv, base = lan
+    t = table_of_four(srv)
+    context = browser.new_context(**dict(PHONE, viewport={"width": 360, "height": 780}))
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    try:
+        page.goto(base + urlparse(t["join_url"]).path)
+        take_seat(page, "Tom")
+        if where == "record":
+            page.goto(f"{base}/plays/{t['table']}")
+        page.evaluate("scrollTo(0, 0)")
+        image_shown(page)
+        share, status = box(page, "[data-share]"), box(page, "[data-share-status]")
+        image = box(page, ".result-image img")
+        assert share["y"] + share["h"] <= 780, share  # on the first screen
+        assert 0 <= status["y"] - (share["y"] + share["h"]) <= 8 and status["h"] < 30, (share, status)
+        assert image["w"] < 200 and abs(image["y"] - share["y"]) < 4  # a preview, beside Share
+        if where == "table":
+            last = page.locator(".play-places li").last
+            assert box(page, ".play-places")["y"] + box(page, ".play-places")["h"] <= share["y"] and last.is_visible()
+        # the text box holds all its text: nothing cut
+        assert page.evaluate("(() => { const f = document.getElementById('share-text'); return f.scrollHeight <= f.clientHeight + 1; })()")
+        assert page.evaluate("document.documentElement.scrollWidth") <= 360
+        page.get_by_role("link", name="Share result").click()
+        page.wait_for_function("() => document.querySelector('[data-share-status]').textContent.startsWith('Image downloaded')")
+        assert box(page, "[data-share]") == share and box(page, "[data-share-status]")["y"] == status["y"]
+        shot(page, f"result-share-four-{where}")
+    finally:
+        context.close()
+
+
 def test_share_over_plain_http_downloads_the_image_copies_the_text_and_says_so(lan, browser):
     srv, base = lan
-    t = table(srv)
+    t = table_of_four(srv)
     page = open_table(browser, base, t)
     try:
         assert page.evaluate("[window.isSecureContext, 'share' in navigator, 'clipboard' in navigator]") == [False, False, False]
@@ -105,8 +151,8 @@ def test_share_over_plain_http_downloads_the_image_copies_the_text_and_says_so(l
         # Share at the bottom of the screen, the text's field below it, off the screen
         page.evaluate("document.querySelector('[data-share]').scrollIntoView({block: 'end'})")
         assert box(page, ".share-field textarea")["y"] > page.evaluate("scrollY + innerHeight")
-        reserved = box(page, "[data-share-status]")
-        below = box(page, ".share-field")
+        reserved, share = box(page, "[data-share-status]"), box(page, "[data-share]")
+        assert 0 <= reserved["y"] - (share["y"] + share["h"]) <= 8 and reserved["h"] < 30  # one line, right under Share
         scrolled = page.evaluate("scrollY")
         with page.expect_download() as got:
             page.get_by_role("link", name="Share result").click()
@@ -119,7 +165,8 @@ def test_share_over_plain_http_downloads_the_image_copies_the_text_and_says_so(l
         assert page.evaluate("scrollY") == scrolled  # the text copied without moving the page
         if status.inner_text().startswith("Image downloaded and result copied"):  # the focus back on Share
             assert page.evaluate("document.activeElement.hasAttribute('data-share')")
-        assert box(page, "[data-share-status]") == reserved and box(page, ".share-field") == below  # nothing moved
+        # said right under Share, in the line kept for it: nothing above it moved (a long message grows below)
+        assert box(page, "[data-share-status]")["y"] == reserved["y"] and box(page, "[data-share]") == share
     finally:
         page.context.close()
 
