@@ -318,6 +318,31 @@ def test_an_end_undone_on_another_phone_opens_the_games_screens_on_every_phone(l
         anna.context.close()
 
 
+def test_a_second_finish_after_an_undo_is_brought_into_view_again(lan, browser):
+    srv, base = lan
+    t = table(srv, ROWS[:1])
+    tom = open_table(browser, base, t, "Tom")
+    try:
+        def finish_and_see():
+            tom.evaluate("scrollTo(0, document.documentElement.scrollHeight)")  # Tom looks elsewhere
+            sheet(srv, t, 1, ROWS[1])
+            tom.locator("#log-play").wait_for()
+            tom.wait_for_function("() => document.activeElement.id === 'log-play' && Math.abs(document.getElementById('log-play').getBoundingClientRect().top) < 40")
+
+        finish_and_see()
+        version = srv.api(f"/api/v1/tables/{t['table']}", token=t["token"])["version"]
+        srv.api(f"/api/v1/tables/{t['table']}/undo", {"expected_version": version}, t["token"])
+        tom.locator("#log-play").wait_for(state="detached")
+        finish_and_see()  # the end again: shown again
+        # a reload of that same finish: not again
+        tom.evaluate("scrollTo(0, document.documentElement.scrollHeight)")
+        tom.reload()
+        tom.locator("#log-play").wait_for()
+        assert tom.evaluate("document.activeElement.id") != "log-play"
+    finally:
+        tom.context.close()
+
+
 def test_a_play_the_host_deleted_is_said_so_at_its_tables_link(lan, browser):
     srv, base = lan
     t = table(srv)
