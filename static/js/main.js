@@ -11,6 +11,7 @@ import { pickLanguage } from "./language.js";
 import { paintMarks } from "./marks.js";
 import { pressed, selectNumber } from "./numbers.js";
 import { onlyNewer, setUpMorph } from "./morph.js";
+import { nextOnEnter } from "./nextfield.js";
 import { drawPushed, pollWhileNeeded, pushDrawn, pushed, startPolling, streamClosed, streamError, streamOpen } from "./push.js";
 import { oneAlert } from "./refusal.js";
 import { showResultOnce } from "./result.js";
@@ -90,6 +91,7 @@ on("submit", tapped, true);
 on("submit", pollWhileNeeded, true);
 on("click", share);
 on("pointerdown", pressed, true);
+on("keydown", nextOnEnter);  // the keyboard's "next" key moves to the next field, the last one sends
 on("focusin", selectNumber);  // a number field's value selected: the first digit typed replaces it
 on("change", pickLanguage);
 on("click", wakeOnTap, true);
