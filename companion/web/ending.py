@@ -41,9 +41,11 @@ def outcome(table) -> dict | None:
         "verdict": results.verdict(doc),
         "players": ranked,
         "record": "/plays/" + table.id,
-        # the addresses issue 42 fixed for every helper (the image's and the file's routes are theirs)
-        "image": base + "/result.png",
-        "image_dark": base + "/result.png?theme=dark",
+        # the addresses issue 42 fixed for every helper (the image's and the file's routes are theirs),
+        # the image's with the table's version: a phone keeps it for good (web/images.py), and any
+        # change (a correction, an undo, a rename) is a new address, never the picture it holds
+        "image": f"{base}/result.png?v={table.version}",
+        "image_dark": f"{base}/result.png?v={table.version}&theme=dark",
         "file": base + "/play.bgsplay",
         # the name the image is saved under (the game and the day, no player's name), as its route names it
         "download": result_image.file_name(table),

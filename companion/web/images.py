@@ -6,8 +6,11 @@ else answers 404 with that page's own body, exactly as a missing table or play. 
 gives the dark image, any other value the light one. The image speaks the request's language.
 
 The image is drawn by companion/result_image.py and the latest few are kept in memory
-(`result_image.Images`, one per process). The answer is private (`no-cache`: a phone asks again
-and gets 304 for its ETag when nothing changed).
+(`result_image.Images`, one per process). The answer is private. A request naming the table's
+current version (`?v=N`, as the table's page names it) may be kept for good (`immutable`): those
+bytes never change, since any change is a new version, so a phone shows and shares the image it
+holds, offline too. Any other request (no `v`, an old or a malformed one) gets the current image
+as `no-cache`: a phone asks again and gets 304 for its ETag when nothing changed.
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ from flask import Blueprint, abort, current_app, make_response, request
 from .. import result_image, results, tables
 from ..games import speech
 from ..games.speech import _
-from . import plays
+from . import answers, plays
 from . import tables as table_pages
 
 bp = Blueprint("images", __name__)
@@ -63,11 +66,21 @@ def answer(table: tables.Table, missing: str):
         response = make_response(made.body)
         response.mimetype = "image/png"
         response.headers["Content-Disposition"] = f'inline; filename="{made.name}"'
-    response.headers["Cache-Control"] = "private, no-cache"
+    response.headers["Cache-Control"] = cache_control(table)
     response.vary.add("Cookie")
     response.vary.add("Accept-Language")
     response.set_etag(etag)
     return response
+
+
+#: the image of one version of a table, kept for good: any change of the table is a new version
+KEPT_FOR_GOOD = "private, max-age=31536000, immutable"
+
+
+def cache_control(table: tables.Table) -> str:
+    """Kept for good when the request names the table's current version (?v=), else asked again."""
+    named = answers.version_number(request.args.get("v"))
+    return KEPT_FOR_GOOD if named is not None and named == table.version else "private, no-cache"
 
 
 @bp.get("/t/<table_id>/result.png")

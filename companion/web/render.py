@@ -111,6 +111,7 @@ def _script_words(lang: str) -> dict:
         "share_no_image_copied": say.gettext("The image could not be fetched (no connection?); the result is copied as text."),
         "share_no_image_selected": say.gettext("The image could not be fetched (no connection?); the text is selected: copy it with your phone's menu."),
         "share_no_image_shared": say.gettext("The image could not be fetched (no connection?): the result was shared as text."),
+        "share_gone": say.gettext("This play is no longer in the archive: reload the page."),
         # static/js/seat.js: "You are: watching"
         "watching": say.gettext("watching"),
     }

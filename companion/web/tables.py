@@ -196,10 +196,24 @@ def _redraw() -> tuple[str, ...]:
     return answers.redraw_of(request.headers.get(answers.REDRAW))
 
 
+def withdrawn_page(table):
+    """For a play the host deleted, to any device but the host's (plays.withdrawn): a small page, 410,
+    that says so, where the table's region would be drawn (issue 42: the link shows the result only
+    while the play is in the archive); else None. The host's page says it around the region."""
+    from . import plays
+
+    if not plays.withdrawn(table):
+        return None
+    return render_template("tables/deleted.html", table=table, game=table.rules), 410
+
+
 @bp.get("/t/<table_id>")
 def show(table_id: str):
     """Show the table: the game's panel, the players, the QR code and the history."""
     table = current_table(table_id)
+    gone = withdrawn_page(table)
+    if gone:
+        return gone
     if is_htmx():
         return region_of(table, _screen()).html
     # the page holds the region every phone shares (a phone's first push is measured against it)
@@ -218,6 +232,9 @@ def live(table_id: str):
             response = make_response("", 304)
         else:
             table = tables.authorize(get_db(), table_id, secret)
+            gone = withdrawn_page(table)
+            if gone:
+                return gone
             response = make_response(update(table, _screen(), has, _redraw()), 200,
                                      list(answers.version_headers(table.version)))
     except tables.NotFound:
@@ -237,6 +254,9 @@ def events(table_id: str):
     every stream on the table (the screen as the game reads it: a made-up one is its main screen).
     """
     table = current_table(table_id)
+    gone = withdrawn_page(table)
+    if gone:
+        return gone
     drawn = drawn_as(table, _screen())  # the streams drawn alike (screen, language) share each answer
     key, lang = drawn
     secret = answers.secret_of(request.cookies, table_id)

@@ -11,13 +11,14 @@ import { pickLanguage } from "./language.js";
 import { paintMarks } from "./marks.js";
 import { pressed, selectNumber } from "./numbers.js";
 import { onlyNewer, setUpMorph } from "./morph.js";
+import { nextOnEnter } from "./nextfield.js";
 import { drawPushed, pollWhileNeeded, pushDrawn, pushed, startPolling, streamClosed, streamError, streamOpen } from "./push.js";
 import { oneAlert } from "./refusal.js";
 import { showResultOnce } from "./result.js";
 import { sayChange } from "./said.js";
 import { markSeat, openOwn } from "./seat.js";
 import { backOnline, sendAfterReload, unreachable } from "./send.js";
-import { share } from "./share.js";
+import { fitShareText, share } from "./share.js";
 import { giveWriteId, keepSent, requestAnswered, tapped } from "./taps.js";
 import { UPDATED, partComing, partDrawn, updated, updating } from "./update.js";
 import { answerOf, nameVersions, startVersions } from "./versions.js";
@@ -40,6 +41,7 @@ function live() { return document.getElementById("table-live"); }
   wake,
   takeKeyFromLink,
   startClock,
+  fitShareText,
 ].forEach(function (step) { on("DOMContentLoaded", step); });
 
 // A request: the version headers and a write's expected_version, a write's id; a write kept from
@@ -81,6 +83,7 @@ on(UPDATED, tidyInvite);
 on(UPDATED, oneAlert);
 on(UPDATED, paintMarks);
 on(UPDATED, sayChange);
+on(UPDATED, fitShareText);  // the result's text box, pushed with the end
 on(UPDATED, keepTicking);  // the running turn's time, at once where the morph brought the last event's
 
 // Taps, the network, another tab's kept writes.
@@ -88,6 +91,7 @@ on("submit", tapped, true);
 on("submit", pollWhileNeeded, true);
 on("click", share);
 on("pointerdown", pressed, true);
+on("keydown", nextOnEnter);  // the keyboard's "next" key moves to the next field, the last one sends
 on("focusin", selectNumber);  // a number field's value selected: the first digit typed replaces it
 on("change", pickLanguage);
 on("click", wakeOnTap, true);

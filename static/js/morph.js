@@ -2,7 +2,10 @@
 // through the "morph" swap defined here (the parts carry hx-swap-oob="morph"). What is there stays
 // there: the nodes, so the focus, the caret, the scroll position and the listeners; a field's
 // value typed, a box ticked or an option chosen and not yet sent (changedHere), and the one
-// being typed in (ignoreActiveValue); a <details> as the player left it. What is never morphed: a node that shows a newer version
+// being typed in (ignoreActiveValue); a <details> as the player left it (but one marked
+// data-open-while-playing, the game's screens, opens where the server draws it open: as the
+// region is morphed, so that a finished table's end undone on another phone brings them back at
+// once and the page never shrinks in between). What is never morphed: a node that shows a newer version
 // than the update brings (a stepper's own answer is ahead of the stream: its data-v), and a
 // form whose write is on its way (htmx marks it htmx-request; its answer must find it), nor one
 // being edited that no field holds yet (data-dirty).
@@ -143,8 +146,8 @@ export function setUpMorph(added, drawnAlready) {
     return false;
   };
   morph.defaults.callbacks.beforeNodeRemoved = function (node) { return !(leftAsIs(node) || holdsInHand(node)); };
-  morph.defaults.callbacks.beforeAttributeUpdated = function (name, node) {
-    if (name === "open" && node.tagName === "DETAILS") return false;
+  morph.defaults.callbacks.beforeAttributeUpdated = function (name, node, how) {
+    if (name === "open" && node.tagName === "DETAILS") return how !== "remove" && node.hasAttribute("data-open-while-playing");
     if (HTMX_ATTRIBUTE.test(name)) toBind.push(node);
     return true;
   };

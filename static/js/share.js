@@ -8,11 +8,21 @@ import { word } from "./words.js";
 
 var DARK = "(prefers-color-scheme: dark)";
 
-// The image in the theme the phone shows (the page's <picture> picks it the same way).
+// The card's result image (the table's page, a play's record).
+function shownImage(button) {
+  var card = button.closest(".card");
+  return card && card.querySelector(".result-image img");
+}
+
+// The image in the theme the phone shows: the very address the card's <picture> loaded (the table's
+// page names the table's version in it, so the browser's cache holds it, offline too), else the
+// link's own, dark where the phone is (the <picture> picks it the same way).
 function imageAddress(button) {
+  var shown = shownImage(button);
+  if (shown && shown.currentSrc) return shown.currentSrc;
   var href = button.getAttribute("href");
   var dark = window.matchMedia && window.matchMedia(DARK).matches;
-  return href + (href.indexOf("?") >= 0 ? "&" : "?") + "theme=" + (dark ? "dark" : "light");
+  return dark ? href + (href.indexOf("?") >= 0 ? "&" : "?") + "theme=dark" : href;
 }
 
 // True where the browser can hand a PNG file to the share sheet (asked with an empty one, at the tap).
@@ -21,13 +31,18 @@ function sharesFiles() {
   try { return navigator.canShare({ files: [new File([""], "result.png", { type: "image/png" })] }); } catch (e) { return false; }
 }
 
-// Copy the field's text: the clipboard in a secure context, else select it and copy the old way.
+// Copy the field's text: the clipboard in a secure context, else select it and copy the old way,
+// the page scrolled nowhere (the field may be off the screen); once copied, the focus is back on
+// `button` (Share), else the text stays selected for the phone's menu.
 // Resolves true when copied, false when the text is only selected.
-function copyText(field, text) {
+function copyText(field, text, button) {
   function selectAndCopy() {
-    field.focus();
+    field.focus({ preventScroll: true });
     field.select();
-    try { return document.execCommand("copy"); } catch (e) { return false; }
+    var done = false;
+    try { done = document.execCommand("copy"); } catch (e) { done = false; }
+    if (done && button) button.focus({ preventScroll: true });
+    return done;
   }
   if (window.isSecureContext && navigator.clipboard && navigator.clipboard.writeText) {
     return navigator.clipboard.writeText(text).then(function () { return true; }, function () { return selectAndCopy(); });
@@ -47,12 +62,40 @@ function download(blob, name) {
   setTimeout(function () { URL.revokeObjectURL(url); }, 60000);
 }
 
-function fetchImage(button) {
-  return fetch(imageAddress(button), { credentials: "same-origin" }).then(function (answer) {
-    if (!answer.ok) throw new Error("HTTP " + answer.status);
-    return answer.blob();
+// The image the card shows, drawn again as a PNG (a same-origin image: the canvas may be read):
+// the picture on the screen, when the network cannot give it (offline, and the browser's cache keeps
+// the image under the cookies it was fetched with: a seat chosen since is another entry).
+function redrawn(button) {
+  var img = shownImage(button);
+  if (!img || !img.complete || !img.naturalWidth) return Promise.reject(new Error("no image shown"));
+  return new Promise(function (resolve, reject) {
+    var canvas = document.createElement("canvas");
+    canvas.width = img.naturalWidth;
+    canvas.height = img.naturalHeight;
+    canvas.getContext("2d").drawImage(img, 0, 0);
+    canvas.toBlob(function (blob) { if (blob) resolve(blob); else reject(new Error("not drawn")); }, "image/png");
   });
 }
+
+// The image, the server asked first (a 304 where the browser holds it: the server still says
+// whether the play is in the archive); with no network, the browser's cache (the page's own image,
+// kept for good under the table's version); failing that, the picture the card shows. An answer
+// the server refused rejects with its status (a play deleted since: 404), unlike the network.
+function fetchImage(button) {
+  var address = imageAddress(button);
+  function blobOf(answer) {
+    if (!answer.ok) throw { status: answer.status };
+    return answer.blob();
+  }
+  return fetch(address, { credentials: "same-origin", cache: "no-cache" }).then(blobOf, function () {
+    return fetch(address, { credentials: "same-origin", cache: "only-if-cached", mode: "same-origin" }).then(blobOf)
+      .catch(function () { return redrawn(button); });
+  });
+}
+
+// The server no longer gives the image: the host deleted the play while the page was open (404).
+function gone(err) { return !!err && (err.status === 404 || err.status === 410); }
+function goneWords() { return word("share_gone", "This play is no longer in the archive: reload the page."); }
 
 // click, on the page: a [data-share] button (or link) shares the field it names, with its image.
 export function share(evt) {
@@ -76,8 +119,9 @@ export function share(evt) {
         if (err && err.name === "AbortError") { tell(""); return; }  // the player closed the share sheet
         return fallBack(blob);
       });
-    }, function () {
-      // no image (offline, or the play gone): the text alone still goes to the share sheet
+    }, function (err) {
+      if (gone(err)) { tell(goneWords()); return; }
+      // no image (offline): the text alone still goes to the share sheet
       return navigator.share({ text: text, title: title }).then(function () {
         tell(word("share_no_image_shared", "The image could not be fetched (no connection?): the result was shared as text."));
       }, function (err) {
@@ -88,16 +132,16 @@ export function share(evt) {
     return;
   }
   // no share sheet for files: the text is copied now, at the tap (a browser copies only then), then the image saved
-  var copying = copyText(field, text);
+  var copying = copyText(field, text, button);
   tell(word("share_getting", "Getting the image…"));
-  fetchImage(button).then(function (blob) { download(blob, name); return blob; }, function () { return null; })
-    .then(function (blob) { return copying.then(function (done) { said(blob, done); }); });
+  fetchImage(button).then(function (blob) { download(blob, name); return blob; }, function (err) { return gone(err) ? err : null; })
+    .then(function (blob) { return copying.then(function (done) { if (gone(blob)) tell(goneWords()); else said(blob, done); }); });
 
   function fallBack(blob) {
-    return copyText(field, text).then(function (done) { download(blob, name); said(blob, done); });
+    return copyText(field, text, button).then(function (done) { download(blob, name); said(blob, done); });
   }
   function copied(blob) {
-    return copyText(field, text).then(function (done) { said(blob, done); });
+    return copyText(field, text, button).then(function (done) { said(blob, done); });
   }
   function said(blob, done) {
     if (blob && done) tell(word("share_saved_copied", "Image downloaded and result copied: paste them in your group's chat."));
@@ -105,4 +149,14 @@ export function share(evt) {
     else if (done) tell(word("share_no_image_copied", "The image could not be fetched (no connection?); the result is copied as text."));
     else tell(word("share_no_image_selected", "The image could not be fetched (no connection?); the text is selected: copy it with your phone's menu."));
   }
+}
+
+// The result's text box as tall as its text, where the browser cannot size a field to its content
+// (CSS field-sizing, app.css): at the page's start and after each update (the card pushed).
+export function fitShareText() {
+  if (window.CSS && CSS.supports && CSS.supports("field-sizing", "content")) return;
+  Array.prototype.forEach.call(document.querySelectorAll(".share-field textarea"), function (field) {
+    field.style.height = "auto";
+    field.style.height = field.scrollHeight + field.offsetHeight - field.clientHeight + "px";
+  });
 }

@@ -7,6 +7,8 @@ said so). HTTPS through Caddy, with the clipboard and the share sheet: tests/res
 
 from __future__ import annotations
 
+import re
+import urllib.request
 from urllib.parse import urlparse
 
 import pytest
@@ -78,14 +80,14 @@ def test_the_end_screen_shows_the_result_image_in_a_box_that_never_jumps(lan, br
             page.wait_for_timeout(50)
         before, after_it = box(page, ".result-image img"), box(page, ".share-actions")
         assert not page.evaluate("document.querySelector('.result-image img').complete")
-        assert before["h"] > 300 and abs(before["h"] / before["w"] - 1350 / 1080) < 0.01, before
+        assert before["h"] > 150 and abs(before["h"] / before["w"] - 1350 / 1080) < 0.01, before
         for route in held:
             route.continue_()
         context.unroute("**/result.png*")
         page.wait_for_function("() => { const i = document.querySelector('.result-image img'); return i.complete && i.naturalWidth > 0; }")
         seen = page.evaluate("() => { const i = document.querySelector('.result-image img'); return {w: i.naturalWidth, h: i.naturalHeight, src: i.currentSrc}; }")
         assert (seen["w"], seen["h"]) == (1080, 1350), seen
-        assert seen["src"].endswith("theme=dark" if scheme == "dark" else "/result.png"), seen
+        assert re.search(r"/result\.png\?v=\d+" + ("&theme=dark$" if scheme == "dark" else "$"), seen["src"]), seen
         assert box(page, ".result-image img") == before and box(page, ".share-actions") == after_it
         assert page.evaluate("document.documentElement.scrollWidth") <= 360
         assert page.locator("#game-panel").is_hidden()  # the game's screens behind "Correct the scores"
@@ -94,15 +96,64 @@ def test_the_end_screen_shows_the_result_image_in_a_box_that_never_jumps(lan, br
         context.close()
 
 
+FOUR = ["Tom", "Anna", "Zofia Wiśniewska", "Maximilian Kowalski"]
+
+
+def table_of_four(srv) -> dict:
+    t = srv.api("/api/v1/tables", {"game": "gutenberg", "players": FOUR, "calculator": True})
+    for i, row in enumerate([ROWS[0], ROWS[1], dict(ROWS[1], fame=80), dict(ROWS[1], fame=70)]):
+        sheet(srv, t, i, row)
+    return t
+
+
+@pytest.mark.parametrize("where", ["table", "record"])
+def test_share_is_on_the_first_screen_after_the_ranking_of_four_with_its_status_under_it(lan, browser, shot, where):
+    """A 360 x 780 phone, four players: the verdict, the ranking, then the image as a preview beside
+    Share, on the first screen; the status line right under Share; the text box shows all its text."""
+    srv, base = lan
+    t = table_of_four(srv)
+    context = browser.new_context(**dict(PHONE, viewport={"width": 360, "height": 780}))
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    try:
+        page.goto(base + urlparse(t["join_url"]).path)
+        take_seat(page, "Tom")
+        if where == "record":
+            page.goto(f"{base}/plays/{t['table']}")
+        page.evaluate("scrollTo(0, 0)")
+        image_shown(page)
+        share, status = box(page, "[data-share]"), box(page, "[data-share-status]")
+        image = box(page, ".result-image img")
+        assert share["y"] + share["h"] <= 780, share  # on the first screen
+        assert 0 <= status["y"] - (share["y"] + share["h"]) <= 8 and status["h"] < 30, (share, status)
+        assert image["w"] < 200 and abs(image["y"] - share["y"]) < 4  # a preview, beside Share
+        if where == "table":
+            last = page.locator(".play-places li").last
+            assert box(page, ".play-places")["y"] + box(page, ".play-places")["h"] <= share["y"] and last.is_visible()
+        # the text box holds all its text: nothing cut
+        assert page.evaluate("(() => { const f = document.getElementById('share-text'); return f.scrollHeight <= f.clientHeight + 1; })()")
+        assert page.evaluate("document.documentElement.scrollWidth") <= 360
+        page.get_by_role("link", name="Share result").click()
+        page.wait_for_function("() => document.querySelector('[data-share-status]').textContent.startsWith('Image downloaded')")
+        assert box(page, "[data-share]") == share and box(page, "[data-share-status]")["y"] == status["y"]
+        shot(page, f"result-share-four-{where}")
+    finally:
+        context.close()
+
+
 def test_share_over_plain_http_downloads_the_image_copies_the_text_and_says_so(lan, browser):
     srv, base = lan
-    t = table(srv)
+    t = table_of_four(srv)
     page = open_table(browser, base, t)
     try:
         assert page.evaluate("[window.isSecureContext, 'share' in navigator, 'clipboard' in navigator]") == [False, False, False]
         status = page.locator("[data-share-status]")
-        reserved = box(page, "[data-share-status]")
-        below = box(page, ".share-field")
+        # Share at the bottom of the screen, the text's field below it, off the screen
+        page.evaluate("document.querySelector('[data-share]').scrollIntoView({block: 'end'})")
+        assert box(page, ".share-field textarea")["y"] > page.evaluate("scrollY + innerHeight")
+        reserved, share = box(page, "[data-share-status]"), box(page, "[data-share]")
+        assert 0 <= reserved["y"] - (share["y"] + share["h"]) <= 8 and reserved["h"] < 30  # one line, right under Share
+        scrolled = page.evaluate("scrollY")
         with page.expect_download() as got:
             page.get_by_role("link", name="Share result").click()
         download = got.value
@@ -111,7 +162,80 @@ def test_share_over_plain_http_downloads_the_image_copies_the_text_and_says_so(l
             assert f.read(8) == PNG
         page.wait_for_function("() => document.querySelector('[data-share-status]').textContent.startsWith('Image downloaded')")
         assert status.inner_text() in SAID_OVER_HTTP and status.is_visible()
-        assert box(page, "[data-share-status]") == reserved and box(page, ".share-field") == below  # nothing moved
+        assert page.evaluate("scrollY") == scrolled  # the text copied without moving the page
+        if status.inner_text().startswith("Image downloaded and result copied"):  # the focus back on Share
+            assert page.evaluate("document.activeElement.hasAttribute('data-share')")
+        # said right under Share, in the line kept for it: nothing above it moved (a long message grows below)
+        assert box(page, "[data-share-status]")["y"] == reserved["y"] and box(page, "[data-share]") == share
+    finally:
+        page.context.close()
+
+
+def fetched(srv, page, url: str) -> bytes:
+    """The bytes the server gives for `url` with the page's cookies (asked from here, never through
+    the page: its browser's cache is what a test looks at)."""
+    cookies = "; ".join(f"{c['name']}={c['value']}" for c in page.context.cookies())
+    path = url[url.index("/", len("http://")):]
+    with urllib.request.urlopen(urllib.request.Request(srv.url + path, headers={"Cookie": cookies, "Accept-Language": "en-US,en;q=0.9"})) as answer:
+        return answer.read()
+
+
+def image_shown(page) -> None:
+    page.wait_for_function("() => { const i = document.querySelector('.result-image img'); return i.complete && i.naturalWidth > 0; }")
+
+
+def test_share_offline_takes_the_image_the_page_shows(lan, browser):
+    """The playtest: offline, Share said "the image could not be fetched" with the image on screen."""
+    srv, base = lan
+    t = table(srv, ROWS[:1])
+    tom = open_table(browser, base, t, "Tom")  # seated before the end, as at a table
+    anna = open_table(browser, base, t, "Anna")
+    try:
+        sheet(srv, t, 1, ROWS[1])  # the end, pushed: the card and its image come
+        for page in (tom, anna):
+            page.locator("#log-play").wait_for()
+            image_shown(page)
+        served = fetched(srv, tom, tom.evaluate("document.querySelector('.result-image img').currentSrc"))
+        # Tom's phone: the very bytes the page was given, from the browser's cache (kept for good under ?v=)
+        tom.context.set_offline(True)
+        with tom.expect_download() as got:
+            tom.get_by_role("link", name="Share result").click()
+        with open(got.value.path(), "rb") as f:
+            assert f.read() == served
+        tom.wait_for_function("() => document.querySelector('[data-share-status]').textContent.startsWith('Image downloaded')")
+        assert tom.locator("[data-share-status]").inner_text() in SAID_OVER_HTTP
+        # Anna changes her language cookie since (the cache keeps the image under the cookies it came
+        # with): the picture on her screen, drawn again
+        anna.context.add_cookies([{"name": "seen", "value": "1", "url": base}])
+        anna.context.set_offline(True)
+        with anna.expect_download() as got:
+            anna.get_by_role("link", name="Share result").click()
+        with open(got.value.path(), "rb") as f:
+            assert f.read(8) == PNG
+        anna.wait_for_function("() => document.querySelector('[data-share-status]').textContent.startsWith('Image downloaded')")
+    finally:
+        tom.context.close()
+        anna.context.close()
+
+
+def test_a_correction_after_the_end_shows_the_new_image_on_every_phone(lan, browser):
+    srv, base = lan
+    t = table(srv)
+    page = open_table(browser, base, t)
+    try:
+        image_shown(page)
+        before = page.evaluate("document.querySelector('.result-image img').currentSrc")
+        srv.api(f"/api/v1/tables/{t['table']}/events", {"type": "rename", "data": {"player": 1, "name": "Zofia"},
+                                                        "expected_version": srv.api(f"/api/v1/tables/{t['table']}", token=t["token"])["version"]},
+                t["token"])
+        page.wait_for_function("was => document.querySelector('.result-image img').currentSrc !== was", arg=before)
+        image_shown(page)
+        assert "Zofia" in page.locator(".result-image img").get_attribute("alt")
+        with page.expect_download() as got:
+            page.get_by_role("link", name="Share result").click()
+        with open(got.value.path(), "rb") as f:
+            shared = f.read()
+        assert shared == fetched(srv, page, page.evaluate("document.querySelector('.result-image img').currentSrc"))
     finally:
         page.context.close()
 
@@ -121,14 +245,20 @@ def test_share_with_the_image_out_of_reach_says_so_and_still_copies_the_text(lan
     t = table(srv)
     page = open_table(browser, base, t)
     try:
-        page.context.set_offline(True)
+        # the image fails on the way (a routed request skips the browser's cache), and none is on the screen
+        page.context.route("**/result.png*", lambda route: route.abort("internetdisconnected"))
+        page.reload()
+        page.wait_for_function("() => document.querySelector('.result-image img').complete")
+        assert page.evaluate("document.querySelector('.result-image img').naturalWidth") == 0
         page.get_by_role("link", name="Share result").click()
         page.wait_for_function("() => document.querySelector('[data-share-status]').textContent.startsWith('The image could not')")
         assert page.locator("[data-share-status]").inner_text() in {
             "The image could not be fetched (no connection?); the result is copied as text.",
             "The image could not be fetched (no connection?); the text is selected: copy it with your phone's menu."}
-        # the text is selected in its field, for the phone's menu
-        assert page.evaluate("() => { const f = document.getElementById('share-text'); return f.value.slice(f.selectionStart, f.selectionEnd) === f.value && document.activeElement === f; }")
+        # the text is selected in its field, for the phone's menu; once copied, the focus is back on Share
+        selected = page.evaluate("() => { const f = document.getElementById('share-text'); return f.value.slice(f.selectionStart, f.selectionEnd) === f.value && document.activeElement === f; }")
+        back = page.evaluate("document.activeElement.hasAttribute('data-share')")
+        assert (selected, back) == ((False, True) if "copied" in page.locator("[data-share-status]").inner_text() else (True, False))
     finally:
         page.context.close()
 
@@ -158,20 +288,82 @@ def test_the_link_that_stays_shows_the_result_first_pushed_and_at_a_reload(lan, 
         anna.context.close()
 
 
+def test_an_end_undone_on_another_phone_opens_the_games_screens_on_every_phone(lan, browser):
+    srv, base = lan
+    t = table(srv)
+    tom = open_table(browser, base, t, "Tom")  # both opened the finished table: its game behind one tap
+    anna = open_table(browser, base, t, "Anna")
+    try:
+        for page in (tom, anna):
+            assert page.locator("#game-panel").is_hidden()
+        # Anna has "Correct the scores" a third of the way down her screen
+        anna.evaluate("scrollTo(0, document.querySelector('#table-game > summary').getBoundingClientRect().top + scrollY - innerHeight / 3 + 8)")
+        was = box(anna, "#table-game > summary")["y"] - anna.evaluate("scrollY")
+        version = srv.api(f"/api/v1/tables/{t['table']}", token=t["token"])["version"]
+        srv.api(f"/api/v1/tables/{t['table']}/undo", {"expected_version": version}, t["token"])
+        for page in (tom, anna):
+            page.locator("#log-play").wait_for(state="detached")
+            page.locator("#game-panel").wait_for()  # open again, without a tap
+            assert page.locator("#table-game > summary").is_hidden()  # no "Correct the scores" while played
+        # the game's screens begin on her screen where the button was, or above it where the result
+        # card that went leaves too little page above them (the page never shrank below them)
+        now = box(anna, "#table-game")["y"] + 12 - anna.evaluate("scrollY")
+        assert abs(now - was) < 2 or (anna.evaluate("scrollY") == 0 and 0 < now < was), (now, was)
+        # the end again: the phones keep the game's screens open, as the phones that saw the end do
+        sheet(srv, t, 1, ROWS[1])
+        tom.locator("#log-play").wait_for()
+        assert tom.locator("#game-panel").is_visible()
+    finally:
+        tom.context.close()
+        anna.context.close()
+
+
+def test_a_second_finish_after_an_undo_is_brought_into_view_again(lan, browser):
+    srv, base = lan
+    t = table(srv, ROWS[:1])
+    tom = open_table(browser, base, t, "Tom")
+    try:
+        def finish_and_see():
+            tom.evaluate("scrollTo(0, document.documentElement.scrollHeight)")  # Tom looks elsewhere
+            sheet(srv, t, 1, ROWS[1])
+            tom.locator("#log-play").wait_for()
+            tom.wait_for_function("() => document.activeElement.id === 'log-play' && Math.abs(document.getElementById('log-play').getBoundingClientRect().top) < 40")
+
+        finish_and_see()
+        version = srv.api(f"/api/v1/tables/{t['table']}", token=t["token"])["version"]
+        srv.api(f"/api/v1/tables/{t['table']}/undo", {"expected_version": version}, t["token"])
+        tom.locator("#log-play").wait_for(state="detached")
+        finish_and_see()  # the end again: shown again
+        # a reload of that same finish: not again
+        tom.evaluate("scrollTo(0, document.documentElement.scrollHeight)")
+        tom.reload()
+        tom.locator("#log-play").wait_for()
+        assert tom.evaluate("document.activeElement.id") != "log-play"
+    finally:
+        tom.context.close()
+
+
 def test_a_play_the_host_deleted_is_said_so_at_its_tables_link(lan, browser):
     srv, base = lan
     t = table(srv)
     phone = open_table(browser, base, t, "Anna")
     host = open_table(browser, base, t, "Tom")
     try:
+        image_shown(phone)
         open_key_link(host, srv.key_link().replace(srv.url, base))
         host.goto(f"{base}/plays/{t['table']}")
         with host.expect_navigation():
             host.get_by_role("button", name="Delete this play").click()
-        phone.reload()
-        notice = phone.locator(".play-deleted")
-        assert notice.inner_text().strip() == "This play was deleted from the archive."
-        assert phone.locator(".result-image").is_hidden() and phone.get_by_role("link", name="Share result").is_hidden()
+        # the page left open: Share says the play is gone, not that the network is
+        phone.get_by_role("link", name="Share result").click()
+        phone.wait_for_function("() => document.querySelector('[data-share-status]').textContent.startsWith('This play')")
+        assert phone.locator("[data-share-status]").inner_text() == "This play is no longer in the archive: reload the page."
+        answer = phone.reload()
+        assert answer.status == 410
+        assert phone.locator("main, body").first.inner_text().count("This play was deleted from the archive.") == 1
+        assert phone.locator("#log-play, .result-image, [data-share], #table-live").count() == 0
+        assert phone.get_by_role("link", name="Log in BG Stats").count() == 0
+        phone.get_by_role("link", name="Start page").wait_for()
         host.goto(f"{base}/t/{t['table']}")
         host.get_by_role("link", name="Open its record to restore it").click()
         with host.expect_navigation():
