@@ -18,7 +18,7 @@ import { showResultOnce } from "./result.js";
 import { sayChange } from "./said.js";
 import { markSeat, openOwn } from "./seat.js";
 import { backOnline, sendAfterReload, unreachable } from "./send.js";
-import { fitShareText, share } from "./share.js";
+import { fitShareText, prepareShare, share } from "./share.js";
 import { giveWriteId, keepSent, requestAnswered, tapped } from "./taps.js";
 import { UPDATED, partComing, partDrawn, updated, updating } from "./update.js";
 import { answerOf, nameVersions, startVersions } from "./versions.js";
@@ -42,6 +42,7 @@ function live() { return document.getElementById("table-live"); }
   takeKeyFromLink,
   startClock,
   fitShareText,
+  prepareShare,
 ].forEach(function (step) { on("DOMContentLoaded", step); });
 
 // A request: the version headers and a write's expected_version, a write's id; a write kept from
@@ -84,6 +85,7 @@ on(UPDATED, oneAlert);
 on(UPDATED, paintMarks);
 on(UPDATED, sayChange);
 on(UPDATED, fitShareText);  // the result's text box, pushed with the end
+on(UPDATED, prepareShare);  // the image at hand before Share is tapped (a new version: a new address)
 on(UPDATED, keepTicking);  // the running turn's time, at once where the morph brought the last event's
 
 // Taps, the network, another tab's kept writes.

@@ -33,12 +33,13 @@ def test_a_finished_tables_link_shows_the_result_first_and_the_game_behind_one_t
     result = page[card:page.index("</section>", card)]
     assert result.index("Tom") < result.index("Anna")  # ranked: Tom wins the tie on fewer types
     assert "wins on fewer types" in result and 'data-key="fame_track"' in result
-    # the image with its box's size before it loads, its dark twin, and its text as alt
+    # the image with its box's size before it loads, its dark twin, and a short alt (the list above and the
+    # text below say the result: a screen reader heard it three times)
     image = re.search(r'<img src="([^"]+)" width="1080" height="1350" alt="([^"]+)"', result)
     version = api.get(t)["version"]
     assert image and image.group(1) == f"/t/{t['table']}/result.png?v={version}"
     share = html.unescape(re.search(r'<textarea id="share-text"[^>]*>([^<]*)</textarea>', result).group(1))
-    assert html.unescape(image.group(2)) == share
+    assert html.unescape(image.group(2)) == "The result as an image" and share.startswith("Gutenberg, ")
     assert f'srcset="/t/{t["table"]}/result.png?v={version}&amp;theme=dark"' in result
     # without JavaScript, Share is a link that downloads the image; the BG Stats file is a link too
     assert re.search(rf'<a class="btn btn-primary" href="/t/{t["table"]}/result.png\?v={version}" download="gutenberg-[0-9-]+\.png" '
