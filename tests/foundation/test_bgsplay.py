@@ -18,17 +18,12 @@ from companion import bgsplay, profiles, results
 from companion.games.validation import RulesError
 from companion.web.bgsplay import MOST_IDS
 from companion.web.connection import get_db
-from tests.foundation.test_plays import codex_play, gutenberg_play, host_client, ok, text
-from tests.foundation.test_plays import other  # noqa: F401 (a fixture: another device, without the host key)
+from tests.foundation.test_plays import codex_play, gutenberg_play, ok, text
+from tests.foundation.test_plays import host, other  # noqa: F401 (fixtures: the host's device, another device without the host key)
 
 STAMP = re.compile(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d")
 #: Codex Naturalis on BoardGameGeek (companion/games/codex/__init__.py says where it was verified)
 CODEX_BGG = 314503
-
-
-@pytest.fixture
-def host(app):
-    return host_client(app)
 
 
 @pytest.fixture

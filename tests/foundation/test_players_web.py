@@ -18,12 +18,7 @@ from companion import players, results
 from companion.web.connection import get_db
 from companion.web.players import HOST_ONLY, NO_PLAYER
 from tests.foundation.test_plays import codex_play, esc, gutenberg_play, host_client, listed, text
-from tests.foundation.test_plays import other  # noqa: F401 (a fixture: another device, without the host key)
-
-
-@pytest.fixture
-def host(app):
-    return host_client(app)
+from tests.foundation.test_plays import host, other  # noqa: F401 (fixtures: the host's device, another device without the host key)
 
 
 @pytest.fixture

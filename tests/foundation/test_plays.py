@@ -110,6 +110,12 @@ def client(app):
 
 
 @pytest.fixture
+def host(app):
+    """The host's own browser, where a test's `client` is another one (test_bgsplay.py, test_players_web.py)."""
+    return host_client(app)
+
+
+@pytest.fixture
 def other(app):
     """Another device on the network: the same app through its own client, from a LAN address."""
     client = app.test_client()

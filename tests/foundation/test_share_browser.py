@@ -12,7 +12,8 @@ from urllib.parse import urlparse
 
 import pytest
 
-from tests.conftest import PHONE, TEST_DOMAIN, Server, open_key_link, take_seat
+from tests.conftest import PHONE, open_key_link, take_seat
+from tests.foundation.test_keep_awake_browser import lan_server  # noqa: F401 (a fixture)
 from tests.foundation.test_results import NAMES, ROWS
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -24,12 +25,9 @@ SAID_OVER_HTTP = {"Image downloaded and result copied: paste them in your group'
 
 
 @pytest.fixture
-def lan(tmp_path):
+def lan(lan_server):
     """A real `companion serve` answering to a LAN-like name: the page is no secure context there."""
-    name = f"table.{TEST_DOMAIN}"
-    srv = Server(data=tmp_path / "srv", args=("--allow-host", name)).start()
-    yield srv, f"http://{name}:{srv.port}"
-    srv.stop()
+    return lan_server
 
 
 def table(srv, rows=ROWS) -> dict:
