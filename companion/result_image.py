@@ -358,10 +358,24 @@ def file_name(table: tables.Table) -> str:
     return f"{table.game}-{finished_day(table.finished_at):%Y-%m-%d-%H%M}.png"
 
 
-#: what else the bytes depend on besides the play, language and theme: this code, the fonts and Pillow
-#: (an upgrade draws anew, and a phone's cached image is not taken for the new one)
-DRAWING = hashlib.sha256(b"".join([Path(__file__).read_bytes(), REGULAR.read_bytes(), BOLD.read_bytes(),
-                                   Image.__version__.encode()])).hexdigest()
+#: what else the bytes depend on besides the play, language and theme: the app's code and catalogs (the
+#: games' labels and verdicts, the words, the translations), the fonts, Pillow and Babel. An upgrade
+#: draws anew, and a phone's cached image (kept for good under its version's address) is not taken for
+#: the new one: the ETag changes with it
+def _drawing() -> str:
+    import babel
+
+    package = Path(__file__).resolve().parent
+    digest = hashlib.sha256()
+    for path in sorted(p for p in package.rglob("*") if p.suffix in (".py", ".mo") and p.is_file()):
+        digest.update(path.relative_to(package).as_posix().encode() + b"\0" + path.read_bytes())
+    for path in (REGULAR, BOLD):
+        digest.update(path.read_bytes())
+    digest.update(f"{Image.__version__} {babel.__version__}".encode())
+    return digest.hexdigest()
+
+
+DRAWING = _drawing()
 
 
 @dataclass(frozen=True)

@@ -108,8 +108,9 @@ def visible_table(table_id: str) -> tables.Table:
 def withdrawn(table: tables.Table) -> bool:
     """True for a play the host deleted, seen by any device but the host's: it is in no list, and its
     record, its image and its file answer 404 as a missing play, on its table's own link too (issue 42:
-    a finished table's link keeps its result "for as long as the play is in the archive")."""
-    return results.is_deleted(get_db(), table.id) and not is_host()
+    a finished table's link keeps its result "for as long as the play is in the archive"). A table whose
+    end was undone since is a game being played again, not a play: it is withdrawn again once finished."""
+    return bool(table.finished) and results.is_deleted(get_db(), table.id) and not is_host()
 
 
 @bp.after_request

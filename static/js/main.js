@@ -92,6 +92,7 @@ on(UPDATED, keepTicking);  // the running turn's time, at once where the morph b
 on("submit", tapped, true);
 on("submit", pollWhileNeeded, true);
 on("click", share);
+on("load", prepareShare, true);  // the result image came (its address is known whole only then)
 on("pointerdown", pressed, true);
 on("keydown", nextOnEnter);  // the keyboard's "next" key moves to the next field, the last one sends
 on("focusin", selectNumber);  // a number field's value selected: the first digit typed replaces it

@@ -13,12 +13,14 @@ function shownImage(button) {
 // The image in the theme the phone shows: the very address the card's <picture> loaded (the table's
 // page names the table's version in it, so the browser's cache holds it, offline too), else the
 // link's own, dark where the phone is (the <picture> picks it the same way).
+// Always a whole address (currentSrc is one, an href is not, and currentSrc is empty until the image's
+// data came): the image prepared before the tap is found again by it.
 export function imageAddress(button) {
   var shown = shownImage(button);
   if (shown && shown.currentSrc) return shown.currentSrc;
   var href = button.getAttribute("href");
   var dark = window.matchMedia && window.matchMedia(DARK).matches;
-  return dark ? href + (href.indexOf("?") >= 0 ? "&" : "?") + "theme=dark" : href;
+  return new URL(dark ? href + (href.indexOf("?") >= 0 ? "&" : "?") + "theme=dark" : href, location.href).href;
 }
 
 // True where the browser can hand a PNG file to the share sheet (asked with an empty one, at the tap).
@@ -48,21 +50,24 @@ function pictureShown(button) {
 // the server refused rejects with its status (a play deleted since: 404), unlike the network.
 var FETCH_MS = 8000;  // a server that holds the request and never answers: given up, as no network
 
+// The request given up after `ms` without an answer's head (its body, once the head came, is not hurried).
 function timed(options, ms) {
   if (typeof AbortController !== "function") return options;
   var stop = new AbortController();
-  setTimeout(function () { stop.abort(); }, ms || FETCH_MS);
+  options.timer = setTimeout(function () { stop.abort(); }, ms || FETCH_MS);
   options.signal = stop.signal;
   return options;
 }
 
 export function fetchImage(button) {
   var address = imageAddress(button);
+  var asked = timed({ credentials: "same-origin", cache: "no-cache" });
   function blobOf(answer) {
+    clearTimeout(asked.timer);
     if (!answer.ok) throw { status: answer.status };
     return answer.blob();
   }
-  return fetch(address, timed({ credentials: "same-origin", cache: "no-cache" })).then(blobOf, function () {
+  return fetch(address, asked).then(blobOf, function () {
     // the browser's own copy answers at once or not at all
     return fetch(address, timed({ credentials: "same-origin", cache: "only-if-cached", mode: "same-origin" }, 2000)).then(blobOf)
       .catch(function () { return pictureShown(button); });

@@ -97,6 +97,20 @@ def test_a_play_the_host_deleted_is_said_so_on_its_tables_link(app, api):
     assert "deleted from the archive" not in page_of(phone, t)
 
 
+def test_a_deleted_play_whose_end_is_undone_is_a_game_played_again(app, api):
+    """Undo after the host deleted the play: the table is a game being played again, on every phone
+    (the third review: the other phones got the 410 page of a deleted play on a game in play)."""
+    t = finish(api)
+    phone = app.test_client()
+    join(phone, t)
+    host = host_client(app)
+    assert host.post(f"/plays/{t['table']}/delete").status_code == 303
+    assert phone.get(f"/t/{t['table']}").status_code == 410
+    assert api.undo(t).status_code == 200
+    again = phone.get(f"/t/{t['table']}")
+    assert again.status_code == 200 and "deleted from the archive" not in text(again) and 'id="table-live"' in text(again)
+
+
 def test_a_device_without_the_tables_secret_gets_404_as_for_no_table(app, api):
     t = finish(api)
     stranger = app.test_client()

@@ -459,3 +459,28 @@ def test_share_gives_up_on_a_server_that_never_answers(lan, browser):
         assert page.locator("[data-share-status]").inner_text() in SAID_OVER_HTTP  # the picture on the screen, saved
     finally:
         page.context.close()
+
+
+def test_share_is_ready_when_the_game_ends_on_an_open_page(lan, browser):
+    """The end pushed to a phone whose page is open: the image is fetched before Share is tapped there
+    too (the third review: the address prepared at the push was the link's, the one at the tap the
+    picture's, so the image was fetched after the tap, too late for a share sheet)."""
+    srv, base = lan
+    t = table(srv, ROWS[:1])
+    context = browser.new_context(**PHONE, accept_downloads=True)
+    context.add_init_script(STRICT_SHEET)
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    try:
+        page.goto(base + urlparse(t["join_url"]).path)
+        take_seat(page, "Tom")
+        sheet(srv, t, 1, ROWS[1])  # the last row: the game ends, pushed to this page
+        page.locator(".result-image img").wait_for()
+        image_shown(page)
+        page.wait_for_load_state("networkidle")
+        page.evaluate("window.__slow = true")
+        page.get_by_role("link", name="Share result").click()
+        page.wait_for_function("() => window.__calls.length > 0")
+        assert page.evaluate("window.__calls") == ["opened 1 file"]
+    finally:
+        context.close()
