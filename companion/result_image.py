@@ -244,21 +244,28 @@ def draw(c: Content, theme: str) -> Image.Image:
     return image
 
 
-#: the cards' type grows up to this much where few players leave room (two players fill the image as four do)
-GROWTH = (1.5, 1.35, 1.2, 1.0)
+#: the cards' type grows up to this much where few players leave room (two players fill the image as four do),
+#: and shrinks a little before a breakdown loses a part (German's longer words dropped Galileo's Penance)
+GROWTH = (1.5, 1.35, 1.2, 1.0, 0.9, 0.8)
+#: a name's smallest type, at any scale, before it is cut with "…"
+NAME_MIN = 40
 
 
 def cards(pen: ImageDraw.ImageDraw, rows: list[Row], ink: dict, theme: str, top: int, bottom: int) -> None:
     """One card per player, ranked, each as tall as it needs; the breakdowns cut to the room between `top` and `bottom`.
 
     The cards' type is the largest of GROWTH at which every card shows its whole breakdown (the
-    smallest where none does): a play of two players is drawn as large as the room allows.
+    smallest where none does, and then the smallest parts leave): a play of two players is drawn as
+    large as the room allows, one of four in long words a little smaller.
     """
     if not rows:
         return
+    plain = Layout(rows, 1.0)
     for scale in GROWTH:
         layout = Layout(rows, scale)
-        if layout.height(layout.lines) <= bottom - top:
+        # every breakdown whole, and, where the type grows, every name shown as much as without (a grown
+        # name was cut to "Żaneta Wr…")
+        if layout.height(layout.lines) <= bottom - top and (scale <= 1 or all(a >= b for a, b in zip(layout.shown_names(), plain.shown_names()))):
             break
     layout.squeeze(bottom - top)
     layout.draw(pen, ink, theme, top)
@@ -291,6 +298,23 @@ class Layout:
         while self.height(self.lines) > room and any(self.lines):
             self.lines[max(range(len(self.rows)), key=lambda i: (self.lines[i], i))] -= 1
 
+    def name_room(self, row: Row) -> tuple[float, float]:
+        """Where a card's name starts, from its left edge, and the room it has up to its total (and star)."""
+        big = self.big
+        x = 32 + max(width(r.place, font(big - 14, True)) for r in self.rows) + 24
+        if row.colour:
+            x += big - 14 + 20
+        total_w = width(row.total, font(big + 8, True)) + (width(STAR + " ", font(big + 8, True)) if row.won else 0)
+        return x, WIDTH - 2 * MARGIN - 32 - total_w - 32 - x
+
+    def name_sizes(self) -> list[int]:  # a long name's smaller types, before it is cut
+        return [n for n in (self.big, round(self.big * 0.85), round(self.big * 0.72), NAME_MIN) if n <= self.big]
+
+    def shown_names(self) -> list[int]:
+        """How many letters of each name this scale shows (in its smallest type, where it is cut)."""
+        face = font(self.name_sizes()[-1], True)
+        return [min(len(row.name), len(fit(row.name, face, self.name_room(row)[1]).rstrip(ELLIPSIS))) for row in self.rows]
+
     def draw(self, pen: ImageDraw.ImageDraw, ink: dict, theme: str, top: int) -> None:
         rows, big = self.rows, self.big
         place_face, total_face = font(big - 14, True), font(big + 8, True)
@@ -316,9 +340,8 @@ class Layout:
             if row.won:  # a star before the winner's total, beside the card's green edge and place
                 total_w += width(STAR + " ", total_face)
                 pen.text((x1 - 32 - total_w, y - 4), STAR, font=total_face, fill=ink["ok"])
-            room = x1 - 32 - total_w - 32 - x
-            size = next((n for n in (big, round(big * 0.85), round(big * 0.72)) if width(row.name, font(n, True)) <= room),
-                        round(big * 0.72))  # a long name in smaller type before it is cut
+            room = self.name_room(row)[1]
+            size = next((n for n in self.name_sizes() if width(row.name, font(n, True)) <= room), self.name_sizes()[-1])
             pen.text((x, y + round((big - size) * 0.8)), fit(row.name, font(size, True), room), font=font(size, True), fill=ink["fg"])
             y += self.head
             if self.under[i]:

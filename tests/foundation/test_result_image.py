@@ -276,3 +276,25 @@ def test_the_image_leaves_out_parts_worth_nothing(api, app):
     assert any(v == 0 for p in doc["players"] for v in p["breakdown"].values())
     assert all(v != 0 for row in rows for _label, v in row.parts)
     assert sum(len(row.parts) for row in rows) == sum(1 for p in doc["players"] for v in p["breakdown"].values() if v != 0)
+
+
+@pytest.mark.parametrize("lang", speech.LANGUAGES)
+def test_four_players_keep_every_part_in_every_language(api, app, monkeypatch, lang):
+    """Galileo's example at four seats: the type shrinks a little before a part is left out (German's
+    longer words dropped Dee's Penance, and her parts no longer added up to her total)."""
+    from companion import tables
+    from companion.web.connection import get_db
+
+    squeezed = []
+    original = result_image.Layout.squeeze
+
+    def squeeze(self, room):
+        before = list(self.lines)
+        original(self, room)
+        squeezed.append(before != self.lines)
+
+    monkeypatch.setattr(result_image.Layout, "squeeze", squeeze)
+    t = finished(api, "galileo", ["Żaneta Wróblewska-Kowalczyk", "Cy", "Ben", "Dee"])
+    with app.app_context():
+        result_image.png(tables.load(get_db(), t["table"]), lang, "light")
+    assert squeezed == [False]
