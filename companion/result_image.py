@@ -159,11 +159,11 @@ def fit(text: str, face: ImageFont.FreeTypeFont, room: float) -> str:
     lo, hi = 0, len(text)
     while lo < hi:  # the longest start that fits with the ellipsis
         mid = (lo + hi + 1) // 2
-        if width(text[:mid].rstrip() + ELLIPSIS, face) <= room:
+        if width(text[:mid].rstrip(" -") + ELLIPSIS, face) <= room:
             lo = mid
         else:
             hi = mid - 1
-    return text[:lo].rstrip() + ELLIPSIS
+    return text[:lo].rstrip(" -") + ELLIPSIS  # never "Wróblewska-…"
 
 
 def wrap(text: str, face: ImageFont.FreeTypeFont, room: float, lines: int) -> list[str]:

@@ -251,6 +251,9 @@ def test_a_name_too_long_is_cut_to_fit():
     cut = result_image.fit("ŻÓŁWĄŚĆ" * 6, face, 400)
     assert cut.endswith("…") and face.getlength(cut) <= 400
     assert result_image.fit("Ben", face, 400) == "Ben"
+    hyphen = "Żaneta Wróblewska-Kowalczyk"
+    cuts = {result_image.fit(hyphen, face, room) for room in range(200, int(face.getlength(hyphen)), 4)}
+    assert not any(c.endswith(("-…", " …")) for c in cuts) and any("Wróblewska…" == c[-11:] for c in cuts)
 
 
 def test_the_play_time_reads_as_a_length_not_a_clock():
