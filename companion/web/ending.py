@@ -12,10 +12,6 @@ from __future__ import annotations
 from .. import result_image, results
 from ..wording import breakdown_label
 
-#: the result image's size (helper "image", issue 42): 4:5, the page's <img> reserves its box
-IMAGE_WIDTH, IMAGE_HEIGHT = 1080, 1350
-
-
 def outcome(table) -> dict | None:
     """The result card of a finished table, in the language spoken; None before the end.
 
@@ -54,4 +50,4 @@ def outcome(table) -> dict | None:
 
 def deleted(db, table) -> bool:
     """True when the host deleted this finished table's play from the archive (results.delete)."""
-    return bool(table.finished) and table.id in results.deleted(db)
+    return bool(table.finished) and results.is_deleted(db, table.id)

@@ -226,7 +226,7 @@ def record(table_id: str):
     """One play's record: the result, each player's score over the game, and the history."""
     table = visible_table(table_id)
     db = get_db()
-    deleted = table.id in results.deleted(db)  # issue 41: the host's alone then, to restore it
+    deleted = results.is_deleted(db, table.id)  # issue 41: the host's alone then, to restore it
     try:
         doc = results.result(table)
     except results.NotOver:
