@@ -1,12 +1,13 @@
 """Where a score change's time goes, step by step, inside the process (no server, no network).
 
-    python bench/breakdown.py [GAME] [ROUNDS]
+    python bench/breakdown.py [GAME] [ROUNDS] [--language LANG]
 
 Appends ROUNDS score changes (default 300) to a table of four in a temporary SQLite file, the
 way a tap on the table page's stepper does, timing each step; prints the medians. Then what the
-stream does for the new version, in one language (companion/web/live.py): the region's context,
-the parts whose inputs changed drawn from the version before (region.py), and the parts kept in
-SQLite for the other processes; and, for comparison, the whole region a first load draws.
+stream does for the new version, in one language (English, or --language's; companion/web/live.py):
+the region's context, the parts whose inputs changed drawn from the version before (region.py),
+and the parts kept in SQLite for the other processes; and, for comparison, the whole region a
+first load draws.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from companion.web import live, region, steppers  # noqa: E402
 from companion.web.connection import get_db  # noqa: E402
 
 
-def main(game_key: str = "gutenberg", rounds: int = 300) -> None:
+def main(game_key: str = "gutenberg", rounds: int = 300, lang: str = "en") -> None:
     with tempfile.TemporaryDirectory() as tmp:
         app = create_app({"DATA_DIR": tmp})
         players = PLAYERS[: games.get(game_key).max_players]
@@ -41,7 +42,7 @@ def main(game_key: str = "gutenberg", rounds: int = 300) -> None:
         with app.test_request_context(f"/t/{table_id}/events", method="POST", headers={"HX-Request": "true", "Cookie": cookie}):
             db = get_db()
             version = 0
-            before = region.draw(app, tables.authorize(db, table_id, secret), None, "en", None,
+            before = region.draw(app, tables.authorize(db, table_id, secret), None, lang, None,
                                  region.context_of(db, tables.authorize(db, table_id, secret), None))
             for i in range(rounds):
                 type_, data = score_change(game_key, i)
@@ -54,11 +55,11 @@ def main(game_key: str = "gutenberg", rounds: int = 300) -> None:
                 t2 = time.perf_counter()
                 context = region.context_of(db, table, None)
                 t3 = time.perf_counter()
-                now = region.draw(app, table, None, "en", before, context)
+                now = region.draw(app, table, None, lang, before, context)
                 t4 = time.perf_counter()
-                live._store(db, table_id, "|en", now, sweep=False)  # as live.py keeps it (the claim aside)
+                live._store(db, table_id, "|" + lang, now, sweep=False)  # as live.py keeps it (the claim aside)
                 t5 = time.perf_counter()
-                whole = region.draw(app, table, None, "en", None, context)
+                whole = region.draw(app, table, None, lang, None, context)
                 t6 = time.perf_counter()
                 size, drawn, before = len(whole.html), len(now.drawn), now
                 version = table.version
@@ -67,7 +68,7 @@ def main(game_key: str = "gutenberg", rounds: int = 300) -> None:
                     steps[name].append(end - start)
     how = f"answered by its stepper ({answer} bytes)" if answer else "no stepper: answered with the whole region"
     print(f"{game_key}: one score change ({type_}), median of {rounds}; {how}; live region {size / 1024:.1f} KiB,"
-          f" {drawn} of its {len(before.parts)} parts drawn at the last change (one language)")
+          f" {drawn} of its {len(before.parts)} parts drawn at the last change (one language: {lang})")
     for name, seconds in steps.items():
         print(f"  {name:<30} {statistics.median(seconds) * 1000:6.2f} ms")
 
@@ -76,5 +77,6 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("game", nargs="?", default="gutenberg", help="the game's key (default gutenberg)")
     parser.add_argument("rounds", nargs="?", type=int, default=300, help="score changes timed (default 300)")
+    parser.add_argument("--language", default="en", help="the language the region is drawn in (default en)")
     args = parser.parse_args()
-    main(args.game, args.rounds)
+    main(args.game, args.rounds, args.language)

@@ -24,7 +24,7 @@ Every sentence a person reads is English in the code, marked for translation:
   inside `english()` it gives the English the state and the JSON API keep, unchanged.
 
 Which language is spoken is a context variable, English unless a page said otherwise: a page's
-request speaks its phone's language (companion/web, which chooses it with Flask-Babel), the
+request speaks its phone's language (companion/web/language.py chooses it), the
 push renders a table's region once per language present (`speaking(lang)`), and everything
 else (the JSON API, the CLI, exports, BG Stats) speaks English, unchanged, because nothing
 set another. The variable is per greenlet and per thread, so two phones never mix.

@@ -1,10 +1,11 @@
 """Which language a phone reads (issue 29): its own choice, else its browser's, else English.
 
-Flask-Babel 4 chooses, once per request, through `locale_selector`: the `lang` cookie the
-picker on every page sets (kept a year), then the best of the browser's Accept-Language, then
-English. The request then speaks it (companion/games/speech.py), so every sentence the page's
-templates and the games' Python say is in it. The JSON API always speaks English: its
-messages are the contract's (CONTRACT.md), whatever the phone reads.
+Chosen once per request by `choose()`: the `lang` cookie the picker on every page sets (kept a
+year), then the best of the browser's Accept-Language, then English. The request then speaks it
+(companion/games/speech.py), so every sentence the page's templates and the games' Python say is
+in it. The JSON API always speaks English: its messages are the contract's (CONTRACT.md),
+whatever the phone reads. (Flask-Babel did the choosing until issue 43: this module used only its
+`locale_selector`, and overwrote the Jinja callables it installed.)
 """
 
 from __future__ import annotations
@@ -12,7 +13,6 @@ from __future__ import annotations
 from urllib.parse import urlsplit
 
 from flask import Blueprint, g, redirect, request
-from flask_babel import Babel, get_locale
 
 from ..games import speech
 from . import guard
@@ -25,7 +25,7 @@ KEPT = 365 * 24 * 3600
 
 
 def choose() -> str:
-    """Flask-Babel's locale_selector: the phone's chosen language, else its browser's, else English."""
+    """The language a page request speaks: the phone's chosen one, else its browser's, else English."""
     chosen = request.cookies.get(COOKIE)
     if chosen in speech.LANGUAGES:
         return chosen
@@ -33,10 +33,11 @@ def choose() -> str:
 
 
 def init(app) -> None:
-    """Let Flask-Babel choose each request's language, and have the pages speak it."""
-    Babel(app, locale_selector=choose, default_locale=speech.SOURCE)
-    # the templates' _(), gettext() and ngettext() are speech's: the language the request (or the
-    # push's render for one language) speaks, the one catalog the Python sentences use too
+    """Choose each request's language, and have the pages speak it."""
+    # the templates' _(), gettext() and ngettext() are speech's (Jinja's i18n extension, newstyle):
+    # the language the request (or the push's render for one language) speaks, the one catalog
+    # the Python sentences use too
+    app.jinja_env.add_extension("jinja2.ext.i18n")
     said = speech.Unfilled  # Jinja fills the placeholders (every variable, escaped), not speech
     app.jinja_env.install_gettext_callables(said.gettext, said.ngettext, newstyle=True,
                                             pgettext=said.pgettext, npgettext=said.npgettext)
@@ -54,7 +55,7 @@ def speak() -> None:
     """Speak the phone's language for this request; the API speaks English (the contract's words)."""
     if request.path.startswith("/api/"):
         return
-    g.speech_token = speech.begin(str(get_locale()))
+    g.speech_token = speech.begin(choose())
 
 
 def vary(response):

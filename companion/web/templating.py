@@ -4,31 +4,40 @@ A template's `{{ _("Undo") }}` is a call at every render: Jinja's newstyle gette
 sentence up, wraps it and formats it. The live region says about two hundred of them, and a
 table whose phones read two languages is drawn twice a change (companion/web/live.py): they took
 the region's render from 3.3 to 4.9 ms (bench/README.md). Yet the sentence is the same at every
-render in one language. So the app's Jinja environment compiles each template once per language
-spoken (its cache key carries the language), and, as it compiles, replaces each call of `_` or
-`gettext` whose sentence is written out by that sentence's translation:
+render in one language. So each language spoken has its own copy of the app's Jinja environment
+(`Environment.overlay()`, with its own cache of compiled templates), and, as a template compiles
+there, each call of `_` or `gettext` whose sentence is written out is replaced by that sentence's
+translation:
 
-- without variables and without a `%`: the translation itself, marked safe (what gettext gave);
+- without variables: the translation itself, marked safe (what gettext gave), folded into the
+  template's text;
 - with variables: `filled(translation, **variables)`, which formats it as Jinja's gettext does
   (escaping each variable), without looking it up again.
 
 A sentence given by an expression, and every `ngettext`, are translated at render, as before.
-Plain Jinja: an Environment subclass Flask builds (`Flask.jinja_environment`).
+
+Public Jinja only (issue 43): `overlay()`, an `Extension`'s `filter_stream` (the token stream,
+before it is parsed), and the public `get_template`/`select_template`, which hand each name to
+the copy of the language spoken. No private method of Jinja's is overridden
+(tests/foundation/test_templating.py walks the classes to keep it so).
 """
 
 from __future__ import annotations
 
-import weakref
+from typing import Iterable, Iterator
 
 from flask.templating import Environment as FlaskEnvironment
-from jinja2 import nodes, pass_context
-from jinja2.visitor import NodeTransformer
+from jinja2 import pass_context
+from jinja2.ext import Extension
+from jinja2.lexer import Token, TokenStream
 from markupsafe import Markup
 
 from ..games import speech
 
 #: the template calls whose written-out sentence is translated as the template compiles
 TRANSLATED = {"_", "gettext"}
+#: the compiled templates each language's copy keeps (the app has about sixty)
+CACHE_SIZE = 400
 
 
 @pass_context
@@ -40,42 +49,77 @@ def filled(__context, __string: str, **variables) -> str:
     return rv % variables
 
 
-class _Translate(NodeTransformer):
-    """Replace `_("written")` with its translation in the language spoken while compiling."""
+class TranslateAsCompiled(Extension):
+    """Replace `_("written")` with its translation in the language of the environment compiling it."""
 
-    def visit_Call(self, node: nodes.Call) -> nodes.Node:
-        self.generic_visit(node)
-        if not (isinstance(node.node, nodes.Name) and node.node.name in TRANSLATED and len(node.args) == 1
-                and isinstance(node.args[0], nodes.Const) and isinstance(node.args[0].value, str)
-                and node.dyn_args is None and node.dyn_kwargs is None):
-            return node
-        said = speech.Unfilled.gettext(node.args[0].value)
-        if not node.kwargs and "%" not in said:
-            return nodes.MarkSafeIfAutoescape(nodes.Const(said, lineno=node.lineno), lineno=node.lineno)
-        return nodes.Call(nodes.Name("filled", "load", lineno=node.lineno), [nodes.Const(said, lineno=node.lineno)],
-                          node.kwargs, None, None, lineno=node.lineno)
+    def filter_stream(self, stream: TokenStream) -> Iterable[Token]:
+        lang = getattr(self.environment, "speaks", None)
+        if lang is None:
+            return stream
+        autoescape = self.environment.autoescape
+        if callable(autoescape):
+            autoescape = autoescape(stream.filename)
+        return _translated(list(stream), speech.translations(lang).ugettext, bool(autoescape))
+
+
+def _translated(tokens: list[Token], say, autoescape: bool) -> Iterator[Token]:
+    """The tokens, each `_ ( "written" )` or `_ ( "written" ,` rewritten with its translation."""
+    at = 0
+    while at < len(tokens):
+        token = tokens[at]
+        call = tokens[at:at + 4]
+        if (len(call) == 4 and token.type == "name" and token.value in TRANSLATED
+                and (at == 0 or tokens[at - 1].type != "dot")
+                and call[1].type == "lparen" and call[2].type == "string" and call[3].type in ("rparen", "comma")):
+            line, said = token.lineno, say(call[2].value)
+            if call[3].type == "rparen" and "%" not in said:
+                # ("translation"|safe): a constant Jinja folds into the template's text
+                yield Token(line, "lparen", "(")
+                yield Token(line, "string", said)
+                if autoescape:
+                    yield Token(line, "pipe", "|")
+                    yield Token(line, "name", "safe")
+                yield Token(line, "rparen", ")")
+            else:
+                yield Token(line, "name", "filled")
+                yield call[1]
+                yield Token(call[2].lineno, "string", said)
+                yield call[3]
+            at += 4
+            continue
+        yield token
+        at += 1
 
 
 class SpeakingEnvironment(FlaskEnvironment):
-    """Flask's environment, keeping one compiled template per name and language."""
+    """Flask's environment, handing each template name to its copy for the language spoken."""
+
+    #: the language this copy compiles its templates in; None: the app's own, which compiles none
+    speaks: str | None = None
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.globals["filled"] = filled
+        self.copies: dict[str, SpeakingEnvironment] = {}
 
-    def _parse(self, source, name, filename):
-        return _Translate().visit(super()._parse(source, name, filename))
+    def spoken(self, lang: str) -> "SpeakingEnvironment":
+        """The copy of this environment that compiles in `lang`: made at its first use, then kept.
 
-    def _load_template(self, name, globals):
-        if self.loader is None:
-            raise TypeError("no loader for this environment specified")
-        key = (weakref.ref(self.loader), name, speech.language())
-        template = self.cache.get(key) if self.cache is not None else None
-        if template is not None and (not self.auto_reload or template.is_up_to_date):
-            if globals:
-                template.globals.update(globals)
-            return template
-        template = self.loader.load(self, name, self.make_globals(globals))
-        if self.cache is not None:
-            self.cache[key] = template
-        return template
+        It shares everything the app set (globals, filters, the loader, the extensions) but its cache."""
+        copy = self.copies.get(lang)
+        if copy is None:
+            copy = self.overlay(extensions=[TranslateAsCompiled], cache_size=CACHE_SIZE)
+            copy.speaks = lang
+            copy = self.copies.setdefault(lang, copy)
+        copy.auto_reload = self.auto_reload
+        return copy
+
+    def get_template(self, name, parent=None, globals=None):
+        if self.speaks is None:
+            return self.spoken(speech.language()).get_template(name, parent, globals)
+        return super().get_template(name, parent, globals)
+
+    def select_template(self, names, parent=None, globals=None):
+        if self.speaks is None:
+            return self.spoken(speech.language()).select_template(names, parent, globals)
+        return super().select_template(names, parent, globals)
