@@ -12,8 +12,8 @@ import companion
 from companion.games import speech
 
 #: the libraries a page's words go through, whose private methods no class of ours may override (their
-#: next version may drop them). (companion/serving.py overrides three of gevent's pywsgi handler: not
-#: a language's way, left to its own issue.)
+#: next version may drop them). (companion/serving.py overrides three of gevent's pywsgi handler, with
+#: gevent pinned: tests/foundation/test_library_seams.py.)
 LIBRARIES = ("jinja2", "flask", "werkzeug", "babel", "markupsafe")
 
 
