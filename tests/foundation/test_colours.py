@@ -44,7 +44,7 @@ def test_a_table_refuses_each_wrong_colour_naming_its_seat(value, profile, field
 
 def test_the_profile_lists_palette_colours_once_each():
     assert colours.profile_colours(["white", "red"]) == ["white", "red"]
-    for value, field in ((["red", "red"], "colours[1]"), (["teal"], "colours[0]"), ("red", "colours"),
+    for value, field in ((["red", "red"], "colours[1]"), (["mauve"], "colours[0]"), ("red", "colours"),
                          (list(colours.PALETTE) + ["red"], "colours")):
         with pytest.raises(RulesError) as refused:
             colours.profile_colours(value)
