@@ -20,7 +20,8 @@ Dates are "YYYY-MM-DD HH:MM:SS" (UTC), the push document's `playDate`.
 Our choices, where the format leaves them to the writer:
 - uuids are uuid5 under a fixed namespace, from the app's own ids: a play's from its table id, a
   player's from `results.player_id` (the push link's `sourcePlayerId`), a game's from its key and
-  BoardGameGeek id. Importing the same play twice is then the same play, and a player is one entry
+  BoardGameGeek id, and the title the players gave where it is not the game's own (the score pad's
+  "Azul" and "Catan" are two games). Importing the same play twice is then the same play, and a player is one entry
   across plays and files.
 - `entryDate` and `modificationDate` are the play's `playDate` (a play reopened by an undo and
   finished again gets a new one); a game's and a player's, the latest of their plays'. The same
@@ -36,6 +37,8 @@ from __future__ import annotations
 import json
 import uuid
 from typing import Any, Iterable
+
+from . import games as registry
 
 #: BG Stats' own sentence at the head of every file it writes
 ABOUT = ("This is a Play file that can be read by Board Game Stats. If you see this text, try to use a share, "
@@ -82,12 +85,14 @@ def document(docs: Iterable[dict]) -> dict:
 
 
 def _game(games: dict[tuple, dict], pushed: dict, stamp: str) -> dict:
-    """The file's entry of the push document's game: one per game and BoardGameGeek id (a group's own
-    edition, a profile's id, is another game to BG Stats)."""
-    key = (pushed["sourceGameId"], pushed.get("bggId"))
+    """The file's entry of the push document's game: one per game, BoardGameGeek id (a group's own
+    edition, a profile's id, is another game to BG Stats) and title the players gave (the pad's)."""
+    key = (pushed["sourceGameId"], pushed.get("bggId"), pushed["name"])
     found = games.get(key)
     if found is None:
-        found = {"id": len(games) + 1, "uuid": _uuid("game", f"{key[0]}:{key[1] or ''}"), "name": pushed["name"]}
+        own = registry.get(key[0])
+        named = "" if own is None or key[2] == own.title else ":" + key[2]  # a game's own title: the uuid as ever
+        found = {"id": len(games) + 1, "uuid": _uuid("game", f"{key[0]}:{key[1] or ''}{named}"), "name": pushed["name"]}
         if key[1] is not None:
             found["bggId"] = key[1]
         found.update({"highestWins": bool(pushed["highestWins"]), "noPoints": bool(pushed["noPoints"]),

@@ -126,19 +126,21 @@ def rate(wins: int, plays: int) -> float:
 
 
 def everyone(docs: Iterable[dict], key: stats.Key = stats.name_key) -> list[dict]:
-    """Every player of the plays: [{"name", "key", "plays", "wins", "win_rate", "games", "latest"}],
+    """Every player of the plays: [{"name", "key", "plays", "wins", "win_rate", "games", "titles", "latest"}],
     the most plays first, then by name. `games` are the games' keys, the most recently played first;
-    `latest` is the `finished_at` of their newest play."""
+    `titles` the games as their plays go by ({"game", "title"}, stats.game_of: the score pad's "Azul"
+    and "Catan" are two), the same way; `latest` is the `finished_at` of their newest play."""
     found: dict[str, dict] = {}
     for doc in stats.newest_first(docs):
         for k, p in stats.seats(doc, key).items():
-            entry = found.setdefault(k, {"name": p["name"], "key": k, "plays": 0, "wins": 0, "games": [],
+            entry = found.setdefault(k, {"name": p["name"], "key": k, "plays": 0, "wins": 0, "games": [], "titles": {},
                                          "latest": doc["finished_at"]})
             entry["plays"] += 1
             entry["wins"] += p["won"]
             if doc["game"] not in entry["games"]:
                 entry["games"].append(doc["game"])
-    out = [{**e, "win_rate": rate(e["wins"], e["plays"])} for e in found.values()]
+            entry["titles"].setdefault(stats.game_of(doc), {"game": doc["game"], "title": doc.get("title")})
+    out = [{**e, "titles": list(e["titles"].values()), "win_rate": rate(e["wins"], e["plays"])} for e in found.values()]
     return sorted(out, key=lambda e: (-e["plays"], stats.name_key(e["name"])))
 
 
@@ -146,12 +148,12 @@ def player(docs: Iterable[dict], wanted: str, key: stats.Key = stats.name_key, l
     """One player's page, or None when no play has them. `wanted` is any of their names.
 
     {"name", "key", "names", "plays", "wins", "win_rate",
-     "games": [{"game", "plays", "wins", "win_rate", "best", "average", "latest", "ms_per_turn"?}],
-     "latest": [{"table", "game", "finished_at", "total", "place", "won", "players"}],
+     "games": [{"game", "title", "plays", "wins", "win_rate", "best", "average", "latest", "ms_per_turn"?}],
+     "latest": [{"table", "game", "title", "finished_at", "total", "place", "won", "players"}],
      "opponents": [{"name", "key", "plays", "wins", "losses", "shared"}]}
 
     `names` are the spellings their plays hold, the newest first; `games` the most recently played
-    first; `opponents` the most plays together first, then by name.
+    first, one per game key and title (stats.per_game); `opponents` the most plays together first, then by name.
     """
     docs = stats.newest_first(docs)
     me = key(wanted)
@@ -162,10 +164,10 @@ def player(docs: Iterable[dict], wanted: str, key: stats.Key = stats.name_key, l
     games = []
     for game in stats.per_game(mine, key):
         entry = next(p for p in game["players"] if key(p["name"]) == me)
-        row = {"game": game["game"], "plays": entry["plays"], "wins": entry["wins"],
+        row = {"game": game["game"], "title": game["title"], "plays": entry["plays"], "wins": entry["wins"],
                "win_rate": rate(entry["wins"], entry["plays"]), "best": entry["best"], "average": entry["average"],
                "latest": entry["latest"]}
-        clocked = clock((doc for doc in mine if doc["game"] == game["game"]), key, me)
+        clocked = clock((doc for doc in mine if stats.game_of(doc) == stats.game_of(game)), key, me)
         if clocked is not None:
             row["ms_per_turn"] = clocked
         games.append(row)
@@ -174,7 +176,8 @@ def player(docs: Iterable[dict], wanted: str, key: stats.Key = stats.name_key, l
         seated = stats.seats(doc, key)
         p = seated.pop(me)
         spelled.extend(q["name"] for q in doc["players"] if key(q["name"]) == me and q["name"] not in spelled)
-        plays.append({"table": doc["table"], "game": doc["game"], "finished_at": doc["finished_at"], "total": p["total"],
+        plays.append({"table": doc["table"], "game": doc["game"], "title": doc.get("title"),
+                      "finished_at": doc["finished_at"], "total": p["total"],
                       "place": p["place"], "won": p["won"], "players": len(seated) + 1})
         for k, other in seated.items():
             h2h = met.setdefault(k, {"name": names[k], "key": k, "plays": 0, "wins": 0, "losses": 0, "shared": 0})

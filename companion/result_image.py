@@ -137,7 +137,7 @@ def content(table: tables.Table, doc: dict) -> Content:
     if timed is not None:
         # Translators: on the shared image of a result: the turn clock's total, "Play time: 1 h 05 min"
         played = _("Play time: %(time)s", time=lasted(sum(seat["time_ms"] for seat in timed)))
-    return Content(title=game.title, day=speech.day(finished_day(doc["finished_at"]), "long"),
+    return Content(title=game.title_of(table.options), day=speech.day(finished_day(doc["finished_at"]), "long"),
                    verdict=str(results.verdict(doc)).replace("\u2068", "").replace("\u2069", ""), time=played, rows=rows)
 
 

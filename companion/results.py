@@ -124,6 +124,8 @@ def _result(table: tables.Table) -> dict:
     doc = {
         "table": table.id,
         "game": table.game,
+        # the title the table goes by (Game.title_of: the players' own, else the game's), in English
+        "title": game.title_of(table.options),
         "finished_at": iso_seconds(table.finished_at),
         "players": players,
         "winners": list(scored["winners"]),
@@ -150,8 +152,9 @@ def play(table: tables.Table, doc: dict) -> dict:
     elif not is_calculator(table.options):  # tracked from its start: the table saw the whole game
         minutes = (_parse(table.finished_at) - _parse(table.created)).total_seconds() / 60
         out["durationMin"] = max(1, round(minutes))
-    out["game"] = {"name": game.title, "sourceGameId": table.game, "highestWins": True, "noPoints": False}
-    bgg = bgg_id(table)
+    out["game"] = {"name": doc["title"], "sourceGameId": table.game, "highestWins": not game.lowest_wins(table.options),
+                   "noPoints": False}
+    bgg = game.bgg_id_of(table.options, table.profile if isinstance(table.profile, dict) else {})
     if bgg is not None:  # only a verified id (games/base.py `bgg_id`), or the group's own; else BG Stats matches by name
         out["game"]["bggId"] = bgg
     first = _start_player(table)
@@ -164,13 +167,6 @@ def play(table: tables.Table, doc: dict) -> dict:
         players.append(entry)
     out["players"] = players
     return out
-
-
-def bgg_id(table: tables.Table) -> int | None:
-    """The table's game's BoardGameGeek id: its box profile copy's `bgg_id` first (a group's own
-    edition), else the one the game's package ships, else None."""
-    own = table.profile.get("bgg_id") if isinstance(table.profile, dict) else None
-    return own if isinstance(own, int) and not isinstance(own, bool) else table.rules.bgg_id
 
 
 def _start_player(table: tables.Table) -> int | None:
@@ -195,7 +191,7 @@ def share_text(table: tables.Table, doc: dict) -> str:
     said = sentence.naming(verdict(doc), [p["name"] for p in doc["players"]])  # a plain verdict's names marked
     # Translators: a finished game shared to a chat: "Codex Naturalis, 3 Dec: Tom 111, Anna 111. Tom wins on fewer types"
     # (the verdict is a sentence of its own: it starts with a capital in some languages, "Wygrywa Tom")
-    return _("%(title)s, %(day)s: %(scores)s. %(verdict)s", title=table.rules.title, day=speech.day(when, "d MMM"),
+    return _("%(title)s, %(day)s: %(scores)s. %(verdict)s", title=table.rules.title_of(table.options), day=speech.day(when, "d MMM"),
              scores=scores, verdict=said.isolated)
 
 

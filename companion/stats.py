@@ -78,19 +78,35 @@ def plays_with(results: Iterable[dict], name: str, key: Key = name_key) -> list[
     return [doc for doc in results if wanted in seats(doc, key)]
 
 
-def per_game(results: Iterable[dict], key: Key = name_key) -> list[dict]:
-    """Return each game's stats, the game played most recently first:
+def game_of(doc: dict) -> tuple[str, str]:
+    """The game a play counts under: its game key and its title as folded (`name_key`): plays of one
+    game key under two titles (the score pad's "Azul" and "Catan") are two games; a game's own title is
+    the same at every play, so there its key alone decides."""
+    return doc["game"], name_key(doc.get("title") or "")
 
-    [{"game": KEY, "plays": N, "latest": FINISHED_AT,
+
+def lowest_wins(doc: dict) -> bool:
+    """True where the lowest total won the play (Game.lowest_wins, as its BG Stats play says it)."""
+    return not doc.get("play", {}).get("game", {}).get("highestWins", True)
+
+
+def per_game(results: Iterable[dict], key: Key = name_key) -> list[dict]:
+    """Return each game's stats (`game_of`: a game key and the title its plays go by), the game played
+    most recently first:
+
+    [{"game": KEY, "title": TITLE, "plays": N, "latest": FINISHED_AT,
       "players": [{"name", "plays", "wins", "best", "average", "latest"}]}]
 
-    `average` is the mean total, rounded to one decimal; `latest` the total of the newest play.
+    `title` is the newest play's; `best` the highest total, or the lowest where the lowest wins;
+    `average` the mean total, rounded to one decimal; `latest` the total of the newest play.
     Players come most wins first, then most plays, then best score, then by name.
     """
-    games: dict[str, dict] = {}
+    games: dict[tuple[str, str], dict] = {}
     for doc in newest_first(results):
-        game = games.setdefault(doc["game"], {"game": doc["game"], "plays": 0, "latest": doc["finished_at"], "players": {}})
+        game = games.setdefault(game_of(doc), {"game": doc["game"], "title": doc.get("title"), "plays": 0,
+                                               "latest": doc["finished_at"], "players": {}, "lowest": lowest_wins(doc)})
         game["plays"] += 1
+        better = min if game["lowest"] else max
         for k, p in seats(doc, key).items():
             entry = game["players"].get(k)
             if entry is None:  # the newest play comes first: its spelling and total are the latest
@@ -98,7 +114,7 @@ def per_game(results: Iterable[dict], key: Key = name_key) -> list[dict]:
                     "name": p["name"], "plays": 0, "wins": 0, "best": p["total"], "sum": 0, "latest": p["total"]}
             entry["plays"] += 1
             entry["wins"] += p["won"]
-            entry["best"] = max(entry["best"], p["total"])
+            entry["best"] = better(entry["best"], p["total"])
             entry["sum"] += p["total"]
     out = []
     for game in games.values():
@@ -106,6 +122,7 @@ def per_game(results: Iterable[dict], key: Key = name_key) -> list[dict]:
         for entry in game["players"].values():
             total = entry.pop("sum")
             players.append({**entry, "average": round(total / entry["plays"], 1)})
-        players.sort(key=lambda e: (-e["wins"], -e["plays"], -e["best"], name_key(e["name"])))
+        sign = 1 if game.pop("lowest") else -1
+        players.sort(key=lambda e: (-e["wins"], -e["plays"], sign * e["best"], name_key(e["name"])))
         out.append({**game, "players": players})
     return out

@@ -46,10 +46,15 @@ ABBREVIATIONS = {"gk": "GK", "vp": "VP"}
 
 
 def breakdown_label(game: Any, key: str) -> str:
-    """A result's breakdown key in the reader's words: the game's own label, else the key's words
-    ("fame_track" -> "Fame track", "gk" -> "GK"). The play's record and the result image both say it so."""
+    """A result's breakdown key in the reader's words: the game's own label, else the words its
+    calculator gives for a key it cannot list (Game.breakdown_label: the pad's "round_3"), else the
+    key's words ("fame_track" -> "Fame track", "gk" -> "GK"). The play's record and the result image
+    both say it so."""
     if key in game.breakdown:
         return speech.said(game.breakdown[key])
+    own = game.breakdown_label(key)
+    if own:
+        return own
     text = " ".join(ABBREVIATIONS.get(w, w) for w in key.split("_"))
     return text[:1].upper() + text[1:]
 

@@ -45,14 +45,15 @@ speaks English; a refusal is said in the page's language, games/speech.py).
 
 from __future__ import annotations
 
-import copy
 import hashlib
 import random
 from dataclasses import dataclass, field
 from types import ModuleType, SimpleNamespace
-from typing import Any, Callable, Mapping, Union
+from typing import Any, Callable, Mapping
 
-from . import clock, seats, sentence, speech
+from . import clock, seats, speech
+# the games take these from here (notices.py: the last event's words and the history's lines)
+from .notices import EventLines, clone, describe_event, keep_notice, shown_notice  # noqa: F401
 from .speech import _
 from .validation import RulesError, stored_names
 
@@ -101,6 +102,27 @@ ROLES: dict[str, dict[str, str]] = {
         "first_of": "(state) -> the seat going first, once known, or None",
         "to_play": "(state) -> the seat whose turn it is now, where the table keeps it, else the first's, or None",
         "next_seat": "(state, seat) -> the seat whose turn follows, or None",
+    },
+}
+
+
+#: what a game's modules MAY define (ROLES' shape): core asks each where the game has it and falls
+#: back where it has not (the fallback is after the colon). A game whose title, BoardGameGeek id and
+#: winning side the players choose per table (the score pad) says so here.
+OPTIONAL: dict[str, dict[str, str]] = {
+    "view": {
+        "table_title": "(options) -> the title the players gave this table, or None: GAME.title",
+        "table_bgg_id": "(options) -> the BoardGameGeek id the players gave this table, or None: "
+                        "the box profile's, else GAME.bgg_id",
+    },
+    "calculator": {
+        "lowest_wins": "(options) -> True where the lowest total wins: False",
+        "breakdown_label": "(key) -> a breakdown key's words in the language spoken, for keys BREAKDOWN "
+                           "cannot list, or None: the key's own words",
+    },
+    "table": {
+        "QUIET": "state key -> its empty value: the keys beyond `notice` that hold the last event's words, "
+                 "emptied when the first player is chosen: {}",
     },
 }
 
@@ -167,29 +189,17 @@ class Game:
                     rule_text="codex_naturalis.txt", cites="CN",
                     functions=functions, table=table, view=view, profile=profile, calculator=calculator)
 
-    and each module offers the same names in every game:
-
-    - functions: FUNCTIONS (name -> RulesFunction)
-    - table: EVENTS, OPTIONS, HANDLERS, LINES, validate_options(options, player_count),
-      initial_state(names, options, profile), apply(state, type_, data, ctx),
-      describe(type_, data, names)
-    - view: LABELS, RUNNING_LABEL, view(state, names, options, profile, screen), form(name, data),
-      screen_of(screen, player_count), counter(state, type_, data),
-      running_score(state, options), start_player(state, options), verdict(result)
-    - calculator: final_result(state, names, options, profile), RESULT_EXTRAS, BREAKDOWN,
-      CALCULATOR_EVENTS and CALCULATOR_HINT (what a calculator table takes; Game.apply refuses the rest)
-    - profile: validate_profile(data)
-    - order: ruled(state, options), begun(state), set_first(state, seat),
-      first_of(state), next_seat(state, seat) (seats.py hands the first-player events on to it)
+    and each module offers the same names in every game (ROLES), and may offer those of OPTIONAL,
+    which core asks through this class (`title_of`, `bgg_id_of`, `lowest_wins`, `breakdown_label`).
 
     The view is the same for every phone (one render per version and screen is shared by all of a
     table's phones, companion/web/live.py): it is never given which seat asks.
     """
 
-    def __init__(self, *, key: str, title: str, min_players: int, max_players: int, rule_text: str, cites: str,
-                 functions: ModuleType,
+    def __init__(self, *, key: str, title: str, min_players: int, max_players: int, functions: ModuleType,
                  table: ModuleType, view: ModuleType, profile: ModuleType, calculator: ModuleType, order: ModuleType | None = None,
-                 scripts: tuple[str, ...] = (), styles: tuple[str, ...] = (), bgg_id: int | None = None):
+                 scripts: tuple[str, ...] = (), styles: tuple[str, ...] = (), bgg_id: int | None = None,
+                 rule_text: str | None = None, cites: str | None = None):
         given = {"functions": functions, "table": table, "view": view, "profile": profile, "calculator": calculator,
                  "order": order}
         if lacking := missing_roles(key, given):
@@ -197,7 +207,8 @@ class Game:
         self.key, self.title = key, title
         self.min_players, self.max_players = min_players, max_players
         #: the rule text under docs/rules/ the game's code cites, and the tag its citations start with:
-        #: `# [GB307]` is line 307 of docs/rules/gutenberg.txt (tests/foundation/test_docs.py checks every one)
+        #: `# [GB307]` is line 307 of docs/rules/gutenberg.txt (tests/foundation/test_docs.py checks every one);
+        #: None for a game with no rule text to cite (the score pad), which then cites nothing
         self.rule_text, self.cites = rule_text, cites
         #: name -> RulesFunction, reachable as `companion rules KEY NAME` and POST /api/v1/KEY/NAME
         self.functions: dict[str, RulesFunction] = functions.FUNCTIONS
@@ -263,7 +274,7 @@ class Game:
     def _apply(self, state: dict, type_: str, data: Any, ctx: Context) -> dict:
         if type_ not in self.events:
             raise RulesError("type", _("unknown event type for %(game)s: %(type)s; allowed: %(allowed)s",
-                                       game=self.title, type=repr(type_), allowed=", ".join([*self.events, "rename"])))
+                                       game=self.title_of(ctx.options), type=repr(type_), allowed=", ".join([*self.events, "rename"])))
         if is_calculator(ctx.options) and type_ not in self.calculator_events:
             # Translators: the end is what the game's calculator_hint says: what such a table takes
             raise RulesError("type", _("this table is just the final score: %(hint)s", hint=_(self.calculator_hint)))
@@ -326,6 +337,43 @@ class Game:
         """
         return self.modules.view.counter(state, type_, data)
 
+    # --- what the players may choose per table (OPTIONAL; core asks these, never the hooks) ----------
+    def optional(self, role: str, name: str) -> Any:
+        """The game's optional piece `name` of its `role` module (OPTIONAL), or None where it has none."""
+        return getattr(getattr(self.modules, role), name, None)
+
+    def title_of(self, options: Mapping | None = None) -> str:
+        """The title a table of this game goes by: the one its players gave (view.table_title), else
+        GAME.title in the language spoken. Without options, the game's own title (a list of games)."""
+        hook = self.optional("view", "table_title")
+        own = hook(options) if hook and options is not None else None
+        return own if isinstance(own, str) and own else speech.said(self.title)
+
+    def shown_title(self, title: str | None) -> str:
+        """A result document's `title` as a page says it: the game's own in the language spoken (the
+        document keeps its English), a title the players gave as they typed it."""
+        return speech.said(self.title) if not title or title == self.title else title
+
+    def bgg_id_of(self, options: Mapping, profile: Mapping | None = None) -> int | None:
+        """The table's BoardGameGeek id: the one its players gave (view.table_bgg_id), else its box
+        profile copy's `bgg_id` (a group's own edition), else the one the package ships, else None."""
+        hook = self.optional("view", "table_bgg_id")
+        for found in (hook(options) if hook else None, (profile or {}).get("bgg_id")):
+            if isinstance(found, int) and not isinstance(found, bool):
+                return found
+        return self.bgg_id
+
+    def lowest_wins(self, options: Mapping) -> bool:
+        """True where the lowest total wins at this table (calculator.lowest_wins); False by default."""
+        hook = self.optional("calculator", "lowest_wins")
+        return bool(hook(options)) if hook else False
+
+    def breakdown_label(self, key: str) -> str | None:
+        """A breakdown key's words that BREAKDOWN cannot list (the pad's "round_3": "Round 3"), in the
+        language spoken (calculator.breakdown_label), or None."""
+        hook = self.optional("calculator", "breakdown_label")
+        return hook(key) if hook else None
+
     # --- results (companion/results.py: the archive, BG Stats, export) ----------------------
     def final_result(self, state: dict, names: list[str], options: dict, profile: dict) -> dict | None:
         """Return exactly what the game's `score` rules function gives for the table's final values.
@@ -376,64 +424,5 @@ class Game:
 COMMON_EVENTS: dict[str, str] = {**seats.EVENTS, **clock.EVENTS}
 
 
-#: how a game words its events for the history panel: event type -> a format string over the
-#: event's data and `who` (the player `data["player"]` names), or a function (data, who) -> str
-EventLines = Mapping[str, Union[str, Callable[[dict, str], str]]]
-
-
-def describe_event(lines: EventLines, type_: str, data: Any, names: list[str] | tuple[str, ...], nobody: str = "") -> str:
-    """Say in plain words what an event did, from a game's table of lines (`Game.describe`).
-
-    `who` is `nobody` when the event names no player; an event type without a line is said
-    by its name ("end round").
-    """
-    d = data if isinstance(data, dict) else {}
-    i = d.get("player")
-    who = names[i] if isinstance(i, int) and not isinstance(i, bool) and 0 <= i < len(names) else nobody
-    line = lines.get(type_)
-    if line is None:
-        return type_.replace("_", " ")
-    # a line written out is a pattern the game marked with N_: said in the language spoken, then filled
-    return line(d, who) if callable(line) else _(line).format(**d, who=who)
-
-
 #: the history lines of COMMON_EVENTS (describe_event's shape)
 COMMON_LINES: EventLines = {**seats.LINES, **clock.LINES}
-
-
-_ATOMS = (str, int, float, bool, type(None))
-
-
-def clone(state: dict) -> dict:
-    """Return a deep copy of a state, for apply() to change.
-
-    States are JSON (dicts, lists, strings, numbers), so a copy that knows only those is
-    enough and three times faster than copy.deepcopy (every event copies its table's state);
-    anything else is handed to deepcopy.
-    """
-    kind = type(state)
-    if kind is dict:
-        return {key: clone(value) for key, value in state.items()}
-    if kind is list:
-        return [clone(value) for value in state]
-    if kind in _ATOMS:
-        return state
-    return copy.deepcopy(state)
-
-
-def keep_notice(state: dict, player: int | None, said: dict) -> None:
-    """Say `said` (speech.later) beside `player`: the state's "notice" keeps its English, {"player",
-    "text"} (what the API has always read), and "notice_later" the sentence kept, which each page
-    says in its phone's language (shown_notice)."""
-    with speech.english():
-        state["notice"] = {"player": player, "text": speech.told(said)}
-    state["notice_later"] = said
-
-
-def shown_notice(state: dict, names: list[str]) -> dict | None:
-    """The state's notice in the language spoken, its names marked for <bdi>; a state stored without
-    "notice_later" (before issue 29) shows its English; None without a notice."""
-    notice, kept = state.get("notice"), state.get("notice_later")
-    if not notice:
-        return None
-    return dict(notice, text=sentence.naming(notice["text"] if kept is None else speech.told(kept), names))

@@ -51,10 +51,10 @@ def apply(game, state: dict, type_: str, data: Any, ctx) -> dict:
     if why:
         raise RulesError("data.player" if type_ == "first_player" else "type", why)
     new = copy.deepcopy(state)
-    # the last event's words are said beside it alone (base.keep_notice; Galileo's notices)
-    for key, empty in (("notice", None), ("notices", []), ("notices_later", []), ("notice_player", None)):
+    # the last event's words are said beside it alone: base.keep_notice's, and the game's own (table.QUIET)
+    for key, empty in {"notice": None, **getattr(game.modules.table, "QUIET", {})}.items():
         if key in new:
-            new[key] = empty
+            new[key] = copy.deepcopy(empty)
     new.pop("notice_later", None)
     if seat is None:
         draws = new.get("draws", 0)

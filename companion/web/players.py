@@ -14,7 +14,7 @@ from urllib.parse import quote, urlencode
 from babel.numbers import format_percent
 from flask import Blueprint, abort, jsonify, redirect, render_template, request, url_for
 
-from .. import games, players, results, stats, tables
+from .. import players, results, stats, tables
 from ..games import speech
 from ..games.speech import N_, _
 from ..games.validation import RulesError
@@ -72,9 +72,8 @@ def found(name: str) -> tuple[dict, list[dict], players.Merges]:
     return who, docs, key
 
 
-def titled(key: str) -> str:
-    game = games.get(key)
-    return game.title if game else key
+#: a game as a page names it (the archive's way)
+titled = plays.titled
 
 
 # --- pages -----------------------------------------------------------------------------------------
@@ -98,7 +97,7 @@ def player_page(name: str, error: RulesError | None = None, status: int = 200):
     """One player's page; with a refused merge or undo, its message beside its field (then `status`)."""
     who, docs, key = found(name)
     host = plays.is_host()
-    latest = [{**p, "title": titled(p["game"]), "when": plays.when(p["finished_at"])} for p in who["latest"]]
+    latest = [{**p, "title": titled(p["game"], p["title"]), "when": plays.when(p["finished_at"])} for p in who["latest"]]
     others = []
     if host:  # the merge form's choices: everyone else, by name
         others = sorted((p["name"] for p in players.everyone(docs, key) if p["key"] != who["key"]), key=stats.name_key)

@@ -147,11 +147,17 @@ def when(stamp: str) -> str:
     return here.datetime_formats["medium"].replace("'", "").format(format_time(moment, "short", locale=here), speech.day(moment))
 
 
+def titled(key: str, title: str | None = None) -> str:
+    """A game as a page names it: a play's `title` the players gave (the pad's) as typed, the game's own
+    title in the language spoken (Game.shown_title); a game no longer installed by its key."""
+    game = games.get(key)
+    return game.shown_title(title) if game else (title or key)
+
+
 def entry(doc: dict) -> dict:
     """What the list shows of one play."""
-    game = games.get(doc["game"])
     ranked = sorted(doc["players"], key=lambda p: p["place"])
-    return {"table": doc["table"], "title": game.title if game else doc["game"], "when": when(doc["finished_at"]),
+    return {"table": doc["table"], "title": titled(doc["game"], doc.get("title")), "when": when(doc["finished_at"]),
             "players": [{**p, "won": p["name"] in doc["winners"]} for p in ranked],
             "winners": doc["winners"], "verdict": doc["verdict"]}
 
@@ -215,7 +221,7 @@ def stats_page():
     game, player, error = filters()
     per_game = stats.per_game(*merged(game, player))  # the host's merges of names too
     for g in per_game:
-        g["title"] = games.get(g["game"]).title if games.get(g["game"]) else g["game"]
+        g["title"] = titled(g["game"], g["title"])
         label = _("Wins per player at %(game)s", game=g["title"])
         g["chart"] = Markup(charts.bar_chart([(p["name"], p["wins"]) for p in g["players"]], label))
     return render_template("plays/stats.html", per_game=per_game, **_common(game, player, error)), 400 if error else 200
@@ -247,7 +253,8 @@ def record(table_id: str):
         # the result names every scored seat in seat order, a scored solo opponent too (such a solo
         # table has one player's name but two running scores)
         names = [p["name"] for p in doc["players"]]
-        label = _("%(game)s: each player's %(score)s over the game", game=table.rules.title, score=_(table.rules.running_label))
+        label = _("%(game)s: each player's %(score)s over the game", game=table.rules.title_of(table.options),
+                  score=_(table.rules.running_label))
         chart = {"svg": Markup(charts.line_chart(names, scores, label)), "label": label, "changes": len(points) - 1,
                  "legend": [{"name": n, "swatch": Markup(charts.swatch(i)), "last": scores[-1][i]} for i, n in enumerate(names)
                             if i < len(scores[-1])]}

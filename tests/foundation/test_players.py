@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import pytest
 
-from companion import players, results, stats
+from companion import games, players, results, stats
 from companion.games.validation import RulesError
 from companion.web.connection import get_db
 
 
 def doc(table: str, game: str, day: int, players_: list[tuple], winners: list[str]) -> dict:
-    return {"table": table, "game": game, "finished_at": f"2026-01-0{day}T20:00:00Z", "winners": winners,
+    return {"table": table, "game": game, "title": games.get(game).title, "finished_at": f"2026-01-0{day}T20:00:00Z", "winners": winners,
             "players": [{"name": n, "total": t, "place": pl, **extra} for n, t, pl, *more in players_
                         for extra in [more[0] if more else {}]]}
 
@@ -49,10 +49,12 @@ def test_a_players_plays_wins_and_numbers_per_game():
     assert anna["names"] == ["ÁNNA", "anna", "Anna"]
     assert (anna["plays"], anna["wins"], anna["win_rate"]) == (3, 2, 0.667)  # d2 shared: a win
     assert anna["games"] == [
-        {"game": "gutenberg", "plays": 2, "wins": 1, "win_rate": 0.5, "best": 61, "average": 50.5, "latest": 61},
-        {"game": "codex", "plays": 1, "wins": 1, "win_rate": 1.0, "best": 20, "average": 20.0, "latest": 20}]
+        {"game": "gutenberg", "title": "Gutenberg", "plays": 2, "wins": 1, "win_rate": 0.5, "best": 61, "average": 50.5,
+         "latest": 61},
+        {"game": "codex", "title": "Codex Naturalis", "plays": 1, "wins": 1, "win_rate": 1.0, "best": 20, "average": 20.0,
+         "latest": 20}]
     assert [p["table"] for p in anna["latest"]] == ["d3", "d2", "d1"]
-    assert anna["latest"][0] == {"table": "d3", "game": "gutenberg", "finished_at": "2026-01-03T20:00:00Z", "total": 61,
+    assert anna["latest"][0] == {"table": "d3", "game": "gutenberg", "title": "Gutenberg", "finished_at": "2026-01-03T20:00:00Z", "total": 61,
                                  "place": 1, "won": True, "players": 3}
 
 

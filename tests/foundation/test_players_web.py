@@ -101,8 +101,10 @@ def test_a_device_sees_the_players_of_the_tables_it_joined_counted_there_alone(a
     join(other, plays[0])
     when = other.get("/api/v1/players/Ben").get_json()["latest"][0]["finished_at"]
     assert other.get("/api/v1/players").get_json()["players"] == [  # one play each: by name
-        {"name": "Anna", "key": "anna", "plays": 1, "wins": 0, "win_rate": 0.0, "games": ["gutenberg"], "latest": when},
-        {"name": "Ben", "key": "ben", "plays": 1, "wins": 1, "win_rate": 1.0, "games": ["gutenberg"], "latest": when}]
+        {"name": "Anna", "key": "anna", "plays": 1, "wins": 0, "win_rate": 0.0, "games": ["gutenberg"],
+         "titles": [{"game": "gutenberg", "title": "Gutenberg"}], "latest": when},
+        {"name": "Ben", "key": "ben", "plays": 1, "wins": 1, "win_rate": 1.0, "games": ["gutenberg"],
+         "titles": [{"game": "gutenberg", "title": "Gutenberg"}], "latest": when}]
     assert other.get("/players/Dora").status_code == 404
     assert [p["table"] for p in other.get("/api/v1/players/Anna").get_json()["latest"]] == [plays[0]["table"]]
 

@@ -46,6 +46,10 @@ OPTIONS = {
     "stake_overshoot": "steps left over when a move crosses the Stake: \"discard\" (default: the marker ends on 0) or \"continue\" (count on from 0) (RULES.md GAL-C3)",
 }
 
+#: the keys that hold the last event's words and their empty value: emptied as the first player is
+#: chosen (companion/games/seats.py; base.OPTIONAL)
+QUIET = {"notices": [], "notices_later": [], "notice_player": None}
+
 # --- tables ------------------------------------------------------------------------------
 
 def validate_options(options: dict, player_count: int) -> dict:
