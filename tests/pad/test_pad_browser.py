@@ -39,6 +39,7 @@ def test_one_phone_plays_two_rounds_to_the_winner(server, phone, shot):
     page = phone
     start(page, server, ["Anna", "Ben", "Cleo"], "Skull King")
     take_seat(page, "Anna")
+    assert page.locator("h1").inner_text() == "Skull King"
     fits_a_phone(page)
 
     for seat, score in enumerate((30, 20, -10)):
