@@ -69,7 +69,7 @@ def validate_options(options: Any, player_count: int) -> dict:
     blank = rule is None or (isinstance(rule, str) and not rule.strip())  # the form posts its empty field
     if clean["ties"] == "rule":
         if blank:
-            raise RulesError("tie_rule", _("name the rule that breaks a tie (\"most cards left\")"))
+            raise RulesError("tie_rule", _("is required"))
         clean["tie_rule"] = functions.tie_rule(rule, "tie_rule")
     elif not blank:
         raise RulesError("tie_rule", _("only where ties are broken by your rule: choose that, or leave the rule empty"))

@@ -9,6 +9,7 @@ as the players typed it (companion/games/base.py, OPTIONAL).
 
 from __future__ import annotations
 
+import json
 from contextlib import suppress
 from functools import reduce
 
@@ -98,9 +99,25 @@ def counter(state: dict, type_: str, data: dict) -> int | None:
     return rows[seat][n - 1]
 
 
+#: the setup form's choices (templates/pad/setup.html), the default first: option -> (value, its words)
+CHOICES = {
+    "scoring": (("rounds", N_("Round by round")), ("total", N_("One total each"))),
+    "lowest_wins": ((False, N_("The highest total")), (True, N_("The lowest total"))),
+    "ties": (("shared", N_("Shared")), ("rule", N_("Broken by our rule"))),
+}
+
+
 def form(name: str, data: object = None) -> dict:
-    """What the setup form shows (Game.form): the lengths its text fields take."""
-    return {"setup": {"title_max": TITLE_MAX, "rule_max": RULE_MAX, "bgg_max": BGG_ID_MAX}}[name]
+    """What the setup form shows (Game.form): the lengths its text fields take, and each choice with its
+    words, checked as `data` (the options of a refused form) holds it, else the default."""
+    held = data if isinstance(data, dict) else {}
+    choices = {}
+    for option, pairs in CHOICES.items():
+        values = [value for value, _words in pairs]
+        chosen = held.get(option) if held.get(option) in values else values[0]
+        choices[option] = [{"value": json.dumps(value) if isinstance(value, bool) else value, "words": _(words),
+                            "checked": value == chosen} for value, words in pairs]
+    return {"setup": {"title_max": TITLE_MAX, "rule_max": RULE_MAX, "bgg_max": BGG_ID_MAX, **choices}}[name]
 
 
 # --- a table's page ---------------------------------------------------------------------------------
@@ -148,8 +165,7 @@ def view(state: dict, names: list[str], options: dict, profile: dict, screen: st
     """Return what templates/pad/panel.html shows."""
     calc = is_calculator(options)
     notice = shown_notice(state, names)
-    out = {"calculator": calc, "title": options.get("title"), "lowest_wins": calculator.lowest_wins(options),
-           "ties": calculator.ties(options), "tie_rule": options.get("tie_rule"), "notice": notice,
+    out = {"calculator": calc, "title": options.get("title"), "wins": wins_said(options), "notice": notice,
            "ended": state["ended"], "tie": tie_question(state, names, options), **result_parts(state, names, options)}
     totals = calculator.totals(state, options)
     out["scoreboard"] = scoreboard(state, names, options, out["result"])
@@ -164,14 +180,28 @@ def view(state: dict, names: list[str], options: dict, profile: dict, screen: st
     edit = int(asked.partition("-")[2]) if asked else rounds
     edit = edit if 1 <= edit <= rounds else rounds
     by_rounds = options.get("scoring") != "total"
+    # the round being scored first, the earlier ones after it, newest first: on a phone the cells typed
+    # in are on screen at once, and the rounds before scroll sideways in their box; the end shows them in order
+    shown = [edit] + [k for k in range(rounds, 0, -1) if k != edit]
+    label = {n: _("Round %(n)s", n=n) if by_rounds else _("Score") for n in range(1, rounds + 1)}
+
+    def cells(row: list[int], order: list[int]) -> list[dict]:
+        return [{"round": n, "edit": n == edit, "label": label[n], "value": row[n - 1]} for n in order]
+
     out.update({
         "by_rounds": by_rounds, "rounds": rounds, "edit": edit, "last": edit == rounds,
-        # the round being scored first, the earlier ones after it, newest first: on a phone the cells
-        # typed in are on screen at once, and the rounds before scroll sideways in their box
-        "columns": [{"round": n, "edit": n == edit, "label": _("Round %(n)s", n=n) if by_rounds else _("Score")}
-                    for n in [edit] + [k for k in range(rounds, 0, -1) if k != edit]],
-        "players": [{"seat": s, "name": n, "total": totals[s], "scores": list(state["scores"][s]), "said": said.get(s)}
+        "columns": cells(state["scores"][0], shown), "in_order": cells(state["scores"][0], list(range(1, rounds + 1))),
+        "players": [{"seat": s, "name": n, "total": totals[s], "cells": cells(state["scores"][s], shown),
+                     "in_order": cells(state["scores"][s], list(range(1, rounds + 1))), "said": said.get(s)}
                     for s, n in enumerate(names)],
         "can_new_round": by_rounds and not state["ended"] and rounds < rules.ROUNDS_MAX,
     })
     return out
+
+
+def wins_said(options: dict) -> str:
+    """Who wins at this table, and how a tie for the win is settled, in one line."""
+    wins = _("The lowest total wins.") if calculator.lowest_wins(options) else _("The highest total wins.")
+    if calculator.ties(options) == "rule":
+        return wins + " " + _("A tie for the win: your rule, %(rule)s.", rule=options.get("tie_rule"))
+    return wins + " " + _("A tie for the win is shared.")
