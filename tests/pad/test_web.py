@@ -181,3 +181,20 @@ def test_a_calculator_table_is_one_save_per_player(client, api):
     assert post_form(client, t, {"type": "sheet", "data.player:int": "1", "data.total:int": "58"}).status_code in (200, 303)
     assert api.result(t).get_json()["players"][1]["breakdown"] == {"score": 58}
     assert "<bdi>Anna</bdi> wins with 61 points" in page(client, t)
+
+
+def test_one_player_keeps_a_solo_score_and_twelve_players_a_table(api, client):
+    solo = api.create("pad", ["Ana"], title="Onirim", calculator=True)
+    assert api.event(solo, "sheet", {"player": 0, "total": 42}).status_code == 200
+    assert api.result(solo).get_json()["verdict"] == "Ana scores 42 points"
+    twelve = api.create("pad", [f"P{i}" for i in range(12)], title="Wizard")
+    assert len(api.get(twelve)["state"]["scores"]) == 12
+    r = client.post("/api/v1/tables", json={"game": "pad", "players": [f"P{i}" for i in range(13)], "title": "Wizard"})
+    assert r.status_code == 400 and r.get_json()["field"] == "players"
+
+
+def test_an_empty_total_is_missing_in_the_players_words(client, api):
+    t = api.create("pad", ["Anna", "Ben"], title="Azul", calculator=True)
+    open_table(client, t)
+    r = post_form(client, t, {"type": "sheet", "data.player:int": "0", "data.total:int": "", "expected_version:int": "0"}, htmx=True)
+    assert r.status_code == 400 and "<bdi>Anna</bdi>&#39;s total is missing" in r.get_data(as_text=True)
