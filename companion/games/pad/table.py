@@ -129,7 +129,6 @@ def _on_score(state, data, ctx):
 def _on_set_score(state, data, ctx):
     seat, i = _cell(state, data, ctx, "value")
     state["scores"][seat][i] = functions.score_value(data["value"], "data.value")
-    keep_notice(state, seat, later.gettext("Saved"))
 
 
 def _on_new_round(state, data, ctx):
