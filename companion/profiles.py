@@ -103,7 +103,7 @@ def save(db: sqlite_utils.Database, doc: Any, profile_id: int | None = None) -> 
         others = db.execute("SELECT name FROM profiles WHERE game = ? AND id IS NOT ?", [game, profile_id]).fetchall()
         clash = next((other for (other,) in others if name_key(other) == name_key(name)), None)
         if clash is not None:
-            title = games.get(game).title
+            title = games.get(game).title_of()
             raise RulesError("name", _("a %(game)s profile called %(name)s exists already", game=title, name=repr(name))
                              if clash == name else _("a %(game)s profile called %(name)s, which looks the same, exists already",
                                                      game=title, name=repr(clash)))
@@ -141,7 +141,7 @@ def snapshot_for_table(db: sqlite_utils.Database):
         try:
             return get(db, profile_id, game)["data"]
         except ProfileNotFound:
-            raise RulesError("profile", _("no %(game)s box profile with id %(id)s", game=games.get(game).title,
+            raise RulesError("profile", _("no %(game)s box profile with id %(id)s", game=games.get(game).title_of(),
                                           id=profile_id)) from None
 
     return lookup

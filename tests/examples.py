@@ -5,7 +5,8 @@ package added under companion/games/ is tested with the others at once. What suc
 to know of one game (a table's players, a finished calculator table, the screens its page
 opens...) it reads from that game's examples module, `examples(key).NAME`: each game's data is
 in one place. A game without the module, or without the name a test reads, fails that test
-with a message saying which file to write and what the name gives (GIVES).
+with a message saying which file to write and what the name gives (GIVES); a name OPTIONAL lists
+may be left out, and reads as its default there.
 """
 
 from __future__ import annotations
@@ -30,11 +31,21 @@ GIVES = {
     "SHEET_FORM": "the class of a calculator row's <form>",
     "FINAL_SCORES": "the selector of the final scores a finished calculator table shows",
     "END_ON_PHONES": "a three-player calculator end typed on two phones, as tests/examples.py's EndOnPhones",
-    "NAMED_PAGES": "the pages of a three-player tracked table as the game goes on: [(events, {page name: screen})]",
+    "NAMED_PAGES": "the pages of a tracked table of three players (or as many as the game takes: "
+                   "tests/foundation/test_names.py) as the game goes on: [(events, {page name: screen})]",
     "TEMPLATE_ALLOWS": "what the game's templates keep that tests/foundation/test_templates.py would call a rule "
                        "computed or worded in a template: {(template file, the finding as the test says it): the one-line reason}",
     "play_tracked_to_the_end": "a function (app, api) -> a tracked table played to its end, or None where no test plays one",
+    "BEGUN": "(events, words): on a tracked table of tests/foundation/test_first_player.py's names (three, or as many "
+             "as the game takes), the events (type, data) after which the first player can no longer be chosen "
+             "(the game begun, or over), and words the refusal then says",
+    "SHEET_STARTS": "OPTIONAL, default {} (every count starts at 0): a calculator row's fields (their form names, "
+                    "`data.lives:int`) that start elsewhere, each with the value its empty row shows (a string), or "
+                    "None for a field that is not a count (a card's number, a place) and may start empty",
 }
+
+#: the names a game may leave out of its examples, and what they read as then (GIVES says why)
+OPTIONAL: dict[str, Any] = {"SHEET_STARTS": {}}
 
 
 class Examples:
@@ -54,6 +65,8 @@ class Examples:
                 raise  # the module is there and an import inside it failed
             pytest.fail(f"{where} is missing: it gives {name}, {GIVES[name]}; and every other name tests/examples.py's "
                         f"GIVES lists, to the tests every game in companion.games.registry() runs", pytrace=False)
+        if not hasattr(module, name) and name in OPTIONAL:
+            return OPTIONAL[name]
         if not hasattr(module, name):
             pytest.fail(f"{where} has no {name}: it gives {GIVES[name]}", pytrace=False)
         return getattr(module, name)

@@ -39,6 +39,8 @@ PALETTE: dict[str, Colour] = {
     "pink": Colour(NC_("player colour", "pink"), "#e86fa6", "#f8a5c8"),
     "grey": Colour(NC_("player colour", "grey"), "#8a8a8a", "#9e9e9e"),
     "brown": Colour(NC_("player colour", "brown"), "#795032", "#a1765a"),
+    # the 12th (issue 43): a table of 12 seats (the score pad) gives each its own; a blue-green apart from both
+    "teal": Colour(NC_("player colour", "teal"), "#00897b", "#4db6ac"),
 }
 #: how a page names the fields (companion/wording.py): the start form's rows, the profile's list
 SETUP_LABELS = {"colours": N_("the players' colours"), "colours[]": N_("Player {number}'s colour")}

@@ -97,17 +97,37 @@ def _game_or_404(key: str):
     return game
 
 
+#: a game of more seats than this (the score pad's 12) shows this many name rows, and the rest folded
+#: under "More players" (a <details>: no JavaScript, nothing posted, nothing moves above the finger)
+ROWS_AT_ONCE = 6
+
+
+def _folded(game, names: list[str], options: dict, error: wording.Said | None) -> int | None:
+    """The row from which the start form's rows are folded, or None where every row shows: a game of
+    ROWS_AT_ONCE seats or fewer, or a form whose later rows hold a name, a colour or a refusal."""
+    if game.max_players <= ROWS_AT_ONCE:
+        return None
+    used = [i for i, name in enumerate(names) if name.strip()]
+    picked = options.get("colours") if isinstance(options.get("colours"), dict) else {}
+    used += [int(row) for row, key in picked.items() if key and str(row).isdigit()]
+    found = re.match(r"(?:options\.)?(?:players|colours)\[(\d+)\]", error.field) if error else None
+    used += [int(found.group(1))] if found else []
+    return None if any(i >= ROWS_AT_ONCE for i in used) else ROWS_AT_ONCE
+
+
 def _new_form(game, doc: dict | None = None, error: wording.Said | None = None, status: int = 200):
     doc = doc or {}
     players, options = doc.get("players"), doc.get("options")
     entered = [n if isinstance(n, str) else "" for n in players] if isinstance(players, list) else []
     entered += [""] * (game.max_players - len(entered))
+    options = options if isinstance(options, dict) else {}
     return (
         render_template(
             "home/new.html",
             game=game,
             names=entered[: game.max_players],
-            options=options if isinstance(options, dict) else {},
+            folded=_folded(game, entered[: game.max_players], options, error),
+            options=options,
             profile_id=doc.get("profile"),
             profiles=profiles.list_profiles(get_db(), game.key),
             error=error,

@@ -68,3 +68,8 @@ TEMPLATE_ALLOWS = {
     ("panel.html", "a word compared: v.kind == 'book'"): "which screen the page shows (the view's screen kind)",
     ("panel.html", "a word compared: v.kind == 'grid'"): "which screen the page shows (the view's screen kind)",
 }
+
+#: the first player can no longer be chosen once the end trigger names the last turns from it [CN54]
+BEGUN = ([("first_player", {"player": 0}), ("points", {"player": 1, "delta": 20})], "last turns are already named")
+#: a calculator row's secret objective is a card's number, not a count
+SHEET_STARTS = {"data.secret:int": None}

@@ -38,6 +38,8 @@ import re
 
 import pytest
 
+from companion.games import get, registry
+
 ARCHITECTURE = ROOT / "docs" / "architecture.md"
 GAMES = ROOT / "companion" / "games"
 MAX_LINES = 450
@@ -194,8 +196,8 @@ def test_every_game_refuses_an_unknown_event_once_in_the_plug_in_class():
     from companion.games.validation import RulesError
 
     for key, game in registry().items():
-        names = ["Ana", "Ben"]
-        state = game.initial_state(names, game.validate_options({}, 2), {})
+        names = ["Ana", "Ben", "Cy", "Dee"][:max(game.min_players, min(2, game.max_players))]  # a table the game takes
+        state = game.initial_state(names, game.validate_options({}, len(names)), {})
         with pytest.raises(RulesError) as err:
             game.apply(state, "jump", {}, Context(names=tuple(names)))
         assert err.value.field == "type", key
@@ -223,9 +225,74 @@ def defined_names(path: Path) -> set[str]:
     return found
 
 
-def missing_pieces(root: Path, key: str, title: str, rule_text: str) -> list[str]:
-    """Return every piece of the checklist that the game KEY lacks under `root`, each named as a path."""
+#: the fixtures that hand a test Debian's chromium (tests/conftest.py): a browser test takes one
+BROWSER_FIXTURES = {"browser", "phone", "dark_phone"}
+
+
+def _is_skip_call(node: ast.AST) -> bool:
+    """`pytest.skip(...)` (or `skip(...)` imported from pytest)."""
+    return (isinstance(node, ast.Call) and (isinstance(node.func, ast.Attribute) and node.func.attr == "skip"
+                                            or isinstance(node.func, ast.Name) and node.func.id == "skip"))
+
+
+def _is_skip_mark(node: ast.AST) -> bool:
+    """`pytest.mark.skip`, `pytest.mark.skip(...)`, or `pytest.mark.skipif(True, ...)`: a skip whatever runs."""
+    if isinstance(node, ast.Call):
+        if isinstance(node.func, ast.Attribute) and node.func.attr == "skipif":
+            return bool(node.args) and isinstance(node.args[0], ast.Constant) and bool(node.args[0].value)
+        node = node.func
+    return isinstance(node, ast.Attribute) and node.attr == "skip"
+
+
+def browser_test_problems(path: Path) -> list[str]:
+    """Why a `*_browser.py` file is no real browser test (empty when it is one): it must define a test that
+    takes the browser (a fixture of BROWSER_FIXTURES, or one of its own that does) and is not skipped
+    whatever runs (a module-level `pytest.skip`, a `pytestmark` skip, a skip mark, a body that only skips)."""
+    tree = ast.parse(path.read_text())
+    problems = []
+    for node in tree.body:
+        if isinstance(node, ast.Expr) and _is_skip_call(node.value):
+            problems.append("skips the whole module (pytest.skip at its top)")
+        if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "pytestmark" for t in node.targets):
+            marks = node.value.elts if isinstance(node.value, (ast.List, ast.Tuple)) else [node.value]
+            if any(_is_skip_mark(m) for m in marks):
+                problems.append("skips the whole module (a skip in pytestmark)")
+    functions = [n for n in tree.body if isinstance(n, ast.FunctionDef)]
+    fixtures = {f.name for f in functions if not f.name.startswith("test")}
+    takes_browser = {f.name for f in functions if {a.arg for a in f.args.args} & (BROWSER_FIXTURES | fixtures)}
+    real = []
+    for f in functions:
+        if not f.name.startswith("test") or f.name not in takes_browser:
+            continue
+        body = f.body[1:] if f.body and isinstance(f.body[0], ast.Expr) and isinstance(f.body[0].value, ast.Constant) else f.body
+        only_skips = all(isinstance(n, ast.Expr) and _is_skip_call(n.value) or isinstance(n, ast.Pass) for n in body)
+        if not only_skips and not any(_is_skip_mark(d) for d in f.decorator_list):
+            real.append(f.name)
+    if not real:
+        problems.append(f"defines no test that drives the browser (a test taking {' or '.join(sorted(BROWSER_FIXTURES))} "
+                        "from tests/conftest.py, whose body does more than skip)")
+    return problems
+
+
+def order_keys(path: Path) -> list[str]:
+    """The keys the registry's ORDER lists (companion/games/__init__.py), read from the file."""
+    for node in ast.parse(path.read_text()).body:
+        if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "ORDER" for t in node.targets):
+            return [e.value for e in node.value.elts if isinstance(e, ast.Constant)]
+    return []
+
+
+def missing_pieces(root: Path, key: str, title: str, rule_text: str | None, tracks: bool = True,
+                   events: tuple[str, ...] = ()) -> list[str]:
+    """Return every piece of the checklist (docs/architecture.md, "Adding a game: a checklist") that the game
+    KEY lacks under `root`, each named as the path to write and what it is for.
+
+    `rule_text` None: a game with no rule text to cite (no docs/rules/ file). `tracks` False: a game whose
+    every table is its end (it takes no event beyond the common ones and its calculator's), which needs no
+    end screen. `events`: the event types docs/KEY.md names.
+    """
     from companion.games.base import ROLES
+    from companion.games.speech import LANGUAGES, SOURCE
 
     out = []
     package = root / "companion" / "games" / key
@@ -233,43 +300,81 @@ def missing_pieces(root: Path, key: str, title: str, rule_text: str) -> list[str
     for name in sorted(common):
         path = package / name
         if not path.exists():
-            out.append(f"companion/games/{key}/{name} (a module every game has)")
+            out.append(f"companion/games/{key}/{name} (a module every game has: docs/architecture.md, A game package)")
             continue
         role = name.removesuffix(".py")
         needs = {"GAME": "the plug-in"} if role == "__init__" else ROLES.get(role, {})
         out += [f"companion/games/{key}/{name}: {n} ({what})" for n, what in needs.items() if n not in defined_names(path)]
-    out += [f"templates/{key}/{t} (its role: docs/architecture.md, A game's templates)"
-            for t in documented_templates() if not (root / "templates" / key / t).exists()]
+    # the registry's ORDER: where the game shows among the others
+    if key not in order_keys(root / "companion" / "games" / "__init__.py"):
+        out.append(f"companion/games/__init__.py: '{key}' in ORDER (where it shows among the games)")
+    # the templates: one per role, but the end screen of a game that tracks nothing
+    for t in documented_templates():
+        if t == "_end.html" and not tracks:
+            continue
+        if not (root / "templates" / key / t).exists():
+            out.append(f"templates/{key}/{t} (its role: docs/architecture.md, A game's templates)")
     shown = "".join(p.read_text() for p in (root / "templates" / key).glob("*.html"))
     if "data-result" not in shown:
         out.append(f"templates/{key}/: a section marked data-result (the result every phone brings into view)")
+    # the catalogs: the game's sentences in every language the app speaks (scripts/catalogs.py makes them)
+    catalogs = package / "translations"
+    if not (catalogs / "messages.pot").exists():
+        out.append(f"companion/games/{key}/translations/messages.pot (run scripts/catalogs.py: the English its code marks)")
+    for lang in sorted(set(LANGUAGES) - {SOURCE}):
+        if not (catalogs / lang / "LC_MESSAGES" / "messages.po").exists():
+            out.append(f"companion/games/{key}/translations/{lang}/LC_MESSAGES/messages.po (run scripts/catalogs.py, "
+                       f"then translate its sentences)")
+    # the documents
     rules_md = (root / "docs" / "RULES.md").read_text()
     if not re.search(rf"^# \d+\. {re.escape(title)}\b", rules_md, re.M):
-        out.append(f"docs/RULES.md: a part '# N. {title}' (the readings the code cites)")
+        out.append(f"docs/RULES.md: a part '# N. {title}' (what the app computes, the readings it follows)")
     if not re.search(rf"^## {re.escape(key)}\s*$", (root / "docs" / "CONTRACT.md").read_text(), re.M):
-        out.append(f"docs/CONTRACT.md: a section '## {key}' (its JSON functions)")
-    if not (root / "docs" / "rules" / rule_text).exists():
-        out.append(f"docs/rules/{rule_text} (the rule text its citations are lines of: Game's rule_text)")
-    if not (root / "docs" / f"{key}.md").exists():
+        out.append(f"docs/CONTRACT.md: a section '## {key}' (its JSON functions and table events)")
+    if rule_text is not None:
+        if not (root / "docs" / "rules" / rule_text).exists():
+            out.append(f"docs/rules/{rule_text} (the rule text its citations are lines of: Game's rule_text)")
+        if f"`rules/{rule_text}`" not in rules_md:
+            out.append(f"docs/RULES.md: names `rules/{rule_text}` (its rule text)")
+    page = root / "docs" / f"{key}.md"
+    if not page.exists():
         out.append(f"docs/{key}.md (what the app does for the game)")
+    else:
+        said = page.read_text()
+        out += [f"docs/{key}.md: the event `{e}` (every event the game takes, the common ones too)" for e in events
+                if f"`{e}`" not in said]
     if f"(docs/{key}.md)" not in (root / "README.md").read_text():
         out.append(f"README.md: a link to docs/{key}.md")
+    glossary = (root / "docs" / "glossary.md").read_text()
+    if not re.search(rf"^## {re.escape(title)}\s*$", glossary, re.M):
+        out.append(f"docs/glossary.md: a section '## {title}' (the terms its pages show, in every language, with their source)")
+    # the tests
     tests = root / "tests" / key
-    for name in ("__init__.py", "examples.py", "test_rules.py", "test_table.py", "test_web.py"):
+    for name, what in (("__init__.py", "the folder as a package"), ("examples.py", "what the shared tests play with: tests/examples.py GIVES"),
+                       ("test_rules.py", "a test per rule"), ("test_table.py", "its table events"),
+                       ("test_web.py", "its pages, through the real app")):
         if not (tests / name).exists():
-            out.append(f"tests/{key}/{name}")
-    if not list(tests.glob("*browser*.py")):
-        out.append(f"tests/{key}/: a browser test at 360 px (*_browser.py)")
-    if key not in (root / "companion" / "games" / "__init__.py").read_text():
-        out.append(f"companion/games/__init__.py: '{key}' in ORDER")
+            out.append(f"tests/{key}/{name} ({what})")
+    browser = sorted(tests.glob("*_browser.py"))
+    if not browser:
+        out.append(f"tests/{key}/: a browser test at 360 px (*_browser.py: a test taking the `phone` fixture)")
+    elif all(browser_test_problems(p) for p in browser):
+        out += [f"tests/{key}/{p.name}: {why}" for p in browser for why in browser_test_problems(p)]
     return out
 
 
-def test_every_game_has_every_piece():
-    from companion.games import registry
+def tracks_something(game) -> bool:
+    """Whether the game takes an event beyond the common ones and its calculator's: a table it tracks."""
+    from companion.games.base import COMMON_EVENTS
 
-    for key, game in registry().items():
-        assert missing_pieces(ROOT, key, game.title, game.rule_text) == [], key
+    return bool(set(game.events) - set(COMMON_EVENTS) - set(game.calculator_events))
+
+
+@pytest.mark.parametrize("key", list(registry()))
+def test_every_game_has_every_piece(key):
+    game = get(key)
+    lacking = missing_pieces(ROOT, key, game.title, game.rule_text, tracks_something(game), tuple(game.events))
+    assert lacking == [], f"the game {key} lacks (docs/architecture.md, Adding a game: a checklist):\n  " + "\n  ".join(lacking)
 
 
 def test_the_page_says_what_each_module_must_define_as_the_code_checks_it():
@@ -281,9 +386,20 @@ def test_the_page_says_what_each_module_must_define_as_the_code_checks_it():
         assert said == set(names), f"docs/architecture.md, {role}.py must define: {sorted(said ^ set(names))}"
 
 
+def test_the_page_says_what_each_module_may_define_as_core_asks_it():
+    """The fourth column of "A game package" names exactly base.OPTIONAL's names, each in its module's row."""
+    from companion.games.base import OPTIONAL
+
+    rows = {cells[0].strip(" `").removesuffix(".py"): cells for cells in table_rows("A game package")}
+    assert set(OPTIONAL) <= set(rows), "a module OPTIONAL names is no row of the page"
+    for role, cells in rows.items():
+        said = set(re.findall(r"(?:^|\), )`(\w+)`", cells[3]))  # the names the cell opens with, not the defaults it says
+        assert said == set(OPTIONAL.get(role, {})), f"docs/architecture.md, {role}.py may define: {sorted(said ^ set(OPTIONAL.get(role, {})))}"
+
+
 def test_a_fifth_game_missing_a_piece_is_told_which(tmp_path):
     """The checklist on a copy of the repository's documents with a half-made game "chess"."""
-    for name in ("docs/RULES.md", "docs/CONTRACT.md", "README.md", "companion/games/__init__.py"):
+    for name in ("docs/RULES.md", "docs/CONTRACT.md", "docs/glossary.md", "README.md", "companion/games/__init__.py"):
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / name).write_text((ROOT / name).read_text())
     package = tmp_path / "companion" / "games" / "chess"
@@ -291,20 +407,79 @@ def test_a_fifth_game_missing_a_piece_is_told_which(tmp_path):
     for name in ("__init__.py", "rules.py", "functions.py", "table.py", "profile.py", "calculator.py"):
         (package / name).write_text((GAMES / "codex" / name).read_text())
     (package / "view.py").write_text((GAMES / "codex" / "view.py").read_text().replace("RUNNING_LABEL =", "RUNNING ="))
+    (package / "translations" / "fr" / "LC_MESSAGES").mkdir(parents=True)
+    (package / "translations" / "fr" / "LC_MESSAGES" / "messages.po").write_text("")
     (tmp_path / "templates" / "chess").mkdir(parents=True)
     (tmp_path / "templates" / "chess" / "panel.html").write_text("<section data-result></section>")
     (tmp_path / "tests" / "chess").mkdir(parents=True)
+    (tmp_path / "docs" / "chess.md").write_text("Chess: `move`.")
+    # a browser test that only skips does not count
+    (tmp_path / "tests" / "chess" / "test_board_browser.py").write_text(
+        "import pytest\n\npytestmark = [pytest.mark.browser, pytest.mark.skip(reason='later')]\n\n\n"
+        "def test_board(phone):\n    phone.goto('/')\n")
 
-    said = missing_pieces(tmp_path, "chess", "Chess", "chess.txt")
+    said = missing_pieces(tmp_path, "chess", "Chess", "chess.txt", events=("move", "castle"))
     assert "companion/games/chess/view.py: RUNNING_LABEL (what the running score is, for the archive's chart)" in said
     assert "templates/chess/_result.html (its role: docs/architecture.md, A game's templates)" in said
+    assert "templates/chess/_end.html (its role: docs/architecture.md, A game's templates)" in said
     assert "templates/chess/panel.html (its role: docs/architecture.md, A game's templates)" not in said
-    assert "docs/RULES.md: a part '# N. Chess' (the readings the code cites)" in said
-    assert "docs/CONTRACT.md: a section '## chess' (its JSON functions)" in said
+    assert "docs/RULES.md: a part '# N. Chess' (what the app computes, the readings it follows)" in said
+    assert "docs/CONTRACT.md: a section '## chess' (its JSON functions and table events)" in said
     assert "docs/rules/chess.txt (the rule text its citations are lines of: Game's rule_text)" in said
-    assert "tests/chess/examples.py" in said and "tests/chess/: a browser test at 360 px (*_browser.py)" in said
-    assert "companion/games/__init__.py: 'chess' in ORDER" in said
+    assert "docs/chess.md: the event `castle` (every event the game takes, the common ones too)" in said
+    assert not [p for p in said if "`move`" in p]
+    assert "docs/glossary.md: a section '## Chess' (the terms its pages show, in every language, with their source)" in said
+    assert "companion/games/chess/translations/messages.pot (run scripts/catalogs.py: the English its code marks)" in said
+    assert ("companion/games/chess/translations/de/LC_MESSAGES/messages.po (run scripts/catalogs.py, then translate its "
+            "sentences)") in said
+    assert not [p for p in said if p.startswith("companion/games/chess/translations/fr/")]
+    assert "tests/chess/examples.py (what the shared tests play with: tests/examples.py GIVES)" in said
+    assert "tests/chess/test_board_browser.py: skips the whole module (a skip in pytestmark)" in said
+    assert "companion/games/__init__.py: 'chess' in ORDER (where it shows among the games)" in said
     assert not [p for p in said if p.startswith(("companion/games/chess/table.py", "companion/games/chess/calculator.py"))]
+
+    # a game with no rule text and nothing to track: no docs/rules/ file, no end screen
+    said = missing_pieces(tmp_path, "chess", "Chess", None, tracks=False)
+    assert not [p for p in said if "docs/rules/" in p or "rules/" in p.split(":")[0] or "_end.html" in p]
+    assert "templates/chess/_result.html (its role: docs/architecture.md, A game's templates)" in said
+
+    # a real browser test counts; so does one in a second file beside a placeholder
+    (tmp_path / "tests" / "chess" / "test_more_browser.py").write_text(
+        "import pytest\n\npytestmark = [pytest.mark.browser]\n\n\ndef test_board(phone, server):\n    phone.goto(server)\n")
+    assert not [p for p in missing_pieces(tmp_path, "chess", "Chess", None) if "browser" in p]
+    # the key must be in ORDER itself, not anywhere in the file
+    registry_file = tmp_path / "companion" / "games" / "__init__.py"
+    registry_file.write_text(registry_file.read_text() + "\n# chess comes later\n")
+    assert "companion/games/__init__.py: 'chess' in ORDER (where it shows among the games)" in missing_pieces(
+        tmp_path, "chess", "Chess", None)
+
+
+@pytest.mark.parametrize("source, problems", [
+    ("import pytest\n\npytest.skip('later', allow_module_level=True)\n\ndef test_a(phone):\n    phone.goto('/')\n",
+     ["skips the whole module (pytest.skip at its top)"]),
+    ("import pytest\n\npytestmark = pytest.mark.skipif(True, reason='x')\n\ndef test_a(phone):\n    phone.goto('/')\n",
+     ["skips the whole module (a skip in pytestmark)"]),
+    ("import pytest\n\ndef test_a(phone):\n    \"\"\"Later.\"\"\"\n    pytest.skip('later')\n", ["defines no test"]),
+    ("import pytest\n\n@pytest.mark.skip\ndef test_a(phone):\n    phone.goto('/')\n", ["defines no test"]),
+    ("def test_a(server):\n    assert server\n", ["defines no test"]),
+    ("import pytest\n\n@pytest.fixture\ndef table_page(phone, server):\n    return phone\n\n"
+     "def test_a(table_page):\n    table_page.click('#x')\n", []),
+    ("import pytest\n\npytestmark = pytest.mark.skipif(not FAST, reason='x')\n\ndef test_a(dark_phone):\n    dark_phone.goto('/')\n", []),
+])
+def test_a_browser_test_that_only_skips_is_told(tmp_path, source, problems):
+    path = tmp_path / "test_x_browser.py"
+    path.write_text(source)
+    said = browser_test_problems(path)
+    assert len(said) == len(problems) and all(s.startswith(p) for s, p in zip(said, problems)), said
+
+
+def test_every_games_browser_tests_drive_the_browser():
+    """Each game's own browser tests are real: every `*_browser.py` of a game's tests (not only one of them)."""
+    from companion.games import registry
+
+    found = {f"tests/{key}/{p.name}": why for key in registry() for p in sorted((ROOT / "tests" / key).glob("*_browser.py"))
+             if (why := browser_test_problems(p))}
+    assert found == {}
 
 
 def test_a_game_lacking_a_role_fails_as_it_is_registered():
@@ -382,7 +557,9 @@ def test_every_module_the_page_names_exists():
     files = code_files()
     named = named_modules(ARCHITECTURE.read_text())
     assert {"health.py", "static/js/versions.js", "words.js", "packing.py"} <= named  # the page was read
-    missing = sorted(n for n in named if n not in files and not any(f.endswith("/" + n) for f in files))
+    # a path through KEY is any game's (the checklist's `tests/KEY/test_web.py`): some game has it
+    missing = sorted(n for n in named if n not in files and not any(f.endswith("/" + n) for f in files)
+                     and not ("KEY/" in n and any(n.replace("KEY", key) in files for key in registry())))
     assert missing == [], f"docs/architecture.md names modules that do not exist: {missing}"
 
 

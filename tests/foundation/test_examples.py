@@ -31,3 +31,11 @@ def test_an_examples_module_without_a_name_fails_naming_it(monkeypatch):
 def test_a_name_no_example_has_is_a_mistake_in_the_test():
     with pytest.raises(AttributeError, match="no example is called PLAYRES"):
         examples("codex").PLAYRES
+
+
+def test_an_optional_name_left_out_reads_as_its_default(monkeypatch):
+    from tests.examples import OPTIONAL
+
+    assert set(OPTIONAL) <= set(GIVES) and all(GIVES[name].startswith("OPTIONAL, default ") for name in OPTIONAL)
+    monkeypatch.delattr(importlib.import_module("tests.codex.examples"), "SHEET_STARTS")
+    assert examples("codex").SHEET_STARTS == OPTIONAL["SHEET_STARTS"] == {}

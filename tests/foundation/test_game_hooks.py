@@ -17,10 +17,11 @@ import re
 import pytest
 
 from companion import bgsplay, games, result_image, results, stats, tables
-from companion.games import seats, speech
+from companion.games import colours, seats, speech
 from companion.games.base import OPTIONAL, ROLES, Context, Game
 from companion.games.codex import GAME as CODEX, calculator, functions, order, profile, table, view
 from companion.games.galileo import GAME as GALILEO
+from companion.web import home
 from companion.web.connection import get_db
 from companion.wording import breakdown_label
 from tests.codex import examples as codex
@@ -244,3 +245,59 @@ def test_a_game_without_quiet_keys_keeps_them(api):
                  order=GALILEO.modules.order)
     after = seats.apply(quiet, state, "first_player", {"player": 1}, Context(names=("Meg", "Luna")))
     assert after["notices"] == state["notices"]
+
+
+# --- 1 to 12 seats: the start form and the palette ---------------------------------------------------------
+
+#: Codex's modules seating 1 to 12 players, as the score pad does
+MANY = Game(key=CODEX.key, title=CODEX.title, min_players=1, max_players=12, functions=functions, table=table,
+            view=view, profile=profile, calculator=calculator, order=order, scripts=CODEX.scripts, styles=CODEX.styles)
+TWELVE = ["Ada", "Bo", "Cy", "Di", "Ed", "Fay", "Gus", "Hal", "Ivy", "Jo", "Kit", "Lu"]
+
+
+@pytest.fixture
+def many(monkeypatch):
+    monkeypatch.setitem(games.registry(), CODEX.key, MANY)
+    return MANY
+
+
+def test_twelve_seats_each_take_a_colour_of_their_own(api, many):
+    assert len(colours.PALETTE) >= 12
+    assert len({c.light for c in colours.PALETTE.values()}) == len({c.dark for c in colours.PALETTE.values()}) == len(colours.PALETTE)
+    keys = list(colours.PALETTE)[:12]
+    t = api.create("codex", TWELVE, colours=keys)
+    assert [p["colour"] for p in api.get(t)["players"]] == keys
+    assert colours.swatch("teal")["name"] == "teal"
+    with speech.speaking("fr"):
+        assert colours.swatch("teal")["name"] != "teal"
+
+
+def test_the_start_form_of_a_game_of_twelve_seats_folds_the_rows_past_six(client, many):
+    said = page(client, "/new/codex")
+    assert said.count('name="players[]"') == 12 and "Players (1 to 12)" in said
+    shown, folded = said.split('<details class="colour-details more-players">')
+    assert shown.count('name="players[]"') == home.ROWS_AT_ONCE and folded.count('name="players[]"') == 12 - home.ROWS_AT_ONCE
+    assert "<summary>More players (up to 12)</summary>" in folded
+    assert said.count('name="options.colours.0"') == 1 + len(colours.PALETTE)  # none, then every colour
+
+
+def test_one_name_starts_a_table_of_a_game_from_one_seat(client, api, many):
+    answer = client.post("/new/codex", data={"players[]": ["Ada"] + [""] * 11, "options.calculator:bool": "off"})
+    assert answer.status_code == 303
+    table_id = answer.headers["Location"].split("/t/", 1)[1].split("#")[0]
+    with client.application.app_context():
+        assert tables.load(get_db(), table_id).names == ["Ada"]
+
+
+def test_a_refused_name_past_six_opens_the_folded_rows(client, many):
+    names = TWELVE[:8] + ["ada"] + [""] * 3  # row 9 is row 1's name again
+    answer = client.post("/new/codex", data={"players[]": names, "options.calculator:bool": "off"})
+    said = answer.get_data(as_text=True)
+    assert answer.status_code == 400 and "more-players" not in said
+    assert said.count('aria-invalid="true" autofocus') == 1 and 'value="ada"' in said
+
+
+@pytest.mark.parametrize("key", [k for k, g in games.registry().items() if g.max_players <= home.ROWS_AT_ONCE])
+def test_a_game_of_few_seats_shows_every_row(client, key):
+    said = page(client, f"/new/{key}")
+    assert "more-players" not in said and said.count('name="players[]"') == games.get(key).max_players

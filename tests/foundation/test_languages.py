@@ -120,7 +120,7 @@ def pages(api, phone, key: str):
     yield opened(f"new {key} calculator", f"/new/{key}?calculator=1")
     if (ROOT / "templates" / key / "profile.html").is_file():
         yield opened(f"new {key} profile", f"/profiles/new/{key}")
-    t = api.create(key, ["Anna", "Ben", "Cleo"])
+    t = api.create(key, ["Anna", "Ben", "Cleo"][:registry()[key].max_players])  # NAMED_PAGES' table: three, or fewer
     seat_cookies(phone, api, t)
     yield opened(f"{key} table: start", f"/t/{t['table']}")
     for events, screens in ex.NAMED_PAGES:  # one table, the steps in turn

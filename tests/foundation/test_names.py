@@ -525,7 +525,7 @@ GALILEO_TRACK = {"length": 20, "penance": [3, 6, 9], "prison": 11, "stake": 14} 
 
 def table_pages(client, api, game: str) -> dict[str, str]:
     """A table's pages as a phone that joined it sees them, at its start and a few events in."""
-    t = api.create(game, [HEBREW, ARABIC, "Tom"])
+    t = api.create(game, [HEBREW, ARABIC, "Tom"][:registry()[game].max_players])  # three, or as many as it takes
     client.get(f"/join/{t['table']}/{t['token']}")
 
     def page(screen=None):
@@ -542,7 +542,7 @@ def table_pages(client, api, game: str) -> dict[str, str]:
 @pytest.mark.parametrize("game", list(registry()))
 def test_a_table_page_prints_names_inside_bdi(client, api, game):
     for what, html in table_pages(client, api, game).items():
-        for name in (HEBREW, ARABIC):
+        for name in (HEBREW, ARABIC)[:registry()[game].max_players]:
             assert name_nodes(html, name), (what, name)
             assert outside_bdi(html, name) == [], what
 
@@ -840,7 +840,7 @@ def test_start_form_says_how_many_names_a_game_takes_in_words(client):
     assert "The players: must be" in page.get_data(as_text=True) and "items" not in page.get_data(as_text=True)
 
 
-@pytest.mark.parametrize("key", ["codex", "galileo", "gutenberg", "voynich"])
+@pytest.mark.parametrize("key", list(registry()))
 def test_a_table_stored_with_look_alikes_before_they_were_refused_can_still_be_finished(app, api, key):
     """Every game's new events on such a table go on: Galileo's sheet scores the table's names, and
     refused the pair, so the table was never finished (found by review)."""

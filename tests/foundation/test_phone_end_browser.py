@@ -116,7 +116,10 @@ def test_every_stepper_button_says_whose_counter_it_is(server, phone):
         if example.STEPPERS_SCREEN:
             phone.goto(f"{server.url}/t/{t['table']}?screen={example.STEPPERS_SCREEN}")
         names = phone.evaluate("""() => [...document.querySelectorAll('form.stepper button')].map(b => b.getAttribute('aria-label'))""")
-        assert names and len(names) == len(set(names)), (game, names)  # no two alike
+        if not names:  # a game may have no stepper (one that tracks nothing): then none answers a tap alone
+            assert not example.STEPPERS_ALONE, game
+            continue
+        assert len(names) == len(set(names)), (game, names)  # no two alike
         assert all(n.startswith(("Ana: ", "Tom: ")) for n in names), (game, names)
         # read as a screen reader does: the accessible name, also after the stepper is drawn again by a tap
         if not phone.locator("form.stepper button:visible").count():  # in a box the player opens first

@@ -81,7 +81,7 @@ def test_every_stepper_shows_what_its_game_counter_reads(client, api, key):
     t, screen = table_with_steppers(client, api, key)
     game, state = games.get(key), api.get(t)["state"]
     shown = region_steppers(client, t, screen)
-    assert shown, f"{key}: no stepper on its panel"
+    # a game may have no stepper (one that tracks nothing, a calculator alone): then none answers alone
     assert len({s["id"] for s in shown}) == len(shown), "two steppers with the same id"
     alone = set()
     for s in shown:
@@ -93,7 +93,11 @@ def test_every_stepper_shows_what_its_game_counter_reads(client, api, key):
     assert alone == examples(key).STEPPERS_ALONE  # the test fails if a counter goes missing
 
 
-@pytest.mark.parametrize("key", sorted(games.registry()))
+#: the games with a stepper that answers alone (a game may have none: one that tracks nothing)
+ANSWER_ALONE = [key for key in sorted(games.registry()) if examples(key).STEPPERS_ALONE]
+
+
+@pytest.mark.parametrize("key", ANSWER_ALONE)
 def test_a_tap_answers_with_its_stepper_alone_and_the_tools_out_of_band(client, api, key):
     t, screen = table_with_steppers(client, api, key)
     s = next(s for s in region_steppers(client, t, screen) if s["type"] in examples(key).STEPPERS_ALONE)

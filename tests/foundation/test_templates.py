@@ -278,6 +278,16 @@ def partials_used(key: str, env: jinja2.Environment) -> dict[str, set[str]]:
     return used
 
 
+def reached(used: dict[str, set[str]], start: str) -> set[str]:
+    """The game's templates `start` draws: those it includes or imports, and theirs (a macro of its own too)."""
+    seen, todo = set(), [start]
+    while todo:
+        for name in used.get(todo.pop(), set()) - seen:
+            seen.add(name)
+            todo.append(name)
+    return seen
+
+
 def test_core_looks_up_the_entry_templates_the_page_names():
     assert entry_templates() == {"panel.html", "setup.html", "profile.html"}
 
@@ -292,5 +302,14 @@ def test_a_games_templates_are_entries_or_partials_each_included(app, key):
     assert {"panel.html", "setup.html"} <= names
     assert sorted(n for n in names - entries if not n.startswith("_")) == [], "a partial's name starts with _"
     assert set().union(*used.values()) == names - entries, "each partial is included by the game's templates"
+    # the one result, drawn by the calculator and the end screen (a game that tracks nothing may have no end
+    # screen: tests/foundation/test_architecture.py's checklist says which game needs one)
     for role in ("_calculator.html", "_end.html"):
-        assert "_result.html" in used.get(role, set()), f"templates/{key}/{role} includes {key}/_result.html"
+        if role in used:
+            assert "_result.html" in reached(used, role), f"templates/{key}/{role} draws {key}/_result.html"
+
+
+def test_a_result_drawn_through_a_macro_of_the_games_own_is_drawn():
+    used = {"_end.html": {"_macros.html"}, "_macros.html": {"_result.html"}, "_calculator.html": {"_sheet.html"}}
+    assert "_result.html" in reached(used, "_end.html")
+    assert "_result.html" not in reached(used, "_calculator.html")

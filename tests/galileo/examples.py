@@ -104,3 +104,8 @@ TEMPLATE_ALLOWS = {
     ("panel.html", "a number in its words: '+1 every other player'"): "a shortcut for the commonest effect on others [GT696-697]",
     ("panel.html", "a number in its words: '+1 every Copernican'"): "a shortcut for the commonest effect on others [GT696-697]",
 }
+
+#: the first player can no longer be chosen once the first turn is played
+BEGUN = ([("pass", {"player": 0})], "first turn is played")
+#: a calculator row's suspicion counts only at the Stake, and its turn order is a place: neither starts at 0
+SHEET_STARTS = {"data.suspicion:int": None, "data.turn_order:int": None}

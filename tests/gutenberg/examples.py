@@ -3,6 +3,7 @@
 The calculator's end is the one tests/gutenberg/test_calculator.py scores.
 """
 
+from companion.games.gutenberg.facts import ACTIONS
 from tests.examples import EndOnPhones, Row
 from tests.gutenberg.test_calculator import NAMES, ROWS, SPECIALTIES, row
 
@@ -70,3 +71,6 @@ TEMPLATE_ALLOWS = {
     ("setup.html", "a number in its words: \"Automa's seat: players sitting before it (blank = 0)\""):
         "a blank seat field means no one sits before the automa",
 }
+
+#: the first player can no longer be chosen once the markers are revealed
+BEGUN = ([("markers", {"player": 0, "markers": {ACTIONS[0]: 6, ACTIONS[1]: 1}})], "markers are revealed")

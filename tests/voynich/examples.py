@@ -71,3 +71,8 @@ NAMED_PAGES = [
 
 #: what the templates keep that tests/foundation/test_templates.py would call a rule computed in a template
 TEMPLATE_ALLOWS = {}
+
+#: the first player can no longer be chosen once the first turn is under way
+BEGUN = ([("end_turn", {})], "first turn is under way")
+#: a calculator row's research tokens: a player may have none, so they start empty
+SHEET_STARTS = {"data.research[]:int": None}
