@@ -40,6 +40,9 @@ def play_tracked_to_the_end(app, api) -> dict:
     return t
 
 
+#: the first score closes the choice of who goes first
+BEGUN = ([("set_score", {"player": 0, "round": 1, "value": 12})], "the scores have begun")
+
 #: the pages of a three-player table a phone sees as the game goes on: (events, {page: screen}) steps
 NAMED_PAGES = [
     ([("set_score", {"player": 0, "round": 1, "value": 12}), ("new_round", {})], {"round 2": None, "round 1 corrected": "round-1"}),

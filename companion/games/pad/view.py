@@ -171,7 +171,8 @@ def view(state: dict, names: list[str], options: dict, profile: dict, screen: st
     out["scoreboard"] = scoreboard(state, names, options, out["result"])
     said = {notice["player"]: notice["text"]} if notice and notice.get("player") is not None else {}
     if calc:
-        out["rows"] = [{"seat": s, "name": n, "total": totals[s], "said": said.get(s),
+        # a total not saved yet shows 0, as every count of the app: the first digit typed replaces it
+        out["rows"] = [{"seat": s, "name": n, "total": totals[s], "shown": 0 if totals[s] is None else totals[s], "said": said.get(s),
                         "status": _("saved") if totals[s] is not None else _("waiting")} for s, n in enumerate(names)]
         out["waiting"] = [n for n, t in zip(names, totals) if t is None]
         return out
