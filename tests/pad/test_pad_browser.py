@@ -21,7 +21,10 @@ def start(page, server, names, title) -> None:
     page.goto(f"{server.url}/new/pad")
     page.get_by_label("Its name").fill(title)
     for i, name in enumerate(names):
-        page.locator("input[name='players[]']").nth(i).fill(name)
+        field = page.locator("input[name='players[]']").nth(i)
+        if not field.is_visible():  # the rows past the first few are folded: open them
+            page.locator("summary", has_text="More players").click()
+        field.fill(name)
     page.get_by_role("button", name="Start the table").click()
     page.wait_for_url("**/t/*")
 
