@@ -9,7 +9,7 @@ from functools import cache
 from .base import Game
 
 #: the order the contract lists them in; a game package not listed here comes after
-ORDER = ("voynich", "galileo", "gutenberg", "codex")
+ORDER = ("voynich", "galileo", "gutenberg", "codex", "pad")
 
 
 @cache
