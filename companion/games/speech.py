@@ -51,6 +51,7 @@ from typing import Any, Iterator
 
 from babel import Locale
 from babel.dates import format_date
+from babel.lists import format_list
 from babel.numbers import format_decimal
 from babel.support import NullTranslations, Translations
 
@@ -240,6 +241,12 @@ def told(kept: Any) -> Any:
     if "plural" in kept:
         return ngettext(kept["msg"], kept["plural"], kept["n"], **values)
     return gettext(kept["msg"], **values)
+
+
+def listed(items: list[str]) -> str:
+    """Items said together in the language spoken, as CLDR writes a list: "Ann, Ben and Cy", "Ann, Ben et Cy"
+    (Babel's format_list; English's serial comma included)."""
+    return format_list(list(items), locale=locale()) if items else ""
 
 
 def number(value: float | int, digits: int | None = None) -> str:

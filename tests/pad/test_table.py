@@ -149,7 +149,7 @@ def test_a_calculator_table_takes_one_total_per_player():
     assert GAME.running_score(state, opts) is None and GAME.start_player(state, opts) is None
 
 
-def test_a_calculator_tie_by_rule_asks_again_when_a_correction_changes_it():
+def test_a_finished_calculator_play_is_never_reopened_by_a_correction_that_makes_a_new_tie():
     events = [("sheet", {"player": 0, "total": 9}), ("sheet", {"player": 1, "total": 9}), ("sheet", {"player": 2, "total": 2})]
     state, opts = fold(events, calculator=True, **{k: v for k, v in RULE.items() if k != "title"})
     assert not state["finished"]
@@ -158,8 +158,16 @@ def test_a_calculator_tie_by_rule_asks_again_when_a_correction_changes_it():
     assert state["finished"] and result(state, opts)["winners"] == ["Ben"]
     same = GAME.apply(state, "sheet", {"player": 2, "total": 3}, ctx)  # the tie is the same: the choice stays
     assert same["finished"] and same["tie_winner"] == 1
-    changed = GAME.apply(state, "sheet", {"player": 2, "total": 9}, ctx)  # now three tie: asked again
+    # now three would tie: the play, finished and in the archive, would leave it: refused, nothing changed
+    with pytest.raises(RulesError) as err:
+        GAME.apply(state, "sheet", {"player": 2, "total": 9}, ctx)
+    assert err.value.field == "data.total" and "undo the choice of the winner first" in str(err.value)
+    assert state["finished"] and state["totals"] == [9, 9, 2]
+    # the way the message says: the choice undone (the table folded without it), the total saved, asked again
+    before, _ = fold(events, calculator=True, **{k: v for k, v in RULE.items() if k != "title"})
+    changed = GAME.apply(before, "sheet", {"player": 2, "total": 9}, ctx)
     assert not changed["finished"] and changed["tie_winner"] is None
+    assert [s["seat"] for s in GAME.view(changed, list(NAMES), opts, {}, None)["tie"]["seats"]] == [0, 1, 2]
 
 
 def test_views_render_what_the_templates_read():
@@ -170,3 +178,12 @@ def test_views_render_what_the_templates_read():
     assert v["edit"] == 2 and [c["round"] for c in v["columns"]] == [2, 1] and v["can_new_round"]
     assert GAME.screen_of("round-07", list(NAMES)) == "round-7" and GAME.screen_of("round-100", list(NAMES)) is None
     assert GAME.screen_of("nonsense", list(NAMES)) is None
+
+
+def test_a_tie_winner_with_no_tie_waiting_is_refused_as_the_event_not_as_its_seat():
+    state, opts = fold([("sheet", {"player": 0, "total": 9}), ("sheet", {"player": 1, "total": 4}),
+                        ("sheet", {"player": 2, "total": 2})], calculator=True, **{k: v for k, v in RULE.items() if k != "title"})
+    for seat in (1, 7, "x"):  # a seat of the table, one out of range, not a seat: the event is what is wrong
+        with pytest.raises(RulesError) as err:
+            GAME.apply(state, "tie_winner", {"player": seat}, Context(names=tuple(NAMES), options=opts))
+        assert err.value.field == "type"

@@ -72,11 +72,11 @@ def tied(state: dict, options: dict) -> list[int]:
 def check_tie_winner(state: dict, data: Any, options: dict, names: Sequence[str]) -> int:
     """Check the `tie_winner` event: only while the rule must choose, and only a tied player."""
     obj(data, "data", required=("player",))
-    seat = whole(data["player"], "data.player", 0, len(names) - 1)
     ready = state["ended"] if not is_calculator(options) else all_in(state, options)
     seats = tied(state, options) if ready and not state["finished"] else []
-    if not seats:
+    if not seats:  # asked first: with no tie waiting, no seat is right (docs/CONTRACT.md, "pad")
         raise RulesError("type", _("only when players tie for the win and your rule chooses the winner"))
+    seat = whole(data["player"], "data.player", 0, len(names) - 1)
     if seat not in seats:
         raise RulesError("data.player", _("%(who)s does not tie for the win; choose one of %(names)s",
                                           who=names[seat], names=", ".join(names[s] for s in seats)))
@@ -108,8 +108,15 @@ def ev_sheet(state: dict, data: Any, ctx) -> None:
         raise RulesError("type", _("this table keeps its scores round by round: change them in the table"))
     obj(data, "data", required=("player", "total"))
     seat = whole(data["player"], "data.player", 0, len(state["totals"]) - 1)
+    was_over = state["finished"]
     state["totals"][seat] = functions.score_value(data["total"], "data.total")
     settle(state, ctx.options)
+    if was_over and not state["finished"]:
+        # a finished play is in the archive (and maybe BG Stats, or played again): a correction never takes
+        # it out of them; the group undoes the choice of the winner first, then corrects and chooses again
+        raise RulesError("data.total", _("this total would tie %(names)s for the win of a finished game: undo the "
+                                         "choice of the winner first, then save it", names=", ".join(
+                                             ctx.names[s] for s in tied(state, ctx.options))))
     waiting = [ctx.names[s] for s, t in enumerate(state["totals"]) if t is None]
     if waiting:
         keep_notice(state, seat, later.gettext("Saved; waiting for %(names)s", names=", ".join(waiting)))

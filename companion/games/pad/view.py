@@ -11,12 +11,11 @@ from __future__ import annotations
 
 import json
 from contextlib import suppress
-from functools import reduce
 
 from .. import sentence
 from ..base import is_calculator, shown_notice
 from ..sentence import Sentence
-from ..speech import N_, gettext as _, ngettext
+from ..speech import N_, gettext as _, listed, ngettext
 from ..words import standing
 from . import calculator, rules
 from .functions import RULE_MAX
@@ -65,8 +64,8 @@ def screen_of(screen: str | None, n: int) -> str | None:
 
 
 def both(names: list[str]) -> str:
-    """Say names together: "Ann and Ben", "Ann and Ben and Cy" (in the language spoken)."""
-    return reduce(lambda said, name: _("%(first)s and %(then)s", first=said, then=name), names)
+    """Say names together: "Ann and Ben", "Ann, Ben, and Cy" (in the language spoken, speech.listed)."""
+    return listed(names)
 
 
 def verdict(result: dict) -> Sentence:
