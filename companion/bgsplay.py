@@ -39,6 +39,7 @@ import uuid
 from typing import Any, Iterable
 
 from . import games as registry
+from .stats import name_key
 
 #: BG Stats' own sentence at the head of every file it writes
 ABOUT = ("This is a Play file that can be read by Board Game Stats. If you see this text, try to use a share, "
@@ -87,11 +88,12 @@ def document(docs: Iterable[dict]) -> dict:
 def _game(games: dict[tuple, dict], pushed: dict, stamp: str) -> dict:
     """The file's entry of the push document's game: one per game, BoardGameGeek id (a group's own
     edition, a profile's id, is another game to BG Stats) and title the players gave (the pad's)."""
-    key = (pushed["sourceGameId"], pushed.get("bggId"), pushed["name"])
+    key = (pushed["sourceGameId"], pushed.get("bggId"))  # a typed title is in sourceGameId (results.play)
     found = games.get(key)
     if found is None:
         own = registry.get(key[0])
-        named = "" if own is None or key[2] == own.title else ":" + key[2]  # a game's own title: the uuid as ever
+        # a game's own title: the uuid as ever; a typed one folded as the stats fold it (and sourceGameId)
+        named = "" if own is None or pushed["name"] == own.title else ":" + name_key(pushed["name"])
         found = {"id": len(games) + 1, "uuid": _uuid("game", f"{key[0]}:{key[1] or ''}{named}"), "name": pushed["name"]}
         if key[1] is not None:
             found["bggId"] = key[1]

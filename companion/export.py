@@ -108,7 +108,10 @@ def to_csv(results: list[dict], bom: bool = True) -> str:
     # the header's names are the code's own (the games' breakdown keys): written as before
     # the seat's colour (games/colours.py) last, once a play has one: files without colours stay as they were
     coloured = ["colour"] if any("colour" in player for doc in plays for player in doc["players"]) else []
-    csv.writer(out, lineterminator="\n").writerow([*CSV_COLUMNS, *(f"breakdown.{k}" for k in keys), *timed, *coloured])
+    # the title the players typed (the pad's "Azul"), last, once a play has one: "pad" alone tells no game apart
+    titled = ["title"] if any(_typed_title(doc) for doc in plays) else []
+    csv.writer(out, lineterminator="\n").writerow([*CSV_COLUMNS, *(f"breakdown.{k}" for k in keys), *timed, *coloured,
+                                                  *titled])
     writer = csv.writer(out, lineterminator="\n", quoting=csv.QUOTE_NONNUMERIC)
     for doc in plays:
         winners = set(doc["winners"])
@@ -116,8 +119,16 @@ def to_csv(results: list[dict], bom: bool = True) -> str:
             fixed = (doc["table"], doc["game"], doc["finished_at"], player["name"], player["place"],
                      player["name"] in winners, player["total"])
             writer.writerow([_cell(v) for v in fixed] + [_cell(player["breakdown"].get(k)) for k in keys]
-                            + [_cell(player.get(k)) for k in timed + coloured])
+                            + [_cell(player.get(k)) for k in timed + coloured] + [_cell(doc.get("title")) for _ in titled])
     return out.getvalue()
+
+
+def _typed_title(doc: dict) -> bool:
+    """True where a play's title is not its game's own (a title its players typed)."""
+    from .games import get
+
+    game = get(doc["game"])
+    return bool(doc.get("title")) and (game is None or doc["title"] != game.title)
 
 
 def _side_paths(path: Path) -> list[Path]:

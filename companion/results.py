@@ -26,6 +26,7 @@ from . import games
 from .games import clock, colours, sentence, speech
 from .games.base import Context, is_calculator
 from .games.speech import _
+from .stats import name_key
 
 #: BG Stats remembers its matches of games and players per source: never change this name
 SOURCE_NAME = "Table Companion"
@@ -152,7 +153,11 @@ def play(table: tables.Table, doc: dict) -> dict:
     elif not is_calculator(table.options):  # tracked from its start: the table saw the whole game
         minutes = (_parse(table.finished_at) - _parse(table.created)).total_seconds() / 60
         out["durationMin"] = max(1, round(minutes))
-    out["game"] = {"name": doc["title"], "sourceGameId": table.game, "highestWins": not game.lowest_wins(table.options),
+    # a game the players name per table (the pad: "Azul", "Skyjo") is a game of its own to BG Stats, which
+    # knows a game without a bggId by its sourceGameId: the title joins the key there
+    # (folded as the stats fold it: "Dice night" and "dice  NIGHT" are one game in both)
+    source = table.game if doc["title"] == game.title else f"{table.game}:{name_key(doc['title'])}"
+    out["game"] = {"name": doc["title"], "sourceGameId": source, "highestWins": not game.lowest_wins(table.options),
                    "noPoints": False}
     bgg = game.bgg_id_of(table.options, table.profile if isinstance(table.profile, dict) else {})
     if bgg is not None:  # only a verified id (games/base.py `bgg_id`), or the group's own; else BG Stats matches by name

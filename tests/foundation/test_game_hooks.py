@@ -154,7 +154,7 @@ def test_a_table_goes_by_the_title_its_players_gave_everywhere_core_names_it(app
     t = finish(api, title="Dice night", bgg=12345, lowest=True)
     doc = api.result(t).get_json()
     assert doc["title"] == "Dice night"
-    assert doc["play"]["game"] == {"name": "Dice night", "sourceGameId": "codex", "highestWins": False, "noPoints": False,
+    assert doc["play"]["game"] == {"name": "Dice night", "sourceGameId": "codex:dice night", "highestWins": False, "noPoints": False,
                                    "bggId": 12345}
     with app.test_request_context():
         table_ = tables.load(get_db(), t["table"])
@@ -181,8 +181,10 @@ def test_plays_of_one_game_under_two_titles_are_two_games(app, api, hooked):
     assert per_game["dice  NIGHT"]["plays"] == 2 and per_game["Card night"]["plays"] == 1
     # the .bgsplay file: two games, each named by its title
     file = json.loads(bgsplay.dumps(docs))
-    assert sorted(g["name"] for g in file["games"]) == ["Card night", "Dice night", "dice  NIGHT"]
-    assert len({g["uuid"] for g in file["games"]}) == 3
+    # one game per title as the stats fold it (named, like the stats, by the newest play's spelling), as
+    # BG Stats' sourceGameId
+    assert sorted(g["name"] for g in file["games"]) == ["Card night", "dice  NIGHT"]
+    assert len({g["uuid"] for g in file["games"]}) == 2
     # the pages: the stats and a player's page show each title
     host = host_client(app)
     said = page(host, "/plays/stats")
@@ -301,3 +303,18 @@ def test_a_refused_name_past_six_opens_the_folded_rows(client, many):
 def test_a_game_of_few_seats_shows_every_row(client, key):
     said = page(client, f"/new/{key}")
     assert "more-players" not in said and said.count('name="players[]"') == games.get(key).max_players
+
+
+def test_a_game_taking_more_players_than_the_palette_has_colours_fails_as_it_is_registered():
+    import pytest
+
+    from companion.games import colours
+    from companion.games.base import Game
+    from companion.games.codex import calculator, functions, order, profile, table, view
+
+    modules = dict(functions=functions, table=table, view=view, profile=profile, calculator=calculator, order=order)
+    Game(key="chess", title="Chess", min_players=1, max_players=len(colours.PALETTE), **modules)
+    for low, high in ((0, 2), (3, 2), (1, len(colours.PALETTE) + 1)):
+        with pytest.raises(TypeError) as err:
+            Game(key="chess", title="Chess", min_players=low, max_players=high, **modules)
+        assert f"takes {low} to {high} players" in str(err.value)

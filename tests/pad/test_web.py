@@ -139,10 +139,11 @@ def test_the_csv_and_bg_stats_carry_the_title_the_id_and_who_wins(client, api):
     result = api.result(t).get_json()
     assert result["title"] == "Skull King" and result["winners"] == ["Cleo"]
     game = result["play"]["game"]
-    assert game == {"name": "Skull King", "sourceGameId": "pad", "highestWins": False, "noPoints": False, "bggId": 150145}
+    assert game == {"name": "Skull King", "sourceGameId": "pad:skull king", "highestWins": False, "noPoints": False, "bggId": 150145}
     rows = list(csv.DictReader(io.StringIO(client.get("/plays/export.csv").get_data(as_text=True).lstrip("\ufeff"))))
-    assert {(r["player"], r["total"], r["breakdown.round_1"], r["breakdown.round_2"], r["winner"]) for r in rows} == {
-        ("Anna", "15", "10", "5", "false"), ("Ben", "16", "7", "9", "false"), ("Cleo", "6", "3", "3", "true")}
+    assert {(r["player"], r["total"], r["breakdown.round_1"], r["breakdown.round_2"], r["winner"], r["title"])
+            for r in rows} == {("Anna", "15", "10", "5", "false", "Skull King"), ("Ben", "16", "7", "9", "false", "Skull King"),
+                               ("Cleo", "6", "3", "3", "true", "Skull King")}
     file = client.get(f"/t/{t['table']}/play.bgsplay").get_json()
     assert file["games"][0]["name"] == "Skull King" and file["games"][0]["bggId"] == 150145
     assert file["games"][0]["highestWins"] is False
