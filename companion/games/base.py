@@ -51,7 +51,7 @@ from dataclasses import dataclass, field
 from types import ModuleType, SimpleNamespace
 from typing import Any, Callable, Mapping
 
-from . import clock, seats, speech
+from . import clock, colours, seats, speech
 # the games take these from here (notices.py: the last event's words and the history's lines)
 from .notices import EventLines, clone, describe_event, keep_notice, shown_notice  # noqa: F401
 from .speech import _
@@ -204,6 +204,9 @@ class Game:
                  "order": order}
         if lacking := missing_roles(key, given):
             raise TypeError(f"the game {key!r} lacks: " + "; ".join(lacking))
+        if not 1 <= min_players <= max_players <= len(colours.PALETTE):  # a colour for every seat (colours.py)
+            raise TypeError(f"the game {key!r} takes {min_players} to {max_players} players: a game takes 1 to "
+                            f"{len(colours.PALETTE)}, one seat per colour of the palette")
         self.key, self.title = key, title
         self.min_players, self.max_players = min_players, max_players
         #: the rule text under docs/rules/ the game's code cites, and the tag its citations start with:

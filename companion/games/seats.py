@@ -52,7 +52,7 @@ def apply(game, state: dict, type_: str, data: Any, ctx) -> dict:
         raise RulesError("data.player" if type_ == "first_player" else "type", why)
     new = copy.deepcopy(state)
     # the last event's words are said beside it alone: base.keep_notice's, and the game's own (table.QUIET)
-    for key, empty in {"notice": None, **getattr(game.modules.table, "QUIET", {})}.items():
+    for key, empty in {"notice": None, **(game.optional("table", "QUIET") or {})}.items():
         if key in new:
             new[key] = copy.deepcopy(empty)
     new.pop("notice_later", None)
