@@ -17,11 +17,24 @@ export function noteInviteAtStart() {
   inviteOpenAtStart = !!(invite && invite.open);
 }
 
+// Whether the invite can close without moving what is under the finger: no control of the table holds
+// the focus (this phone tapped nothing), the invite is below the screen, or the page is scrolled down by
+// at least the height it gives back (the browser's scroll anchoring keeps the screen then). A short page
+// scrolled less than that would move the control just tapped up under the finger: the invite stays
+// open, and closes at a later update that finds it so.
+function closesInPlace(invite) {
+  var live = document.getElementById("table-live"), active = document.activeElement;
+  if (!live || !active || !live.contains(active)) return true;
+  var box = invite.getBoundingClientRect(), summary = invite.querySelector("summary");
+  var lost = box.height - (summary ? summary.getBoundingClientRect().height : 0);
+  return box.top >= window.innerHeight || window.scrollY >= lost;
+}
+
 // tc:updated: after an update.
 export function tidyInvite() {
   var invite = document.getElementById("invite"), live = document.getElementById("table-live");
   if (!invite || !live) return;
-  if (inviteOpenAtStart && shownVersion() > 0) { invite.open = false; inviteOpenAtStart = false; }
+  if (inviteOpenAtStart && shownVersion() > 0 && closesInPlace(invite)) { invite.open = false; inviteOpenAtStart = false; }
   if (live.hasAttribute("data-finished") && invite.classList.contains("invite-first")) {
     invite.classList.remove("invite-first");
     live.parentNode.insertBefore(invite, live.nextSibling);
