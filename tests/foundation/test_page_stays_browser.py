@@ -19,7 +19,7 @@ from companion import games
 from companion.web.steppers import stepper_id
 from tests.codex.test_calculator import COMMON
 from tests.conftest import FIGURES, PHONE, SCREENSHOTS, take_seat
-from tests.examples import examples
+from tests.examples import create_doc, examples
 from tests.foundation.test_lost_taps import api_post, call
 from tests.voynich.test_calculator import SPACES
 
@@ -94,7 +94,7 @@ def event_form(type_: str, seat: int, extra: str = "") -> str:
 
 
 def create(server, game: str, calculator: bool, setup=(), names=NAMES) -> dict:
-    status, _, text = call(server, "POST", "/api/v1/tables", json.dumps({"game": game, "players": names, "calculator": calculator}),
+    status, _, text = call(server, "POST", "/api/v1/tables", json.dumps(create_doc(game, names, calculator=calculator)),
                            {"Content-Type": "application/json"})
     assert status == 201, text
     t = json.loads(text)
