@@ -35,8 +35,8 @@ def calculator_example(game: str) -> tuple[list, list]:
     return example.CALCULATOR_SETUP, example.CALCULATOR_ROWS[:len(NAMES)]
 
 
-#: a number every game's sheet refuses (each field takes at most 999)
-REFUSED = "99999"
+#: a number every game's sheet refuses (the pad's totals go to 999999, the other games' fields to 999)
+REFUSED = "9999999"
 #: how far the tapped control may move on the screen, in CSS px
 STILL_PX = 3
 
