@@ -23,6 +23,7 @@ from hypothesis import settings
 from companion import create_app, tables
 from companion import db as database
 from companion.web.connection import get_db
+from tests.examples import create_doc
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -172,8 +173,9 @@ class Api:
         self.client = client
 
     def create(self, game: str, players: list[str], **options) -> dict:
-        """Create a table and return the 201 document (fails the test otherwise)."""
-        response = self.client.post("/api/v1/tables", json={"game": game, "players": players, **options})
+        """Create a table and return the 201 document (fails the test otherwise). The game's own
+        setup options (tests/GAME/examples.py's OPTIONS, the pad's title) go first; `options` win."""
+        response = self.client.post("/api/v1/tables", json=create_doc(game, players, **options))
         assert response.status_code == 201, response.get_json()
         return response.get_json()
 

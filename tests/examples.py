@@ -12,6 +12,7 @@ may be left out, and reads as its default there.
 from __future__ import annotations
 
 import importlib
+import json
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -39,13 +40,15 @@ GIVES = {
     "BEGUN": "(events, words): on a tracked table of tests/foundation/test_first_player.py's names (three, or as many "
              "as the game takes), the events (type, data) after which the first player can no longer be chosen "
              "(the game begun, or over), and words the refusal then says",
+    "OPTIONS": "OPTIONAL, default {} (none needed): the setup options a table of the game needs, what its start "
+               "form asks the players to type ({option: value}, as the API's create document takes them)",
     "SHEET_STARTS": "OPTIONAL, default {} (every count starts at 0): a calculator row's fields (their form names, "
                     "`data.lives:int`) that start elsewhere, each with the value its empty row shows (a string), or "
                     "None for a field that is not a count (a card's number, a place) and may start empty",
 }
 
 #: the names a game may leave out of its examples, and what they read as then (GIVES says why)
-OPTIONAL: dict[str, Any] = {"SHEET_STARTS": {}}
+OPTIONAL: dict[str, Any] = {"SHEET_STARTS": {}, "OPTIONS": {}}
 
 
 class Examples:
@@ -75,6 +78,26 @@ class Examples:
 def examples(key: str) -> Examples:
     """Return the game's examples (tests/KEY/examples.py), each name read when a test asks for it."""
     return Examples(key)
+
+
+def create_doc(key: str, players: list[str], **more) -> dict:
+    """The API's create document of a table of the game: its players, the setup options it needs
+    (OPTIONS), then `more` (calculator, colours, other options...), which wins over OPTIONS."""
+    return {"game": key, "players": list(players), **examples(key).OPTIONS, **more}
+
+
+def start_form(key: str) -> list[tuple[str, str]]:
+    """The start form's fields (name, value) that type the game's OPTIONS, as templates/KEY/setup.html
+    names them for companion/forms.py: a string as it is, a number as `:int`, anything else as `:json`."""
+    fields = []
+    for name, value in examples(key).OPTIONS.items():
+        if isinstance(value, str):
+            fields.append((f"options.{name}", value))
+        elif isinstance(value, int) and not isinstance(value, bool):
+            fields.append((f"options.{name}:int", str(value)))
+        else:
+            fields.append((f"options.{name}:json", json.dumps(value)))
+    return fields
 
 
 # --- the shapes of the examples that are more than a constant ------------------------------------

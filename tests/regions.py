@@ -15,6 +15,7 @@ from companion import tables
 from companion.games.validation import RulesError
 from companion.web import region
 from companion.web.connection import get_db
+from tests.examples import create_doc
 
 
 @dataclass
@@ -32,7 +33,7 @@ class Step:
 
 def create(client, game_key: str, players: list[str], options: dict | None = None) -> tuple[str, str]:
     """A table made through the API: (id, secret)."""
-    doc = {"game": game_key, "players": players, **(options or {})}  # the API takes a table's options beside its players
+    doc = create_doc(game_key, players, **(options or {}))  # the API takes a table's options beside its players
     made = client.post("/api/v1/tables", json=doc)
     assert made.status_code == 201, made.get_data(as_text=True)
     body = made.get_json()

@@ -5,7 +5,7 @@ import sqlite3
 import pytest
 
 from companion import games
-from tests.examples import examples
+from tests.examples import create_doc, examples
 
 GAME = "gutenberg"
 
@@ -194,6 +194,6 @@ def test_every_game_takes_calculator_mode(api, game):
     players = examples(game).PLAYERS
     t = api.create(game, players, calculator=True)
     assert t["version"] == 0
-    response = api.client.post("/api/v1/tables", json={"game": game, "players": players, "calculator": "yes"})
+    response = api.client.post("/api/v1/tables", json=create_doc(game, players, calculator="yes"))  # all else as the game needs
     assert response.status_code == 400
     assert response.get_json()["field"] == "calculator"

@@ -194,10 +194,11 @@ def test_every_game_refuses_an_unknown_event_once_in_the_plug_in_class():
     from companion.games import registry
     from companion.games.base import Context
     from companion.games.validation import RulesError
+    from tests.examples import examples
 
     for key, game in registry().items():
         names = ["Ana", "Ben", "Cy", "Dee"][:max(game.min_players, min(2, game.max_players))]  # a table the game takes
-        state = game.initial_state(names, game.validate_options({}, len(names)), {})
+        state = game.initial_state(names, game.validate_options(examples(key).OPTIONS, len(names)), {})
         with pytest.raises(RulesError) as err:
             game.apply(state, "jump", {}, Context(names=tuple(names)))
         assert err.value.field == "type", key

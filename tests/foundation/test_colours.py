@@ -14,7 +14,7 @@ from companion import games
 from companion.games import colours
 from companion.games.validation import RulesError
 from tests.conftest import count_rows
-from tests.examples import examples
+from tests.examples import create_doc, examples
 
 GAME = "gutenberg"
 
@@ -242,7 +242,7 @@ def test_a_table_starts_from_a_box_profile_with_colours_in_every_game(client, ga
     assert answer.status_code == 303, answer.get_data(as_text=True)[:300]
     profile_id = int(answer.headers["Location"].rstrip("/").rsplit("/", 1)[1])
     players = ["Ann"] if game == "voynich" else ["Ann", "Ben"]
-    made = client.post("/api/v1/tables", json={"game": game, "players": players, "profile": profile_id, "colours": ["blue", None][:len(players)]})
+    made = client.post("/api/v1/tables", json=create_doc(game, players, profile=profile_id, colours=["blue", None][:len(players)]))
     assert made.status_code == 201, made.get_json()
     t = made.get_json()
     page = client.get("/" + t["join_url"].split("://", 1)[1].split("/", 1)[1], follow_redirects=True)

@@ -29,7 +29,7 @@ import pytest
 
 from companion import games
 from tests.conftest import FIGURES, PHONE
-from tests.examples import EndOnPhones, examples
+from tests.examples import EndOnPhones, examples, start_form
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -101,6 +101,8 @@ def play_the_end(server, browser, shot, key: str, game: EndOnPhones) -> dict:
         once.open(a, f"{server.url}/new/{key}")
         for k, name in enumerate(game.names):
             once.set(a.locator("input[name='players[]']").nth(k), name)
+        for name, value in start_form(key):  # what the game's start form asks the players to type (the pad: its title)
+            once.set(a.locator(f"[name='{name}']"), value)
         once.tap(a.get_by_text("Just the final score"))
         if game.profile:
             once.set(a.get_by_label("Box profile"), a.locator("select[name='profile:int'] option", has_text=game.profile).get_attribute("value"))

@@ -21,7 +21,7 @@ import pytest
 
 from companion import cli, create_app, db as database, export, hostkey, results, tables
 from companion.games import registry
-from tests.examples import examples
+from tests.examples import create_doc, examples
 
 
 #: the CSV's first columns, as the contract lists them (written out here, not read from the code)
@@ -299,7 +299,7 @@ def unlimited_server(tmp_path):
 def test_backup_while_the_server_writes_restores_every_table(unlimited_server, tmp_path):
     """A real `companion serve` process takes events from a thread while `companion backup` copies the file."""
     server = unlimited_server
-    made = [server.api("/api/v1/tables", {"game": game, "players": examples(game).PLAYERS}) for game in registry()]
+    made = [server.api("/api/v1/tables", create_doc(game, examples(game).PLAYERS)) for game in registry()]
     acknowledged = {t["table"]: t["version"] for t in made}
     stop = threading.Event()
     errors = []

@@ -82,7 +82,7 @@ def test_tables_with_other_seeds_draw_other_seats(app, key):
     game, names = get(key), names_of(key)
     firsts = set()
     for seed in range(30):
-        state = game.initial_state(names, game.validate_options({}, len(names)), {})
+        state = game.initial_state(names, game.validate_options(examples(key).OPTIONS, len(names)), {})
         firsts.add(game.apply(state, "draw_first_player", {}, Context(names=tuple(names), seed=seed))["first"])
     assert firsts == set(range(len(names)))
 
@@ -191,7 +191,7 @@ def test_a_finished_table_refuses_both(app, api, key):
         from companion.games.base import Context
 
         game, names = get(key), names_of(key)
-        state = dict(game.initial_state(names, game.validate_options({}, len(names)), {}), finished=True)
+        state = dict(game.initial_state(names, game.validate_options(examples(key).OPTIONS, len(names)), {}), finished=True)
         with pytest.raises(RulesError) as err:
             game.apply(state, "first_player", {"player": 0}, Context(names=tuple(names)))
         assert "the game is over" in err.value.message

@@ -25,7 +25,7 @@ import pytest
 
 from companion.games import registry
 from tests.conftest import PHONE, SCREENSHOTS, Server, take_seat
-from tests.examples import examples
+from tests.examples import create_doc, examples
 from tests.foundation.test_lost_taps import create
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -180,7 +180,7 @@ def pages_to_fit(server: Server) -> list[tuple[str, str, dict | None]]:
         ex = examples(key)
         t = told(server, create(server, key, tuple(ex.PLAYERS)), ex.TRACKED_SETUP)
         found.append((f"{key}-table", f"/t/{t['table']}", t))
-        empty = server.api("/api/v1/tables", {"game": key, "players": list(ex.CALCULATOR_NAMES), "calculator": True})
+        empty = server.api("/api/v1/tables", create_doc(key, ex.CALCULATOR_NAMES, calculator=True))
         found.append((f"{key}-calculator-empty", f"/t/{empty['table']}", empty))
         done = create_finished(server, key)
         found.append((f"{key}-calculator", f"/t/{done['table']}", done))
@@ -206,7 +206,7 @@ def create_finished(server: Server, key: str, names: tuple[str, ...] = ()) -> di
     ex = examples(key)
     rows = [dict(row) for row in ex.CALCULATOR_ROWS]
     rows += [dict(rows[-1]) for _ in range(len(names) - len(rows))]
-    t = server.api("/api/v1/tables", {"game": key, "players": list(names or ex.CALCULATOR_NAMES), "calculator": True})
+    t = server.api("/api/v1/tables", create_doc(key, names or ex.CALCULATOR_NAMES, calculator=True))
     return told(server, t, [*ex.CALCULATOR_SETUP, *(("sheet", dict(row, player=seat)) for seat, row in enumerate(rows))])
 
 

@@ -20,6 +20,7 @@ from companion.paths import DB_NAME
 from companion.web.connection import get_db
 from companion.web.steppers import settings, stepper_id
 from tests.conftest import Server
+from tests.examples import create_doc
 
 slow = pytest.mark.slow
 FAME_STEPPER = stepper_id("fame", {"player": 0})
@@ -32,7 +33,7 @@ def call(server, method: str, path: str, body: bytes | str | None = None, header
 
 
 def create(server, game="gutenberg", players=("Anna", "Tom")) -> dict:
-    status, _, text = call(server, "POST", "/api/v1/tables", json.dumps({"game": game, "players": list(players)}),
+    status, _, text = call(server, "POST", "/api/v1/tables", json.dumps(create_doc(game, players)),
                            {"Content-Type": "application/json"})
     assert status == 201, text
     return json.loads(text)

@@ -19,7 +19,7 @@ from companion import games
 from companion.web.steppers import stepper_id
 from tests.codex.test_calculator import COMMON
 from tests.conftest import FIGURES, PHONE, SCREENSHOTS, take_seat
-from tests.examples import examples
+from tests.examples import create_doc, examples
 from tests.foundation.test_lost_taps import api_post, call
 from tests.voynich.test_calculator import SPACES
 
@@ -35,8 +35,8 @@ def calculator_example(game: str) -> tuple[list, list]:
     return example.CALCULATOR_SETUP, example.CALCULATOR_ROWS[:len(NAMES)]
 
 
-#: a number every game's sheet refuses (each field takes at most 999)
-REFUSED = "99999"
+#: a number every game's sheet refuses (the pad's totals go to 999999, the other games' fields to 999)
+REFUSED = "9999999"
 #: how far the tapped control may move on the screen, in CSS px
 STILL_PX = 3
 
@@ -94,7 +94,7 @@ def event_form(type_: str, seat: int, extra: str = "") -> str:
 
 
 def create(server, game: str, calculator: bool, setup=(), names=NAMES) -> dict:
-    status, _, text = call(server, "POST", "/api/v1/tables", json.dumps({"game": game, "players": names, "calculator": calculator}),
+    status, _, text = call(server, "POST", "/api/v1/tables", json.dumps(create_doc(game, names, calculator=calculator)),
                            {"Content-Type": "application/json"})
     assert status == 201, text
     t = json.loads(text)

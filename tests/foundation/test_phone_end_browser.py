@@ -9,7 +9,7 @@ import urllib.parse
 import pytest
 
 from companion import games
-from tests.examples import examples
+from tests.examples import create_doc, examples
 from tests.conftest import open_key_link
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -25,7 +25,7 @@ def local(server, url: str) -> str:
 
 def told(server, game: str, names: list[str], events: list[tuple[str, dict]], calculator: bool) -> dict:
     """A table started and told these events through the API."""
-    t = server.api("/api/v1/tables", {"game": game, "players": names, "calculator": calculator})
+    t = server.api("/api/v1/tables", create_doc(game, names, calculator=calculator))
     version = t["version"]
     for type_, data in events:
         version = server.api(f"/api/v1/tables/{t['table']}/events",

@@ -19,6 +19,7 @@ from werkzeug.datastructures import MultiDict
 
 from companion import create_app, games, rules
 from companion.web.steppers import settings, stepper_id
+from tests.examples import create_doc
 
 from .fuzzing import ANY_JSON, HOSTILE, assert_inert, examples, some_profile
 
@@ -49,8 +50,8 @@ def world(tmp_path_factory):
     app = create_app({"TESTING": True, "DATA_DIR": str(tmp_path_factory.mktemp("fuzz-routes"))})
     client = app.test_client()
     key = next(iter(games.registry()))
-    mine = client.post("/api/v1/tables", json={"game": key, "players": ["Anna", "Tom"]}).get_json()
-    other = client.post("/api/v1/tables", json={"game": key, "players": ["Zed", "Ann"]}).get_json()
+    mine = client.post("/api/v1/tables", json=create_doc(key, ["Anna", "Tom"])).get_json()
+    other = client.post("/api/v1/tables", json=create_doc(key, ["Zed", "Ann"])).get_json()
     return app, mine, other, some_profile(client)
 
 
