@@ -259,8 +259,15 @@ def browser_test_problems(path: Path) -> list[str]:
             if any(_is_skip_mark(m) for m in marks):
                 problems.append("skips the whole module (a skip in pytestmark)")
     functions = [n for n in tree.body if isinstance(n, ast.FunctionDef)]
-    fixtures = {f.name for f in functions if not f.name.startswith("test")}
-    takes_browser = {f.name for f in functions if {a.arg for a in f.args.args} & (BROWSER_FIXTURES | fixtures)}
+    # a fixture of the file's own drives the browser only where it takes one that does (followed to a fixed point):
+    # `def nothing(): return 1` taken by a test is no browser
+    drives = set(BROWSER_FIXTURES)
+    while True:
+        more = {f.name for f in functions if not f.name.startswith("test") and {a.arg for a in f.args.args} & drives}
+        if more <= drives:
+            break
+        drives |= more
+    takes_browser = {f.name for f in functions if {a.arg for a in f.args.args} & drives}
     real = []
     for f in functions:
         if not f.name.startswith("test") or f.name not in takes_browser:
@@ -466,6 +473,11 @@ def test_a_fifth_game_missing_a_piece_is_told_which(tmp_path):
     ("import pytest\n\n@pytest.fixture\ndef table_page(phone, server):\n    return phone\n\n"
      "def test_a(table_page):\n    table_page.click('#x')\n", []),
     ("import pytest\n\npytestmark = pytest.mark.skipif(not FAST, reason='x')\n\ndef test_a(dark_phone):\n    dark_phone.goto('/')\n", []),
+    # a fixture of its own that takes no browser is no browser; one taking such a fixture that does, is
+    ("import pytest\n\n@pytest.fixture\ndef nothing():\n    return 1\n\ndef test_a(nothing):\n    assert nothing\n",
+     ["defines no test"]),
+    ("import pytest\n\n@pytest.fixture\ndef page_(phone):\n    return phone\n\n@pytest.fixture\ndef table(page_):\n"
+     "    return page_\n\ndef test_a(table):\n    table.click('#x')\n", []),
 ])
 def test_a_browser_test_that_only_skips_is_told(tmp_path, source, problems):
     path = tmp_path / "test_x_browser.py"
