@@ -83,3 +83,24 @@ export function tickClock() {
   var warning = line.querySelector("[data-clock-over]");
   if (warning) warning.hidden = !over;
 }
+
+// A double tap on "Done" passes one turn. Its form says whose turn it ends (`from`), which the server
+// checks; but on a LAN the first tap's answer comes back before the second half of a double tap, and
+// brings a Done that ends the next player's turn. So a Done whose turn changed a moment ago
+// (DONE_SETTLE_MS: longer than a double tap, shorter than a player's reach for the phone) takes no tap yet.
+var DONE_SETTLE_MS = 600, doneFrom, doneSince = -Infinity;
+
+// As the page opens, and after every update: when the turn that Done ends changed.
+export function noteDoneTurn() {
+  var from = document.querySelector(".clock-done input[name='data.from:int']");
+  var value = from ? from.value : null;
+  if (doneFrom != null && value !== doneFrom) doneSince = performance.now();  // passed on, not started
+  doneFrom = value;
+}
+
+// submit, in the capture phase before the tap is kept: a Done too soon after its turn changed is not sent.
+export function holdDone(evt) {
+  var form = evt.target;
+  if (!form.classList || !form.classList.contains("clock-done")) return;
+  if (performance.now() - doneSince < DONE_SETTLE_MS) { evt.preventDefault(); evt.stopImmediatePropagation(); }
+}

@@ -3,7 +3,7 @@
 // exports its functions; this one wires them to the page's events. Where two listen to the same
 // event, the order below is the order they run in.
 // No inline scripts (CSP).
-import { keepTicking, serverTime, startClock } from "./clock.js";
+import { holdDone, keepTicking, noteDoneTurn, serverTime, startClock } from "./clock.js";
 import { takeKeyFromLink } from "./hostkey.js";
 import { noteInviteAtStart, openInviteOnArrival, tidyInvite } from "./invite.js";
 import { rereadKept } from "./kept.js";
@@ -36,6 +36,7 @@ function live() { return document.getElementById("table-live"); }
   oneAlert,
   function () { showResultOnce(false); },
   noteInviteAtStart,
+  noteDoneTurn,
   startPolling,
   sendAfterReload,
   wake,
@@ -87,8 +88,10 @@ on(UPDATED, sayChange);
 on(UPDATED, fitShareText);  // the result's text box, pushed with the end
 on(UPDATED, prepareShare);  // the image at hand before Share is tapped (a new version: a new address)
 on(UPDATED, keepTicking);  // the running turn's time, at once where the morph brought the last event's
+on(UPDATED, noteDoneTurn);  // a Done whose turn just changed takes no tap for a moment (a double tap)
 
 // Taps, the network, another tab's kept writes.
+on("submit", holdDone, true);  // before the tap is kept: a double tap's second half on the next turn's Done
 on("submit", tapped, true);
 on("submit", pollWhileNeeded, true);
 on("click", share);

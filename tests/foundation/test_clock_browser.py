@@ -101,3 +101,30 @@ def test_starting_the_clock_leaves_the_focus_on_done(server, phone):
     phone.get_by_role("button", name="Start the clock").click()
     phone.locator("#turn-clock [data-clock-tick]").wait_for()
     phone.wait_for_function("() => document.activeElement && document.activeElement.matches('.clock-done-btn')")
+
+
+@pytest.mark.parametrize("gap_ms", [80, 200])
+def test_a_double_tap_on_done_passes_one_turn(server, phone, gap_ms):
+    """A newcomer's double tap (80 to 200 ms apart) on "Done" passed two turns: the first tap's answer,
+    back on the LAN before the second half, brought a Done that ended the next player's turn. The second
+    half is no tap now; a tap after a moment is (the next player's own Done)."""
+    t = create(server, "gutenberg", ("Anna", "Tom"))
+    open_table(phone, server, t, "Anna")
+    phone.get_by_text("Start a turn clock").click()
+    phone.get_by_role("button", name="Start the clock").click()
+    done = phone.get_by_role("button", name="Done: next player")
+    done.wait_for()
+    phone.locator('#turn-clock .clock-seat.running[data-you="0"]').wait_for()
+    done.click()
+    phone.locator('#turn-clock .clock-seat.running[data-you="1"]').wait_for()  # the answer is drawn: Tom's turn
+    started = phone.evaluate("() => performance.now()")
+    phone.wait_for_timeout(gap_ms)
+    if phone.evaluate("() => performance.now()") - started < 500:  # the second half of the double tap
+        done.click()
+    phone.wait_for_timeout(300)  # what a second pass's answer would take on the LAN
+    assert clock_state(server, t)["running"] == 1 and phone.locator('#turn-clock .clock-seat.running[data-you="1"]').count() == 1
+    # a moment later, Done passes the turn as ever
+    phone.wait_for_timeout(600)
+    done.click()
+    phone.locator('#turn-clock .clock-seat.running[data-you="0"]').wait_for()
+    assert clock_state(server, t)["running"] == 0
