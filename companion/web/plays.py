@@ -257,7 +257,9 @@ def record(table_id: str):
                   score=_(table.rules.running_label))
         chart = {"svg": Markup(charts.line_chart(names, scores, label)), "label": label, "changes": len(points) - 1,
                  "legend": [{"name": n, "swatch": Markup(charts.swatch(i)), "last": scores[-1][i]} for i, n in enumerate(names)
-                            if i < len(scores[-1])]}
+                            if i < len(scores[-1])],
+                 # the final totals are more than the running score's last values (the end's scoring), or are them (a pad)
+                 "end_scoring": any(i >= len(scores[-1]) or p["total"] != scores[-1][i] for i, p in enumerate(doc["players"]))}
     secret = answers.secret_of(request.cookies, table.id)
     joined = bool(secret) and table.id in joined_ids()
     return render_template(

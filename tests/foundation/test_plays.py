@@ -469,3 +469,19 @@ def test_the_host_downloads_a_backup_that_holds_every_table(app, client, plays, 
     with sqlite3.connect(copy) as db:
         found = {row[0] for row in db.execute("SELECT id FROM tables")}
     assert {t["table"] for t in plays} <= found and len(found) == 4
+
+
+def test_the_chart_says_the_end_adds_scoring_only_where_the_final_totals_are_more_than_its_last_values(app, host):
+    """Gutenberg's final tallies add fame after the last change the chart shows; a score pad's totals are its
+    last values (found by a newcomer: its record said the totals added an end of game scoring it has none of)."""
+    from tests.examples import examples
+    from tests.conftest import Api
+
+    api = Api(host)
+    t = examples("gutenberg").play_tracked_to_the_end(app, api)
+    doc = api.result(t).get_json()
+    with app.app_context():
+        last = results.series(get_db(), tables.load(get_db(), t["table"]))[-1]["scores"]
+    assert [p["total"] for p in doc["players"]] != last[:len(doc["players"])]  # the example's end scoring adds
+    page = text(host.get(f"/plays/{t['table']}"))
+    assert "from the start to the end" in page and "The final totals add the end of game scoring." in page

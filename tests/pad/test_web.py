@@ -130,6 +130,8 @@ def test_the_archive_and_the_record_say_the_players_title_and_each_round(client,
     assert "Skull King" in listing
     record = client.get(f"/plays/{t['table']}").get_data(as_text=True)
     assert "Skull King" in record and "Round 2" in record and "<bdi>Ben</bdi> wins with 16 points" in record
+    # the chart's totals are the final ones: no end of game scoring is said to add to them
+    assert "from the start to the end" in record and "end of game scoring" not in record
     assert "Skull King" in client.get("/players/Ben").get_data(as_text=True)
 
 
