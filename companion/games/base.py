@@ -240,6 +240,13 @@ class Game:
         self.modules = SimpleNamespace(functions=functions, table=table, view=view, profile=profile, calculator=calculator,
                                        order=order)
 
+    @property
+    def tracks(self) -> bool:
+        """Whether the game tracks a table: it takes an event beyond its calculator's and the common ones.
+        A game that tracks nothing (a game whose EVENTS are its calculator's alone) makes every table a
+        calculator table (companion/tables.py), and its start page asks no mode."""
+        return bool(set(self.events) - set(COMMON_EVENTS) - set(self.calculator_events))
+
     # --- tables -------------------------------------------------------------------------
     def validate_options(self, options: dict, player_count: int) -> dict:
         """Check a table's setup options (the create request minus game, players, profile)."""
