@@ -373,17 +373,10 @@ def missing_pieces(root: Path, key: str, title: str, rule_text: str | None, trac
     return out
 
 
-def tracks_something(game) -> bool:
-    """Whether the game takes an event beyond the common ones and its calculator's: a table it tracks."""
-    from companion.games.base import COMMON_EVENTS
-
-    return bool(set(game.events) - set(COMMON_EVENTS) - set(game.calculator_events))
-
-
 @pytest.mark.parametrize("key", list(registry()))
 def test_every_game_has_every_piece(key):
     game = get(key)
-    lacking = missing_pieces(ROOT, key, game.title, game.rule_text, tracks_something(game), tuple(game.events))
+    lacking = missing_pieces(ROOT, key, game.title, game.rule_text, game.tracks, tuple(game.events))
     assert lacking == [], f"the game {key} lacks (docs/architecture.md, Adding a game: a checklist):\n  " + "\n  ".join(lacking)
 
 
