@@ -1,7 +1,7 @@
 """A game that tracks nothing (companion/games/base.py `Game.tracks`): every table of it is its end.
 
 Its events are its calculator's alone (and the common ones), so a table of it is a calculator table
-whatever its create document says (companion/tables.py), and the start pages ask no mode: the home
+whatever its create document says (Game.validate_options), and the start pages ask no mode: the home
 page's one button opens the start form, which offers no "Track the game".
 
 The game is made of real modules: Codex's, its table taking its calculator's events alone (`Added`, no
@@ -44,6 +44,7 @@ def stored_options(app, table_id: str) -> dict:
 
 def test_a_game_tracks_where_it_takes_an_event_beyond_its_calculators_and_the_common_ones():
     assert CODEX.tracks and not UNTRACKED.tracks
+    assert UNTRACKED.validate_options({}, 3)["calculator"] is True and "calculator" not in CODEX.validate_options({}, 3)
     assert set(UNTRACKED.events) - set(UNTRACKED.calculator_events) == {"first_player", "draw_first_player", "clock"}
 
 
