@@ -142,7 +142,7 @@ def validate_create(doc: Any, profile_data: "callable") -> tuple[Game, list[str]
     calculator = doc.get("calculator", False)
     if not isinstance(calculator, bool):
         raise RulesError("calculator", _("must be true or false"))
-    if calculator:
+    if calculator:  # (a game that tracks nothing has it already: Game.validate_options)
         options = {**options, "calculator": True}
     profile: dict = {}
     if doc.get("profile") is not None:

@@ -240,10 +240,19 @@ class Game:
         self.modules = SimpleNamespace(functions=functions, table=table, view=view, profile=profile, calculator=calculator,
                                        order=order)
 
+    @property
+    def tracks(self) -> bool:
+        """Whether the game tracks a table: it takes an event beyond its calculator's and the common ones.
+        A game that tracks nothing (a game whose EVENTS are its calculator's alone) makes every table a
+        calculator table (validate_options), and its start page asks no mode."""
+        return bool(set(self.events) - set(COMMON_EVENTS) - set(self.calculator_events))
+
     # --- tables -------------------------------------------------------------------------
     def validate_options(self, options: dict, player_count: int) -> dict:
-        """Check a table's setup options (the create request minus game, players, profile)."""
-        return self.modules.table.validate_options(options, player_count)
+        """Check a table's setup options (the create request minus game, players, profile); a game that
+        tracks nothing makes every table a calculator table (`"calculator": true`, whatever was asked)."""
+        checked = self.modules.table.validate_options(options, player_count)
+        return checked if self.tracks else {**checked, "calculator": True}
 
     def initial_state(self, names: list[str], options: dict, profile: dict) -> dict:
         """Return the state of a new table (JSON-serialisable; players referred to by index), its words English.

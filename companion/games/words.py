@@ -1,6 +1,6 @@
 """The words every game says about numbers: ordinals, plurals, and a player's standing at the end.
 
-One place for them, so that the four games' scoreboards and messages read alike;
+One place for them, so that the games' scoreboards and messages read alike;
 companion/wording.py gives the same functions to the templates (`|plural`, `|ordinal`).
 
 Each speaks the language spoken (games/speech.py): an ordinal as the language writes it, a

@@ -360,7 +360,9 @@ def missing_pieces(root: Path, key: str, title: str, rule_text: str | None, trac
     tests = root / "tests" / key
     for name, what in (("__init__.py", "the folder as a package"), ("examples.py", "what the shared tests play with: tests/examples.py GIVES"),
                        ("test_rules.py", "a test per rule"), ("test_table.py", "its table events"),
-                       ("test_web.py", "its pages, through the real app")):
+                       ("test_web.py", "its pages, through the real app"),
+                       ("test_region_parts.py", "its live region drawn in parts is the region drawn whole: "
+                                                "docs/architecture.md, Drawing only what changed")):
         if not (tests / name).exists():
             out.append(f"tests/{key}/{name} ({what})")
     browser = sorted(tests.glob("*_browser.py"))
@@ -371,17 +373,10 @@ def missing_pieces(root: Path, key: str, title: str, rule_text: str | None, trac
     return out
 
 
-def tracks_something(game) -> bool:
-    """Whether the game takes an event beyond the common ones and its calculator's: a table it tracks."""
-    from companion.games.base import COMMON_EVENTS
-
-    return bool(set(game.events) - set(COMMON_EVENTS) - set(game.calculator_events))
-
-
 @pytest.mark.parametrize("key", list(registry()))
 def test_every_game_has_every_piece(key):
     game = get(key)
-    lacking = missing_pieces(ROOT, key, game.title, game.rule_text, tracks_something(game), tuple(game.events))
+    lacking = missing_pieces(ROOT, key, game.title, game.rule_text, game.tracks, tuple(game.events))
     assert lacking == [], f"the game {key} lacks (docs/architecture.md, Adding a game: a checklist):\n  " + "\n  ".join(lacking)
 
 
@@ -442,6 +437,7 @@ def test_a_fifth_game_missing_a_piece_is_told_which(tmp_path):
             "sentences)") in said
     assert not [p for p in said if p.startswith("companion/games/chess/translations/fr/")]
     assert "tests/chess/examples.py (what the shared tests play with: tests/examples.py GIVES)" in said
+    assert [p for p in said if p.startswith("tests/chess/test_region_parts.py (its live region drawn in parts")]
     assert "tests/chess/test_board_browser.py: skips the whole module (a skip in pytestmark)" in said
     assert "companion/games/__init__.py: 'chess' in ORDER (where it shows among the games)" in said
     assert not [p for p in said if p.startswith(("companion/games/chess/table.py", "companion/games/chess/calculator.py"))]

@@ -82,6 +82,17 @@ def test_the_contract_and_the_readings_are_in_docs_and_name_no_folder_outside_th
     assert "docs/CONTRACT.md" in README and "docs/RULES.md" in README
 
 
+def test_the_readings_number_the_games_parts_one_by_one_and_letter_the_parts_after_them():
+    """A new game's part is the next number, after the last game's, before the lettered parts: nothing
+    else is renumbered (docs/architecture.md, Adding a game, step 6)."""
+    text = (ROOT / "docs" / "RULES.md").read_text()
+    assert not re.search(r"^# \d+\. [A-Z]\. ", text, re.M), "a part after the games is lettered alone (# D. ...)"
+    parts = re.findall(r"^# (?:(\d+)\.|([A-Z])\.) ", text, re.M)
+    numbers = [int(n) for n, _ in parts if n]
+    assert numbers == list(range(1, len(numbers) + 1)) and len(numbers) >= len(games.registry())
+    assert [bool(n) for n, _ in parts] == sorted((bool(n) for n, _ in parts), reverse=True), "a numbered part after a lettered one"
+
+
 def citations(text: str):
     """Yield (citation, tag, first line, last line) for each rule-text reference in text."""
     for match in CITATION.finditer(text):

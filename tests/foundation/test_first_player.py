@@ -1,6 +1,7 @@
 """Who goes first, in every game (companion/games/seats.py and each game's order.py), through the real app.
 
-Choose a seat or draw one (seeded by the table: undo then redo draws the same); what the choice changes
+Choose a seat or draw one on a tracked table of every game that tracks one (Game.tracks; a table of a game
+that tracks nothing refuses both) (seeded by the table: undo then redo draws the same); what the choice changes
 in each game's own turn order; the refusals, each naming its field; whose turn follows whose (the
 turn clock's `next_seat`); and the card "Who goes first?" posted without JavaScript and with htmx.
 """
@@ -21,6 +22,9 @@ from tests.codex.test_web import open_table, post_form
 NAMES = ["Anna", "Ben", "Cy"]
 #: every game the registry finds, in the contract's order (a game not yet in ORDER too)
 KEYS = list(registry())
+#: the games that track a table (Game.tracks): a game that tracks nothing has no table where a first
+#: player is chosen (every table of it is its end, and refuses both events)
+TRACKING = [key for key in KEYS if get(key).tracks]
 
 
 def names_of(key: str) -> list[str]:
@@ -52,7 +56,7 @@ def table(api, key, names=None, **options) -> dict:
 
 # --- choose, draw ----------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("key", KEYS)
+@pytest.mark.parametrize("key", TRACKING)
 def test_a_chosen_seat_goes_first_and_the_history_says_so(api, key):
     t = table(api, key)
     names = names_of(key)
@@ -63,7 +67,7 @@ def test_a_chosen_seat_goes_first_and_the_history_says_so(api, key):
     assert get(key).describe("first_player", {"player": last}, names) == f"{names[last]} plays first"
 
 
-@pytest.mark.parametrize("key", KEYS)
+@pytest.mark.parametrize("key", TRACKING)
 def test_a_draw_is_seeded_by_the_table_undo_then_redo_draws_the_same(api, key):
     t = table(api, key)
     drawn = ok(api, t, "draw_first_player")
@@ -137,7 +141,7 @@ def test_codex_last_turns_count_from_the_first_player(api):
 
 # --- refusals -------------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("key", KEYS)
+@pytest.mark.parametrize("key", TRACKING)
 def test_a_seat_out_of_range_is_refused_naming_data_player(api, key):
     t = table(api, key)
     for bad in (len(names_of(key)), -1, "Ben", True):
@@ -146,7 +150,7 @@ def test_a_seat_out_of_range_is_refused_naming_data_player(api, key):
     assert refused(api, t, "draw_first_player", {"player": 1})["field"] == "data.player"
 
 
-@pytest.mark.parametrize("key", KEYS)
+@pytest.mark.parametrize("key", TRACKING)
 def test_once_the_game_has_begun_the_first_player_stays(api, key):
     t = table(api, key)
     events, said = examples(key).BEGUN
@@ -178,6 +182,21 @@ def test_voynich_solo_refuses_both_you_are_the_first_player(api):
 @pytest.mark.parametrize("key", KEYS)
 def test_a_calculator_table_refuses_both(api, key):
     t = api.create(key, names_of(key), calculator=True)
+    for type_, data in (("first_player", {"player": 0}), ("draw_first_player", {})):
+        refusal = refused(api, t, type_, data)
+        assert refusal["field"] == "type" and "just the final score" in refusal["error"]
+
+
+@pytest.mark.parametrize("key", [key for key in KEYS if not get(key).tracks] + ["a stand-in"])
+def test_every_table_of_a_game_that_tracks_nothing_refuses_both(api, monkeypatch, key):
+    """Asked for no calculator, a table of such a game is one all the same (companion/tables.py); the
+    stand-in is Codex taking its calculator's events alone (tests/foundation/test_calculator_only.py)."""
+    if key == "a stand-in":
+        from tests.foundation.test_calculator_only import UNTRACKED
+
+        monkeypatch.setitem(registry(), UNTRACKED.key, UNTRACKED)
+        key = UNTRACKED.key
+    t = api.create(key, names_of(key))
     for type_, data in (("first_player", {"player": 0}), ("draw_first_player", {})):
         refusal = refused(api, t, type_, data)
         assert refusal["field"] == "type" and "just the final score" in refusal["error"]
@@ -227,7 +246,7 @@ def test_next_seat_in_each_games_turn_order(api):
 
 # --- the card, through the page ---------------------------------------------------------------------------
 
-@pytest.mark.parametrize("key", KEYS)
+@pytest.mark.parametrize("key", TRACKING)
 def test_the_card_posts_without_javascript_and_with_htmx(client, api, key):
     t = table(api, key)
     open_table(client, t)
