@@ -90,10 +90,11 @@ export function tickClock() {
 // (DONE_SETTLE_MS: longer than a double tap, shorter than a player's reach for the phone) takes no tap yet.
 var DONE_SETTLE_MS = 600, doneFrom, doneSince = -Infinity;
 
-// As the page opens, and after every update: when the turn that Done ends changed.
+// As the page opens, and after every update: when the turn Done ends changed (its count, not its seat: the
+// same player may play again, Galileo's last one in or a solo table).
 export function noteDoneTurn() {
-  var from = document.querySelector(".clock-done input[name='data.from:int']");
-  var value = from ? from.value : null;
+  var done = document.querySelector(".clock-done-btn");
+  var value = done ? done.getAttribute("data-turn") : null;
   if (doneFrom != null && value !== doneFrom) doneSince = performance.now();  // passed on, not started
   doneFrom = value;
 }
