@@ -187,3 +187,14 @@ def test_a_tie_winner_with_no_tie_waiting_is_refused_as_the_event_not_as_its_sea
         with pytest.raises(RulesError) as err:
             GAME.apply(state, "tie_winner", {"player": seat}, Context(names=tuple(NAMES), options=opts))
         assert err.value.field == "type"
+
+
+def test_a_finished_play_with_a_clear_winner_is_not_reopened_by_a_correction_that_ties_it():
+    """No winner was chosen (nobody tied): the message says to undo the last total, not a choice (found in review)."""
+    events = [("sheet", {"player": 0, "total": 9}), ("sheet", {"player": 1, "total": 5}), ("sheet", {"player": 2, "total": 2})]
+    state, opts = fold(events, calculator=True, **{k: v for k, v in RULE.items() if k != "title"})
+    assert state["finished"] and state["tie_winner"] is None
+    with pytest.raises(RulesError) as err:
+        GAME.apply(state, "sheet", {"player": 1, "total": 9}, Context(names=tuple(NAMES), options=opts))
+    assert err.value.field == "data.total" and "undo the last total saved first" in str(err.value)
+    assert "Anna and Ben" in str(err.value)

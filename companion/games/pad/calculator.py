@@ -4,7 +4,9 @@ A calculator table (`options["calculator"]`) takes one total per player: each is
 event, `{"player": SEAT, "total": N}`, saved again to correct it. Once every total is in, the
 table is finished, unless players tie for the win and the group breaks ties by its own rule: then
 the players choose the winner among the tied (`tie_winner`), since the pad cannot compute a rule
-it was only named. A corrected total that changes who ties for the win asks again.
+it was only named. A corrected total that changes who ties for the win asks again while the table is
+not finished; once it is, the play is in the archive (and maybe BG Stats, or played again), so a
+correction that would reopen a tie is refused (`data.total`): the group undoes first.
 
 Every finished table's result, calculator or tracked, is read through `final_result`: exactly
 what the contract's `score` function gives for the table's values (functions.py).
@@ -15,7 +17,7 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from ..base import SHEET, is_calculator, keep_notice
-from ..speech import N_, gettext as _, later
+from ..speech import N_, gettext as _, later, listed
 from ..validation import RulesError, obj, whole
 from . import functions, rules
 
@@ -108,15 +110,19 @@ def ev_sheet(state: dict, data: Any, ctx) -> None:
         raise RulesError("type", _("this table keeps its scores round by round: change them in the table"))
     obj(data, "data", required=("player", "total"))
     seat = whole(data["player"], "data.player", 0, len(state["totals"]) - 1)
-    was_over = state["finished"]
+    was_over, chosen = state["finished"], state["tie_winner"] is not None
     state["totals"][seat] = functions.score_value(data["total"], "data.total")
     settle(state, ctx.options)
     if was_over and not state["finished"]:
         # a finished play is in the archive (and maybe BG Stats, or played again): a correction never takes
-        # it out of them; the group undoes the choice of the winner first, then corrects and chooses again
+        # it out of them; the group undoes back to before the end (the winner's choice, or the last total),
+        # then corrects, and the rule chooses again
+        names = listed([ctx.names[s] for s in tied(state, ctx.options)])
+        if chosen:
+            raise RulesError("data.total", _("this total would tie %(names)s for the win of a finished game: undo the "
+                                             "choice of the winner first, then save it", names=names))
         raise RulesError("data.total", _("this total would tie %(names)s for the win of a finished game: undo the "
-                                         "choice of the winner first, then save it", names=", ".join(
-                                             ctx.names[s] for s in tied(state, ctx.options))))
+                                         "last total saved first, then save it", names=names))
     waiting = [ctx.names[s] for s, t in enumerate(state["totals"]) if t is None]
     if waiting:
         keep_notice(state, seat, later.gettext("Saved; waiting for %(names)s", names=", ".join(waiting)))
