@@ -38,8 +38,6 @@ import json
 import uuid
 from typing import Any, Iterable
 
-from . import games as registry
-from .stats import name_key
 
 #: BG Stats' own sentence at the head of every file it writes
 ABOUT = ("This is a Play file that can be read by Board Game Stats. If you see this text, try to use a share, "
@@ -91,16 +89,15 @@ def _game(games: dict[tuple, dict], pushed: dict, stamp: str) -> dict:
     key = (pushed["sourceGameId"], pushed.get("bggId"))  # a typed title is in sourceGameId (results.play)
     found = games.get(key)
     if found is None:
-        own = registry.get(key[0])
-        # a game's own title: the uuid as ever; a typed one folded as the stats fold it (and sourceGameId)
-        named = "" if own is None or pushed["name"] == own.title else ":" + name_key(pushed["name"])
-        found = {"id": len(games) + 1, "uuid": _uuid("game", f"{key[0]}:{key[1] or ''}{named}"), "name": pushed["name"]}
+        # the four games' uuids as ever; a typed title is in the key's sourceGameId (KEY:title, results.title_id)
+        found = {"id": len(games) + 1, "uuid": _uuid("game", f"{key[0]}:{key[1] or ''}"), "name": pushed["name"]}
         if key[1] is not None:
             found["bggId"] = key[1]
         found.update({"highestWins": bool(pushed["highestWins"]), "noPoints": bool(pushed["noPoints"]),
                       "cooperative": False, "usesTeams": False, "modificationDate": stamp})
         games[key] = found
     found["modificationDate"] = max(found["modificationDate"], stamp)
+    found["name"] = pushed["name"]  # named as the last play given spells it (the newest: plays come oldest first)
     return found
 
 

@@ -26,7 +26,6 @@ from . import games
 from .games import clock, colours, sentence, speech
 from .games.base import Context, is_calculator
 from .games.speech import _
-from .stats import name_key
 
 #: BG Stats remembers its matches of games and players per source: never change this name
 SOURCE_NAME = "Table Companion"
@@ -56,6 +55,13 @@ def player_id(name: str) -> str:
     """
     key = unicodedata.normalize("NFKC", name).casefold().strip()
     return "name-" + hashlib.sha256(key.encode()).hexdigest()[:16]
+
+
+def title_id(title: str) -> str:
+    """A title the players typed as BG Stats' `sourceGameId` says it after the key: "Dice  night" and "dice
+    night" are one game. Frozen like player_id's folding (NFKC, case, runs of spaces), never the stats'
+    name_key, which may learn more: BG Stats would take a changed id for a new game."""
+    return " ".join(unicodedata.normalize("NFKC", title).casefold().split())
 
 
 class Verdict(sentence.Sentence):
@@ -155,8 +161,7 @@ def play(table: tables.Table, doc: dict) -> dict:
         out["durationMin"] = max(1, round(minutes))
     # a game the players name per table (the pad: "Azul", "Skyjo") is a game of its own to BG Stats, which
     # knows a game without a bggId by its sourceGameId: the title joins the key there
-    # (folded as the stats fold it: "Dice night" and "dice  NIGHT" are one game in both)
-    source = table.game if doc["title"] == game.title else f"{table.game}:{name_key(doc['title'])}"
+    source = table.game if doc["title"] == game.title else f"{table.game}:{title_id(doc['title'])}"
     out["game"] = {"name": doc["title"], "sourceGameId": source, "highestWins": not game.lowest_wins(table.options),
                    "noPoints": False}
     bgg = game.bgg_id_of(table.options, table.profile if isinstance(table.profile, dict) else {})

@@ -179,10 +179,10 @@ def test_plays_of_one_game_under_two_titles_are_two_games(app, api, hooked):
     per_game = {g["title"]: g for g in stats.per_game(docs)}
     assert sorted(per_game) == ["Card night", "dice  NIGHT"]  # the newest play's spelling
     assert per_game["dice  NIGHT"]["plays"] == 2 and per_game["Card night"]["plays"] == 1
-    # the .bgsplay file: two games, each named by its title
-    file = json.loads(bgsplay.dumps(docs))
-    # one game per title as the stats fold it (named, like the stats, by the newest play's spelling), as
-    # BG Stats' sourceGameId
+    # the .bgsplay file: two games, one per title folded as BG Stats' sourceGameId is (results.title_id), named
+    # like the stats by the newest play's spelling, from the plays given oldest first as the app gives them
+    with app.app_context():
+        file = json.loads(bgsplay.dumps(results.results(get_db(), newest_first=False)))
     assert sorted(g["name"] for g in file["games"]) == ["Card night", "dice  NIGHT"]
     assert len({g["uuid"] for g in file["games"]}) == 2
     # the pages: the stats and a player's page show each title
