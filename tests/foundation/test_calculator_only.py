@@ -82,9 +82,18 @@ def test_the_start_pages_ask_no_mode_of_a_game_that_tracks_nothing(client, untra
     assert "/new/galileo?calculator=1" in home  # a game that tracks something keeps both
     form = client.get("/new/codex?calculator=1").get_data(as_text=True)
     assert "Track the game" not in form and "How will you use it?" not in form
-    # the form posted without the mode (a page of before) still starts a calculator table
+    # the mode is a checked radio, hidden: app.css hides the tracked-only options of a form whose calculator
+    # choice is checked (a hidden input is never :checked, and left them showing)
+    assert '<input type="radio" name="options.calculator:bool" value="on" checked hidden>' in form
+    # the form posted without the mode (a page of before) still starts a calculator table, stored so
     answer = client.post("/new/codex", data=MultiDict([("players[]", n) for n in codex.CALCULATOR_NAMES]))
     assert answer.status_code == 303 and answer.headers["Location"].endswith("#invite")
+    from companion import tables
+    from companion.web.connection import get_db
+
+    with client.application.app_context():
+        stored = tables.load(get_db(), answer.headers["Location"].split("/t/")[1].split("#")[0])
+    assert stored.options.get("calculator") is True
 
 
 def test_the_start_page_of_a_game_that_tracks_something_asks_the_mode(client):
