@@ -1,6 +1,7 @@
 // The invite (the QR code, outside the live region): open on the phone that started a calculator
 // table, open while the table has no change yet, players still joining; it closes on every phone
 // at the first change, and once a calculator table's result is in, it goes below the result.
+import { tappedLast } from "./controls.js";
 import { shownVersion } from "./versions.js";
 
 // DOMContentLoaded: the phone that started a calculator table lands on #invite: show it the QR
@@ -23,8 +24,10 @@ export function noteInviteAtStart() {
 // scrolled less than that would move the control just tapped up under the finger: the invite stays
 // open, and closes at a later update that finds it so.
 function closesInPlace(invite) {
-  var live = document.getElementById("table-live"), active = document.activeElement;
-  if (!live || !active || !live.contains(active)) return true;
+  // the control this phone tapped last (iOS Safari gives a tapped button no focus), or the focused one
+  var live = document.getElementById("table-live");
+  var held = [tappedLast(), document.activeElement].some(function (el) { return !!el && !!live && live.contains(el); });
+  if (!held) return true;
   var box = invite.getBoundingClientRect(), summary = invite.querySelector("summary");
   var lost = box.height - (summary ? summary.getBoundingClientRect().height : 0);
   return box.top >= window.innerHeight || window.scrollY >= lost;
