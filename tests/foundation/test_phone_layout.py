@@ -3,13 +3,14 @@
 import pytest
 
 from companion import games
+from tests.examples import create_doc
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 
 def create_table(server, game) -> str:
     players = ["Anna", "Tom", "Kate", "Ben"][: max(2, game.min_players)]
-    return server.api("/api/v1/tables", {"game": game.key, "players": players})["join_url"]
+    return server.api("/api/v1/tables", create_doc(game.key, players))["join_url"]  # with what its start form asks
 
 
 def test_pages_fit_a_phone(server, phone, shot):

@@ -35,6 +35,11 @@ FUZZ = settings(
 # --- seeds: CONTRACT.md's examples -----------------------------------------------------------
 
 SEEDS: dict[tuple[str, str], list[Any]] = {
+    ("pad", "score"): [
+        {"players": [{"name": "Anna", "rounds": [30, 5]}, {"name": "Ben", "rounds": [21, 14]}, {"name": "Cleo", "total": -10}],
+         "lowest_wins": False, "ties": "rule", "tie_rule": "most cards left", "tie_winner": "Ben"},
+        {"players": [{"name": "Solo", "total": 12}]},
+    ],
     ("gutenberg", "score"): [
         {"solo": False, "players": [
             {"name": "John", "fame": 84, "guilders": 4,
